@@ -1,0 +1,247 @@
+// mesobench: run named benchmark workloads and validation cases on a chosen
+// backend and variant, print a table and write JSON with provenance.
+//
+//   mesobench                          default suite on the best backend
+//   mesobench list [--filter RE]
+//   mesobench run --filter RE --backend cpu|cuda|auto --variant STR --json FILE
+//   mesobench validate --filter RE [--long]
+#include <iostream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "backends.hpp"
+#include "meso/error.hpp"
+#include "meso/provenance.hpp"
+#include "meso/validation/validation_case.hpp"
+#include "report.hpp"
+#include "runner.hpp"
+#include "workloads.hpp"
+
+namespace {
+
+using namespace meso;
+using namespace meso::bench;
+
+constexpr uint64_t kCpuDefaultMaxN = 262144;
+
+struct CommonOptions {
+  std::string filter;
+  std::string backend = "auto";
+  std::string variant;
+  std::string json;
+  std::vector<std::string> params;
+  int repeats = 5;
+  double min_time = 0.2;
+  double warmup_time = 0.3;
+  uint64_t max_n = 0;
+  bool long_form = false;
+  uint64_t seed = 1;
+};
+
+std::regex compile_filter(const std::string& re) {
+  try {
+    return std::regex(re.empty() ? std::string(".*") : re, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw_input_error("--filter '", re, "' is not a valid regular expression: ", e.what());
+  }
+}
+
+struct Selection {
+  std::vector<BenchCase> cases;
+  std::vector<std::string> names;
+  std::string backend;  // resolved
+  Variant variant;
+};
+
+// Resolves backend and variant, applies --param overrides, and keeps the
+// cases whose full name matches the filter (or the default suite without one).
+Selection select(const CommonOptions& o, const BackendRegistry& reg, bool for_listing) {
+  Selection s;
+  s.variant = Variant::parse(o.variant);
+  s.backend = reg.resolve(o.backend);
+  // Creating the backend validates name and variant before anything runs.
+  const auto probe = reg.create(s.backend, s.variant);
+  const std::string effective = s.variant.to_string(probe->applicable_axes());
+  const uint64_t max_n = o.max_n ? o.max_n : (s.backend == "cpu" ? kCpuDefaultMaxN : 0);
+  const std::regex re = compile_filter(o.filter);
+  for (BenchCase c : all_cases()) {
+    // The filter selects registered cases by their registered names; --param
+    // then overrides parameters of the selected ones (and renames them).
+    const bool wanted = o.filter.empty() && !for_listing
+                            ? c.in_default_suite
+                            : std::regex_search(c.name(s.backend, effective), re);
+    if (!wanted || (max_n && c.fluid.n > max_n)) continue;
+    for (const auto& kv : o.params) apply_param(c, kv);
+    const std::string name = c.name(s.backend, effective);
+    // Catch bad physical parameters before the first case runs.
+    c.fluid.validate();
+    c.run.validate();
+    s.cases.push_back(c);
+    s.names.push_back(name);
+  }
+  if (s.cases.empty())
+    throw_input_error("--filter '", o.filter, "' matches no benchmark case",
+                      max_n ? " with N <= " + std::to_string(max_n) + " (see --max-n)" : "",
+                      "; `mesobench list` shows the names");
+  return s;
+}
+
+int cmd_list(const CommonOptions& o, const BackendRegistry& reg) {
+  const Selection s = select(o, reg, true);
+  for (std::size_t i = 0; i < s.names.size(); ++i)
+    std::cout << s.names[i] << (s.cases[i].in_default_suite ? "  [default]" : "") << '\n';
+  const std::regex re = compile_filter(o.filter);
+  for (const auto& v : validation::all_cases())
+    if (std::regex_search(v.name, re)) std::cout << "validate: " << v.name << '\n';
+  return 0;
+}
+
+int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
+  if (!o.json.empty()) check_writable(o.json);
+  const Selection s = select(o, reg, false);
+  RunOptions ro;
+  ro.repeats = o.repeats;
+  ro.min_time = o.min_time;
+  ro.warmup_time = o.warmup_time;
+  const Provenance prov = collect_provenance();
+  std::cout << "mesobench " << prov.version << " (" << prov.git_commit << ", " << prov.build_type
+            << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads
+            << " threads  GPU: " << (prov.gpu_model.empty() ? "none" : prov.gpu_model) << "\n\n";
+  std::vector<BenchResult> results;
+  for (const auto& c : s.cases) {
+    results.push_back(run_case(c, reg, s.backend, s.variant, ro));
+    std::cerr << "  done " << results.back().name << '\n';
+  }
+  print_table(results);
+  if (!o.json.empty()) {
+    nlohmann::json doc = {{"provenance", to_json(prov)}, {"results", nlohmann::json::array()}};
+    for (const auto& r : results) doc["results"].push_back(to_json(r));
+    write_json_atomically(o.json, doc);
+    std::cout << "\nwrote " << o.json << '\n';
+  }
+  return 0;
+}
+
+int cmd_validate(const CommonOptions& o, const BackendRegistry& reg) {
+  if (!o.json.empty()) check_writable(o.json);
+  validation::Context ctx;
+  ctx.form = o.long_form ? validation::Form::long_form : validation::Form::short_form;
+  ctx.variant = Variant::parse(o.variant);
+  ctx.backend = reg.resolve(o.backend);
+  ctx.registry = &reg;
+  ctx.seed = o.seed;
+  reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
+  const std::regex re = compile_filter(o.filter);
+  std::vector<validation::Result> results;
+  for (const auto& c : validation::all_cases()) {
+    if (!std::regex_search(c.name, re)) continue;
+    std::cerr << "  running " << c.name << " (" << to_string(ctx.form) << " form, " << ctx.backend
+              << ")\n";
+    results.push_back(c.run(ctx));
+  }
+  if (results.empty())
+    throw_input_error("--filter '", o.filter, "' matches no validation case; `mesobench list` shows them");
+  bool all_passed = true;
+  std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
+              "tolerance", "result");
+  for (const auto& r : results) {
+    std::printf("%-24s %-6s %14.6g %12.3g %12.6g %12.3g  %s\n", r.name.c_str(), to_string(ctx.form),
+                r.measured, r.uncertainty, r.reference, r.tolerance, r.passed ? "PASS" : "FAIL");
+    all_passed = all_passed && r.passed;
+  }
+  if (!o.json.empty()) {
+    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
+                          {"backend", ctx.backend},
+                          {"variant", ctx.variant.to_string()},
+                          {"form", to_string(ctx.form)},
+                          {"seed", ctx.seed},
+                          {"cases", nlohmann::json::array()}};
+    for (const auto& r : results)
+      doc["cases"].push_back({{"name", r.name},
+                              {"quantity", r.quantity},
+                              {"measured", r.measured},
+                              {"uncertainty", r.uncertainty},
+                              {"reference", r.reference},
+                              {"reference_uncertainty", r.reference_uncertainty},
+                              {"tolerance", r.tolerance},
+                              {"rule", r.rule},
+                              {"passed", r.passed},
+                              {"data", r.data}});
+    write_json_atomically(o.json, doc);
+    std::cout << "wrote " << o.json << '\n';
+  }
+  return all_passed ? 0 : 1;
+}
+
+void add_selection_options(CLI::App* app, CommonOptions& o) {
+  app->add_option("--filter", o.filter, "Regular expression matched against the full case name");
+  app->add_option("--backend", o.backend, "Backend: auto (best present), cpu, cuda");
+  app->add_option("--variant", o.variant,
+                  "Variant, e.g. precision=double,rng=philox (axes: nlist cells reorder sort pow "
+                  "precision rng fuse)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CommonOptions o;
+  CLI::App app{"mesobench: benchmark and validation suite for GPU mesoscale particle simulation"};
+  app.set_version_flag("--version", "mesobench " + collect_provenance().version);
+  app.require_subcommand(0, 1);
+
+  auto* list = app.add_subcommand("list", "List benchmark and validation case names");
+  add_selection_options(list, o);
+  list->add_option("--param", o.params, "Override a workload parameter, key=value (repeatable)");
+  list->add_option("--max-n", o.max_n, "Largest N listed (default: 262144 on cpu, no limit otherwise)");
+
+  auto* run = app.add_subcommand("run", "Run benchmark cases (default suite without --filter)");
+  add_selection_options(run, o);
+  run->add_option("--json", o.json, "Write results with provenance to this JSON file");
+  run->add_option("--param", o.params,
+                  "Override a workload parameter, key=value (rho a gamma kT rc s N L dt skin "
+                  "rebuild_every integrator lambda seed); repeatable");
+  run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")
+      ->check(CLI::Range(1, 1000));
+  run->add_option("--min-time", o.min_time, "Seconds per timed repeat, at least")
+      ->check(CLI::Range(1e-3, 3600.0));
+  run->add_option("--warmup-time", o.warmup_time, "Seconds of untimed warm-up steps")
+      ->check(CLI::Range(0.0, 3600.0));
+  run->add_option("--max-n", o.max_n, "Skip cases with more particles (default: 262144 on cpu)");
+
+  auto* validate = app.add_subcommand("validate", "Run validation cases and their pass/fail gates");
+  add_selection_options(validate, o);
+  validate->add_option("--json", o.json, "Write the results (with series for plots) to this file");
+  validate->add_flag("--long", o.long_form, "Full form (published system size; meant for a GPU)");
+  validate->add_option("--seed", o.seed, "Seed of the initial configuration and noise")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{0xffffffff}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "mesobench: error: " << e.what() << "\n(run with --help for usage)\n";
+    return kExitInputError;
+  }
+
+  try {
+    BackendRegistry registry;
+    register_backends(registry);
+    if (*list) return cmd_list(o, registry);
+    if (*validate) return cmd_validate(o, registry);
+    return cmd_run(o, registry);  // `run`, or no subcommand: the default suite
+  } catch (const InputError& e) {
+    std::cerr << "mesobench: error: " << e.what() << '\n';
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    std::cerr << "mesobench: failed: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,112 @@
+#include "report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "meso/error.hpp"
+
+namespace meso::bench {
+
+nlohmann::json to_json(const Provenance& p) {
+  return {{"git_commit", p.git_commit}, {"compiler", p.compiler},     {"build_type", p.build_type},
+          {"cpu_model", p.cpu_model},   {"cpu_threads", p.cpu_threads}, {"gpu_model", p.gpu_model},
+          {"gpu_driver", p.gpu_driver}, {"date_utc", p.date_utc},     {"hostname", p.hostname},
+          {"mesobench_version", p.version}};
+}
+
+nlohmann::json to_json(const BenchResult& r) {
+  const auto& f = r.bench.fluid;
+  const auto& run = r.bench.run;
+  nlohmann::json params = {{"rho", f.rho},   {"a", f.a},          {"gamma", f.gamma},
+                           {"kT", f.kT},     {"rc", f.rcut},      {"s", f.s},
+                           {"mass", f.mass}, {"seed", f.seed},    {"dt", run.dt},
+                           {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
+                           {"integrator", to_string(run.integrator)},
+                           {"box", {r.box[0], r.box[1], r.box[2]}}};
+  if (run.integrator == Integrator::groot_warren) params["lambda"] = run.lambda;
+  return {{"name", r.name},
+          {"workload", r.bench.workload},
+          {"kernel", r.bench.kernel},
+          {"backend", r.backend},
+          {"variant_requested", r.variant_requested},
+          {"variant", r.variant_effective},
+          {"variant_ignored_axes", r.variant_ignored},
+          {"N", r.n},
+          {"parameters", params},
+          {"steps_per_repeat", r.steps_per_repeat},
+          {"repeats", r.tps.size()},
+          {"tps", r.tps},
+          {"tps_median", r.tps_median},
+          {"tps_min", r.tps_min},
+          {"tps_max", r.tps_max},
+          {"mps_median", r.mps_median},
+          {"setup_seconds", r.setup_seconds},
+          {"neighbor_list",
+           {{"builds", r.neighbors.builds},
+            {"dangerous_builds", r.neighbors.dangerous_builds},
+            {"capacity", r.neighbors.capacity},
+            {"max_neighbors", r.neighbors.max_neighbors},
+            {"mean_neighbors", r.neighbors.mean_neighbors}}},
+          {"final_thermo",
+           {{"step", r.final_thermo.step},
+            {"temperature", r.final_thermo.temperature},
+            {"pressure", r.final_thermo.pressure},
+            {"potential_energy_per_particle",
+             r.final_thermo.potential_energy / static_cast<double>(r.n)}}}};
+}
+
+void print_table(const std::vector<BenchResult>& results) {
+  std::size_t w = 4;
+  for (const auto& r : results) w = std::max(w, r.name.size());
+  std::cout << std::left << std::setw(static_cast<int>(w)) << "name" << "  " << std::setw(7)
+            << "backend" << std::right << std::setw(10) << "N" << std::setw(12) << "TPS"
+            << std::setw(21) << "TPS min..max" << std::setw(11) << "MPS/s" << '\n';
+  std::cout << std::string(w + 63, '-') << '\n';
+  for (const auto& r : results) {
+    std::ostringstream spread;
+    spread << std::fixed << std::setprecision(1) << r.tps_min << ".." << r.tps_max;
+    std::cout << std::left << std::setw(static_cast<int>(w)) << r.name << "  " << std::setw(7)
+              << r.backend << std::right << std::setw(10) << r.n << std::fixed
+              << std::setprecision(1) << std::setw(12) << r.tps_median << std::setw(21)
+              << spread.str() << std::setprecision(2) << std::setw(11) << r.mps_median << '\n';
+  }
+  std::cout.unsetf(std::ios::floatfield);
+}
+
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw_input_error("--json '' is invalid: give a file name");
+  const fs::path p(path);
+  if (fs::is_directory(p)) throw_input_error("--json ", path, " is a directory: give a file name");
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir))
+    throw_input_error("--json ", path, ": directory ", dir.string(), " does not exist");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw_input_error("--json ", path, ": directory ", dir.string(), " is not writable");
+}
+
+void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    out << doc.dump(2) << '\n';
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("could not write " + tmp);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("could not rename " + tmp + " to " + path + ": " + ec.message());
+  }
+}
+
+}  // namespace meso::bench

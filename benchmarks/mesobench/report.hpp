@@ -1,0 +1,27 @@
+// Result output: a fixed-width table on stdout and JSON files with provenance.
+// JSON is written to a temporary file and renamed into place, so a failed or
+// interrupted run never leaves a half-written result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "meso/provenance.hpp"
+#include "runner.hpp"
+
+namespace meso::bench {
+
+nlohmann::json to_json(const Provenance& p);
+nlohmann::json to_json(const BenchResult& r);
+
+void print_table(const std::vector<BenchResult>& results);
+
+// Throws InputError when `path`'s directory does not exist or is not writable,
+// so a bad --json is reported before any work is done.
+void check_writable(const std::string& path);
+// Writes `doc` to `path` atomically (temporary file + rename).
+void write_json_atomically(const std::string& path, const nlohmann::json& doc);
+
+}  // namespace meso::bench

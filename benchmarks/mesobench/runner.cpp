@@ -1,0 +1,85 @@
+#include "runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "meso/error.hpp"
+#include "meso/simulation.hpp"
+
+namespace meso::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string ignored_axes(const Backend& b) {
+  const auto applicable = b.applicable_axes();
+  std::string out;
+  for (const auto& a : Variant::axes())
+    if (std::find(applicable.begin(), applicable.end(), a) == applicable.end())
+      out += (out.empty() ? "" : ",") + a;
+  return out;
+}
+
+}  // namespace
+
+BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
+                     const std::string& backend, const Variant& variant, const RunOptions& opt) {
+  BenchResult r;
+  r.bench = c;
+  const auto t_setup = Clock::now();
+  const System sys = make_dpd_fluid(c.fluid);
+  Simulation sim(registry.create(backend, variant), sys, c.run);
+  Backend& b = sim.backend();
+  r.backend = b.name();
+  r.variant_requested = variant.to_string();
+  r.variant_effective = variant.to_string(b.applicable_axes());
+  r.variant_ignored = ignored_axes(b);
+  r.name = c.name(r.backend, r.variant_effective);
+  r.n = sys.particles.n_local;
+  const Vec3d L = sys.box.lengths();
+  r.box[0] = L.x, r.box[1] = L.y, r.box[2] = L.z;
+  r.setup_seconds = seconds_since(t_setup);
+
+  // Warm-up: untimed steps that also calibrate how many steps fill min_time.
+  uint64_t warm_steps = 0;
+  const auto t_warm = Clock::now();
+  while (warm_steps < 2 || seconds_since(t_warm) < opt.warmup_time) {
+    sim.run(1);
+    ++warm_steps;
+  }
+  b.synchronize();
+  const double per_step = seconds_since(t_warm) / static_cast<double>(warm_steps);
+  r.steps_per_repeat = std::max<uint64_t>(2, static_cast<uint64_t>(std::ceil(opt.min_time / per_step)));
+
+  for (int k = 0; k < opt.repeats; ++k) {
+    b.synchronize();
+    const auto t0 = Clock::now();
+    sim.run(r.steps_per_repeat);
+    b.synchronize();
+    r.tps.push_back(static_cast<double>(r.steps_per_repeat) / seconds_since(t0));
+  }
+  r.tps_median = median(r.tps);
+  r.tps_min = *std::min_element(r.tps.begin(), r.tps.end());
+  r.tps_max = *std::max_element(r.tps.begin(), r.tps.end());
+  r.mps_median = r.tps_median * static_cast<double>(r.n) * 1e-6;
+  r.neighbors = b.neighbor_stats();
+  r.final_thermo = sim.thermo();
+  // A benchmark of a diverged simulation measures nothing: refuse to report it.
+  if (!std::isfinite(r.final_thermo.temperature) || !std::isfinite(r.final_thermo.pressure))
+    throw_input_error(r.name, ": the simulation produced a non-finite temperature or pressure at step ",
+                      sim.step(), " (dt = ", c.run.dt, " may be too large for these parameters)");
+  return r;
+}
+
+}  // namespace meso::bench

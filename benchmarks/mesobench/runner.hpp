@@ -1,0 +1,42 @@
+// Runs one benchmark case: build the system, warm up, then time `repeats`
+// batches of steps with a steady clock (after the backend synchronized) and
+// keep every repeat, so the report can give the median and the spread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meso/backend.hpp"
+#include "workloads.hpp"
+
+namespace meso::bench {
+
+struct RunOptions {
+  int repeats = 5;
+  double min_time = 0.2;     // seconds per repeat at least
+  double warmup_time = 0.3;  // seconds of untimed steps first (and >= 2 steps)
+};
+
+struct BenchResult {
+  BenchCase bench;
+  std::string name;
+  std::string backend;
+  std::string variant_requested;
+  std::string variant_effective;  // the axes the backend honoured
+  std::string variant_ignored;    // the axes it did not (DESIGN.md section 2.3)
+  uint64_t n = 0;
+  double box[3] = {0, 0, 0};
+  uint64_t steps_per_repeat = 0;
+  std::vector<double> tps;  // one entry per repeat
+  double tps_median = 0, tps_min = 0, tps_max = 0;
+  double mps_median = 0;  // million particle-steps per second
+  double setup_seconds = 0;
+  NeighborStats neighbors;
+  ThermoSample final_thermo;
+};
+
+BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
+                     const std::string& backend, const Variant& variant, const RunOptions& opt);
+
+}  // namespace meso::bench

@@ -1,0 +1,111 @@
+#include "workloads.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "meso/error.hpp"
+
+namespace meso::bench {
+namespace {
+
+std::string fmt(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+// Tang & Karniadakis' DPD benchmark fluid (REFERENCES.md; DESIGN.md section 7):
+// a = 25, gamma = 4.5, kT = 1, s = 0.5, dt = 0.005.
+BenchCase dpd_fluid(double rho, double rc, uint64_t n, bool in_default) {
+  BenchCase c;
+  c.workload = "dpd-fluid";
+  c.kernel = "step";
+  c.fluid.rho = rho;
+  c.fluid.a = 25.0;
+  c.fluid.gamma = 4.5;
+  c.fluid.kT = 1.0;
+  c.fluid.rcut = rc;
+  c.fluid.s = 0.5;
+  c.fluid.n = n;
+  c.fluid.seed = 12345;
+  c.run.dt = 0.005;
+  c.run.skin = 0.3;
+  c.run.rebuild_every = 0;  // displacement-triggered: never misses a pair
+  c.in_default_suite = in_default;
+  return c;
+}
+
+double parse_double(const std::string& key, const std::string& v) {
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(v, &used);
+    if (used == v.size()) return x;
+  } catch (const std::exception&) {
+  }
+  throw_input_error("--param ", key, "=", v, " is invalid: expected a number");
+}
+
+uint64_t parse_uint(const std::string& key, const std::string& v) {
+  uint64_t x = 0;
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc{} || p != v.data() + v.size() || v.empty())
+    throw_input_error("--param ", key, "=", v, " is invalid: expected a non-negative integer");
+  return x;
+}
+
+}  // namespace
+
+std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
+  std::ostringstream os;
+  os << workload << '/' << kernel << '/' << backend << '/' << variant << "/rho=" << fmt(fluid.rho)
+     << "/rc=" << fmt(fluid.rcut) << "/s=" << fmt(fluid.s);
+  if (fluid.lx > 0.0)
+    os << "/L=" << fmt(fluid.lx) << 'x' << fmt(fluid.ly) << 'x' << fmt(fluid.lz);
+  else
+    os << "/N=" << fluid.n;
+  return os.str();
+}
+
+const std::vector<BenchCase>& all_cases() {
+  static const std::vector<BenchCase> cases = [] {
+    std::vector<BenchCase> v;
+    for (uint64_t n : {8192ull, 32768ull, 262144ull, 1048576ull, 4194304ull})
+      v.push_back(dpd_fluid(3.0, 1.0, n, n <= 32768));
+    for (uint64_t n : {32768ull, 262144ull, 1048576ull}) v.push_back(dpd_fluid(6.0, 1.0, n, false));
+    for (uint64_t n : {32768ull, 262144ull}) v.push_back(dpd_fluid(50.0, 1.0, n, false));
+    for (double rho : {3.0, 6.0})
+      for (uint64_t n : {32768ull, 262144ull, 1048576ull}) v.push_back(dpd_fluid(rho, 1.5, n, false));
+    return v;
+  }();
+  return cases;
+}
+
+void apply_param(BenchCase& c, const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw_input_error("--param '", kv, "' is invalid: expected key=value");
+  const std::string key = kv.substr(0, eq);
+  const std::string v = kv.substr(eq + 1);
+  auto& f = c.fluid;
+  if (key == "rho") f.rho = parse_double(key, v);
+  else if (key == "a") f.a = parse_double(key, v);
+  else if (key == "gamma") f.gamma = parse_double(key, v);
+  else if (key == "kT") f.kT = parse_double(key, v);
+  else if (key == "rc") f.rcut = parse_double(key, v);
+  else if (key == "s") f.s = parse_double(key, v);
+  else if (key == "N") { f.n = parse_uint(key, v); f.lx = f.ly = f.lz = 0.0; }
+  else if (key == "L") { f.lx = f.ly = f.lz = parse_double(key, v); if (!(f.lx > 0)) require_positive("L", f.lx); }
+  else if (key == "dt") c.run.dt = parse_double(key, v);
+  else if (key == "skin") c.run.skin = parse_double(key, v);
+  else if (key == "rebuild_every") c.run.rebuild_every = static_cast<uint32_t>(parse_uint(key, v));
+  else if (key == "integrator") c.run.integrator = parse_integrator(v);
+  else if (key == "lambda") c.run.lambda = parse_double(key, v);
+  else if (key == "seed") f.seed = parse_uint(key, v);
+  else
+    throw_input_error("--param key '", key,
+                      "' is unknown: allowed keys are rho, a, gamma, kT, rc, s, N, L, dt, skin, "
+                      "rebuild_every, integrator, lambda, seed");
+}
+
+}  // namespace meso::bench

@@ -1,0 +1,35 @@
+// Errors the user can fix. Anything wrong with options, config values or
+// physical parameters is reported as an InputError: the message names the bad
+// value and the allowed range, and the command-line tools exit with code 2
+// (DESIGN.md section 9) before any output file is opened.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace meso {
+
+inline constexpr int kExitInputError = 2;
+
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Builds "name = value is invalid: requirement" messages from streamable parts.
+template <class... Parts>
+[[noreturn]] void throw_input_error(const Parts&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  throw InputError(os.str());
+}
+
+// Checks `value > 0` (and finite), naming the parameter when it is not.
+void require_positive(const char* name, double value);
+// Checks `value >= 0` (and finite).
+void require_non_negative(const char* name, double value);
+// Checks that `value` is finite.
+void require_finite(const char* name, double value);
+
+}  // namespace meso

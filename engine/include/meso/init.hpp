@@ -1,0 +1,20 @@
+// Initial configurations. Random draws come from the counter-based Philox
+// generator keyed by (tag, purpose, seed), so a configuration depends only on
+// the seed and N: not on the platform, the standard library, or thread count.
+#pragma once
+
+#include <cstdint>
+
+#include "meso/system.hpp"
+
+namespace meso {
+
+// Places particles [0, n_local) uniformly at random in the box.
+void place_uniform_random(System& sys, uint64_t seed);
+
+// Draws Maxwell-Boltzmann velocities at temperature kT (per-type masses),
+// removes the centre-of-mass velocity and rescales so that the kinetic
+// temperature with 3N - 3 degrees of freedom equals kT exactly.
+void draw_maxwell_boltzmann(System& sys, double kT, uint64_t seed);
+
+}  // namespace meso

@@ -1,0 +1,61 @@
+// Particle state as a structure of arrays (HOOMD-blue's ParticleData): one
+// array per field, local particles first, then ghosts. The storage precision of
+// position, velocity and force is a template parameter; the reference backend
+// uses double, and float storage is instantiated for single/mixed studies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "meso/box.hpp"
+#include "physics/vec3.hpp"
+
+namespace meso {
+
+template <class Real>
+struct ParticleData {
+  using real_type = Real;
+
+  std::vector<Vec3<Real>> position;
+  std::vector<Vec3<Real>> velocity;
+  std::vector<Vec3<Real>> force;
+  std::vector<uint32_t> type;
+  std::vector<uint32_t> tag;  // global id, unique across ranks
+  std::vector<Image> image;   // periodic crossings of local particles
+  std::size_t n_local = 0;    // particles [0, n_local) are owned by this rank
+  std::size_t n_ghost = 0;    // particles [n_local, n_local + n_ghost) are ghosts
+
+  std::size_t size() const { return n_local + n_ghost; }
+
+  void resize(std::size_t n_local_new, std::size_t n_ghost_new = 0) {
+    n_local = n_local_new;
+    n_ghost = n_ghost_new;
+    const std::size_t n = size();
+    position.resize(n);
+    velocity.resize(n);
+    force.resize(n);
+    type.resize(n);
+    tag.resize(n);
+    image.resize(n);
+  }
+
+  // Converting copy between storage precisions (e.g. double master state into
+  // float storage for a single-precision run).
+  template <class Other>
+  static ParticleData from(const ParticleData<Other>& o) {
+    ParticleData p;
+    p.resize(o.n_local, o.n_ghost);
+    for (std::size_t i = 0; i < o.size(); ++i) {
+      p.position[i] = vec_cast<Real>(o.position[i]);
+      p.velocity[i] = vec_cast<Real>(o.velocity[i]);
+      p.force[i] = vec_cast<Real>(o.force[i]);
+    }
+    p.type = o.type;
+    p.tag = o.tag;
+    p.image = o.image;
+    return p;
+  }
+};
+
+}  // namespace meso

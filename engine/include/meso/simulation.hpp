@@ -1,0 +1,43 @@
+// The run loop: velocity-Verlet (or Groot-Warren) steps composed from a
+// backend's pieces, with displacement- or period-triggered neighbor-list
+// rebuilds and thermo sampling. It owns the timestep counter that keys the
+// pair noise, so a trajectory depends only on (system, params, seed).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "meso/backend.hpp"
+
+namespace meso {
+
+class Simulation {
+ public:
+  Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params);
+
+  // Advances nsteps. If sample_every > 0, calls on_sample with a thermo sample
+  // every sample_every steps (energies and virial are only accumulated then).
+  void run(uint64_t nsteps, uint64_t sample_every = 0,
+           const std::function<void(const ThermoSample&)>& on_sample = {});
+
+  uint64_t step() const { return step_; }
+  Backend& backend() { return *backend_; }
+  const Backend& backend() const { return *backend_; }
+  const System& system() const { return system_; }
+  const RunParams& params() const { return params_; }
+
+  // Current particle state (copied out of the backend).
+  ParticleData<double> particles() const;
+  // Thermo at the current state; recomputes forces with sums if necessary.
+  ThermoSample thermo();
+
+ private:
+  std::unique_ptr<Backend> backend_;
+  System system_;  // parameters and the initial state; positions live in the backend
+  RunParams params_;
+  uint64_t step_ = 0;
+  bool sums_current_ = true;
+};
+
+}  // namespace meso

@@ -1,0 +1,32 @@
+// Thermodynamic observables, computed from particle state plus the per-pair
+// energy and virial sums a backend accumulates with its forces.
+#pragma once
+
+#include <cstdint>
+
+#include "meso/system.hpp"
+#include "physics/vec3.hpp"
+
+namespace meso {
+
+struct PairSums {
+  double energy = 0.0;  // sum over pairs of U(r_ij)
+  double virial = 0.0;  // sum over pairs of r_ij . F_ij (all DPD force terms)
+};
+
+struct ThermoSample {
+  uint64_t step = 0;
+  double kinetic_energy = 0.0;
+  double potential_energy = 0.0;
+  double temperature = 0.0;  // 2 KE / (3N - 3): momentum is conserved
+  double pressure = 0.0;     // (2 KE + virial) / (3 V)
+  Vec3d momentum{0.0, 0.0, 0.0};
+};
+
+template <class Real>
+ThermoSample compute_thermo(const System& sys, const ParticleData<Real>& p, const PairSums& sums,
+                            uint64_t step);
+
+Vec3d total_momentum(const System& sys, const ParticleData<double>& p);
+
+}  // namespace meso

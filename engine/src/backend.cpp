@@ -1,0 +1,67 @@
+#include "meso/backend.hpp"
+
+#include <cmath>
+
+#include "meso/error.hpp"
+
+namespace meso {
+
+const char* to_string(Integrator i) {
+  switch (i) {
+    case Integrator::velocity_verlet: return "vv";
+    case Integrator::groot_warren: return "gw";
+  }
+  return "?";
+}
+
+Integrator parse_integrator(const std::string& name) {
+  if (name == "vv") return Integrator::velocity_verlet;
+  if (name == "gw") return Integrator::groot_warren;
+  throw_input_error("integrator '", name, "' is unknown: allowed values are vv, gw");
+}
+
+void RunParams::validate() const {
+  require_positive("dt", dt);
+  require_non_negative("skin", skin);
+  if (integrator == Integrator::groot_warren && !(lambda >= 0.0 && lambda <= 1.0))
+    throw_input_error("lambda = ", lambda, " is invalid: it must be in [0, 1]");
+}
+
+void BackendRegistry::add(const std::string& name, BackendFactory factory,
+                          std::function<bool()> usable) {
+  entries_[name] = {std::move(factory), std::move(usable)};
+}
+
+std::vector<std::string> BackendRegistry::names() const {
+  std::vector<std::string> n;
+  for (const auto& [k, e] : entries_) n.push_back(k);
+  return n;
+}
+
+bool BackendRegistry::usable(const std::string& name) const {
+  const auto it = entries_.find(name);
+  return it != entries_.end() && it->second.usable();
+}
+
+std::string BackendRegistry::resolve(const std::string& name) const {
+  if (name != "auto") return name;
+  for (const char* preferred : {"cuda", "cpu"})
+    if (usable(preferred)) return preferred;
+  throw_input_error("backend 'auto' found no usable backend");
+}
+
+std::unique_ptr<Backend> BackendRegistry::create(const std::string& requested,
+                                                 const Variant& v) const {
+  const std::string name = resolve(requested);
+  const auto it = entries_.find(name);
+  std::string list;
+  for (const auto& [k, e] : entries_)
+    if (e.usable()) list += (list.empty() ? "" : ", ") + k;
+  if (it == entries_.end())
+    throw_input_error("backend '", name, "' is unknown: usable backends are auto, ", list);
+  if (!it->second.usable())
+    throw_input_error("backend '", name, "' is not usable on this machine (no device or not built): usable backends are auto, ", list);
+  return it->second.factory(v);
+}
+
+}  // namespace meso

@@ -1,0 +1,16 @@
+// What the CUDA runtime sees: device count and the first device's name,
+// driver and memory, for provenance and for `--backend auto`.
+#pragma once
+
+#include "meso/gpu_probe.hpp"
+
+namespace meso::cuda {
+
+// Number of usable devices; 0 when there is no driver or no device (never throws).
+int device_count();
+// Describes device 0, or GpuInfo{} when there is none.
+GpuInfo describe_device();
+// Installs describe_device as the engine's GPU probe.
+void install_gpu_probe();
+
+}  // namespace meso::cuda

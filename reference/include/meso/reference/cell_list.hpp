@@ -1,0 +1,45 @@
+// Reference cell list: the box is cut into cells at least `min_width` wide and
+// particles are bucketed by a counting sort (CSR layout: cell_start and a
+// particle array grouped by cell). Obviously correct; the CUDA `atomic` and
+// `sorted` cell lists (kernels/cell_list_*.cu) are tested against it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "meso/box.hpp"
+#include "physics/vec3.hpp"
+
+namespace meso::reference {
+
+class CellList {
+ public:
+  // Cells per axis = floor(L / min_width) (at least 1). Positions need not be
+  // wrapped exactly: indices are clamped, so x == +L/2 after float rounding
+  // lands in the last cell rather than out of range.
+  template <class Real>
+  void build(const Box& box, const Vec3<Real>* pos, std::size_t n, double min_width);
+
+  std::array<uint32_t, 3> dims() const { return dims_; }
+  uint32_t num_cells() const { return dims_[0] * dims_[1] * dims_[2]; }
+  uint32_t cell_of(Vec3d r) const;
+  // Particles of cell c are particles()[cell_start()[c] .. cell_start()[c+1]).
+  const std::vector<uint32_t>& cell_start() const { return cell_start_; }
+  const std::vector<uint32_t>& particles() const { return particles_; }
+
+  // The distinct cells of the 3x3x3 stencil around c. With fewer than three
+  // cells along an axis, the -1 and +1 neighbors coincide and are listed once,
+  // so no pair is visited twice in the smallest legal boxes.
+  int stencil(uint32_t c, uint32_t out[27]) const;
+
+ private:
+  Box box_;
+  std::array<uint32_t, 3> dims_{1, 1, 1};
+  Vec3d inv_width_{1, 1, 1};
+  std::vector<uint32_t> cell_start_;
+  std::vector<uint32_t> particles_;
+  std::vector<uint32_t> cell_of_particle_;
+};
+
+}  // namespace meso::reference

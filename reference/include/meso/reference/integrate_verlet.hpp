@@ -1,0 +1,28 @@
+// Velocity-Verlet half steps, and the Groot-Warren velocity prediction
+// (Groot & Warren, J. Chem. Phys. 107, 4423 (1997), eq. 16):
+//   v(t+dt/2) = v(t) + dt/2 f(t)/m;  r(t+dt) = r(t) + dt v(t+dt/2)
+//   v~        = v(t) + lambda dt f(t)/m   (forces at t+dt use v~; lambda = 1/2
+//                                          is exactly velocity Verlet)
+//   v(t+dt)   = v(t+dt/2) + dt/2 f(t+dt)/m
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "meso/system.hpp"
+
+namespace meso::reference {
+
+template <class Real>
+void integrate_first_half(const System& sys, ParticleData<Real>& p, double dt);
+
+// v~ from the state right after integrate_first_half (v holds v(t+dt/2), f
+// still f(t)): v~ = v(t+dt/2) + (lambda - 1/2) dt f(t)/m.
+template <class Real>
+void predict_velocity(const System& sys, const ParticleData<Real>& p, double dt, double lambda,
+                      std::vector<Vec3<Real>>& v_pred);
+
+template <class Real>
+void integrate_second_half(const System& sys, ParticleData<Real>& p, double dt);
+
+}  // namespace meso::reference

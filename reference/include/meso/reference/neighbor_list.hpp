@@ -1,0 +1,48 @@
+// Reference Verlet neighbor list: a full list (each pair stored for both
+// particles) with r < r_c + skin, built from the cell list. Each particle's
+// neighbors are in strictly increasing index order, the order the CUDA
+// `ballot` builder must reproduce exactly. Storage is a fixed number of slots
+// per particle (as on the GPU); when a particle has more neighbors than slots
+// the capacity grows and the list is rebuilt: neighbors are never dropped.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "meso/box.hpp"
+#include "meso/reference/cell_list.hpp"
+#include "physics/vec3.hpp"
+
+namespace meso::reference {
+
+class NeighborList {
+ public:
+  template <class Real>
+  void build(const Box& box, const Vec3<Real>* pos, std::size_t n, const CellList& cells,
+             double r_list);
+
+  // Largest displacement since the last build (minimum image), squared.
+  template <class Real>
+  double max_displacement_sq(const Box& box, const Vec3<Real>* pos) const;
+
+  std::size_t size() const { return counts_.size(); }
+  uint32_t capacity() const { return capacity_; }
+  uint32_t count(std::size_t i) const { return counts_[i]; }
+  const uint32_t* neighbors(std::size_t i) const { return idx_.data() + i * capacity_; }
+  uint32_t max_count() const;
+  double mean_count() const;
+  uint64_t builds() const { return builds_; }
+  uint64_t grows() const { return grows_; }
+
+  void set_initial_capacity(uint32_t c) { capacity_ = c; }
+
+ private:
+  uint32_t capacity_ = 64;
+  std::vector<uint32_t> counts_;
+  std::vector<uint32_t> idx_;
+  std::vector<Vec3d> last_pos_;
+  uint64_t builds_ = 0;
+  uint64_t grows_ = 0;
+};
+
+}  // namespace meso::reference

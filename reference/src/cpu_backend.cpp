@@ -1,0 +1,130 @@
+#include "meso/reference/cpu_backend.hpp"
+
+#include <algorithm>
+
+#include "meso/error.hpp"
+#include "meso/reference/dpd_force.hpp"
+#include "meso/reference/integrate_verlet.hpp"
+
+namespace meso::reference {
+
+template <class Real>
+CpuBackend<Real>::CpuBackend(const Variant& v) : Backend(v) {}
+
+template <class Real>
+void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
+  params.validate();
+  sys.validate(params.skin);
+  sys_ = sys;
+  params_ = params;
+  p_ = ParticleData<Real>::from(sys.particles);
+  steps_since_build_ = 0;
+  dangerous_builds_ = 0;
+  build_cells();
+  build_neighbor_list();
+  // At t = 0 there is no force to predict with: forces use v(0) itself.
+  compute_forces(0, true);
+}
+
+template <class Real>
+void CpuBackend<Real>::get_particles(ParticleData<double>& out) const {
+  out = ParticleData<double>::from(p_);
+}
+
+template <class Real>
+void CpuBackend<Real>::build_cells() {
+  cells_.build(sys_.box, p_.position.data(), p_.n_local, sys_.max_rcut() + params_.skin);
+}
+
+template <class Real>
+void CpuBackend<Real>::build_neighbor_list() {
+  nlist_.build(sys_.box, p_.position.data(), p_.n_local, cells_, sys_.max_rcut() + params_.skin);
+  steps_since_build_ = 0;
+}
+
+template <class Real>
+bool CpuBackend<Real>::neighbor_list_stale() {
+  ++steps_since_build_;
+  const double half_skin = 0.5 * params_.skin;
+  if (params_.rebuild_every == 0)
+    return nlist_.max_displacement_sq(sys_.box, p_.position.data()) > half_skin * half_skin;
+  if (steps_since_build_ < params_.rebuild_every) return false;
+  // A fixed period is the user's promise; count the builds where it was broken.
+  if (nlist_.max_displacement_sq(sys_.box, p_.position.data()) > half_skin * half_skin)
+    ++dangerous_builds_;
+  return true;
+}
+
+template <class Real>
+void CpuBackend<Real>::compute_forces(uint64_t timestep, bool want_sums) {
+  const bool predicted = params_.integrator == Integrator::groot_warren && !v_pred_.empty();
+  const Vec3<Real>* v = predicted ? v_pred_.data() : p_.velocity.data();
+  DpdForceArgs args;
+  args.timestep = timestep;
+  args.seed = params_.seed;
+  args.dt = params_.dt;
+  args.rng = variant_.rng == "tea" ? physics::RngKind::tea : physics::RngKind::philox;
+  args.want_sums = want_sums;
+  if (args.rng == physics::RngKind::tea)
+    compute_tea_signatures(v, p_.tag.data(), p_.n_local, params_.seed, signature_);
+  const PairSums s = compute_dpd_forces(sys_, p_.position.data(), v, p_.type.data(), p_.tag.data(),
+                                        signature_.data(), p_.n_local, nlist_, args,
+                                        p_.force.data());
+  if (want_sums) sums_ = s;
+}
+
+template <class Real>
+void CpuBackend<Real>::integrate_first_half() {
+  reference::integrate_first_half(sys_, p_, params_.dt);
+  if (params_.integrator == Integrator::groot_warren)
+    predict_velocity(sys_, p_, params_.dt, params_.lambda, v_pred_);
+}
+
+template <class Real>
+void CpuBackend<Real>::integrate_second_half() {
+  reference::integrate_second_half(sys_, p_, params_.dt);
+}
+
+template <class Real>
+ThermoSample CpuBackend<Real>::thermo(uint64_t timestep) const {
+  return compute_thermo(sys_, p_, sums_, timestep);
+}
+
+template <class Real>
+NeighborStats CpuBackend<Real>::neighbor_stats() const {
+  NeighborStats s;
+  s.builds = nlist_.builds();
+  s.dangerous_builds = dangerous_builds_;
+  s.capacity = nlist_.capacity();
+  s.max_neighbors = nlist_.max_count();
+  s.mean_neighbors = nlist_.mean_count();
+  return s;
+}
+
+template <class Real>
+std::vector<std::vector<uint32_t>> CpuBackend<Real>::neighbors_by_tag() const {
+  std::vector<std::vector<uint32_t>> out(p_.n_local);
+  for (std::size_t i = 0; i < p_.n_local; ++i) {
+    auto& list = out[p_.tag[i]];
+    for (uint32_t k = 0; k < nlist_.count(i); ++k) list.push_back(p_.tag[nlist_.neighbors(i)[k]]);
+    std::sort(list.begin(), list.end());
+  }
+  return out;
+}
+
+template class CpuBackend<double>;
+template class CpuBackend<float>;
+
+void register_cpu_backend(BackendRegistry& registry) {
+  registry.add(
+      "cpu",
+      [](const Variant& v) -> std::unique_ptr<Backend> {
+        if (v.precision == "double") return std::make_unique<CpuBackend<double>>(v);
+        if (v.precision == "single") return std::make_unique<CpuBackend<float>>(v);
+        throw_input_error("variant precision=", v.precision,
+                          " is not provided by the cpu backend: allowed values there are double, single");
+      },
+      [] { return true; });
+}
+
+}  // namespace meso::reference

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Every bad option and physical parameter must give a message naming the value,
+# exit code 2, and write no output file.
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect_bad() {  # expect_bad <needle> <args...>
+  local needle=$1; shift
+  local out rc
+  local json=(--json "$work/out.json")
+  [[ " $* " == *" --json "* ]] && json=()
+  out=$("$bin" "$@" "${json[@]}" 2>&1 >/dev/null)
+  rc=$?
+  if [[ $rc -ne 2 ]]; then
+    echo "FAIL (exit $rc, want 2): mesobench $*"; echo "$out"; failures=$((failures + 1)); return
+  fi
+  if [[ "$out" != *"$needle"* ]]; then
+    echo "FAIL (message lacks '$needle'): mesobench $*"; echo "$out"; failures=$((failures + 1)); return
+  fi
+  if compgen -G "$work/out.json*" >/dev/null; then
+    echo "FAIL (output written): mesobench $*"; failures=$((failures + 1)); return
+  fi
+  echo "ok: mesobench $* -> $needle"
+}
+
+expect_bad "rho = 0"            run --filter 'N=8192$' --param rho=0
+expect_bad "rho = -3"           run --filter 'N=8192$' --param rho=-3
+expect_bad "r_c = 0"            run --filter 'N=8192$' --param rc=0
+expect_bad "r_c = -1"           run --filter 'N=8192$' --param rc=-1
+expect_bad "dt = 0"             run --filter 'N=8192$' --param dt=0
+expect_bad "dt = -0.01"         run --filter 'N=8192$' --param dt=-0.01
+expect_bad "box length 2.5 is too short" run --filter 'N=8192$' --param L=2.5
+expect_bad "too short"          run --filter 'N=8192$' --param N=10
+expect_bad "gamma = nan"        run --filter 'N=8192$' --param gamma=nan
+expect_bad "kT = 0"             run --filter 'N=8192$' --param kT=0
+expect_bad "skin = -0.1"        run --filter 'N=8192$' --param skin=-0.1
+expect_bad "rho=abc"            run --filter 'N=8192$' --param rho=abc
+expect_bad "'colour' is unknown" run --filter 'N=8192$' --param colour=red
+expect_bad "backend 'gpu3' is unknown" run --filter 'N=8192$' --backend gpu3
+expect_bad "nlist=magic"        run --filter 'N=8192$' --variant nlist=magic
+expect_bad "axis 'colour'"      run --filter 'N=8192$' --variant colour=red
+expect_bad "precision=mixed"    run --filter 'N=8192$' --backend cpu --variant precision=mixed
+expect_bad "matches no benchmark case" run --filter 'no-such-workload'
+expect_bad "not a valid regular expression" run --filter '(['
+expect_bad "--repeats"          run --filter 'N=8192$' --repeats 0
+expect_bad "--min-time"         run --filter 'N=8192$' --min-time -1
+expect_bad "frobnicate"         run --frobnicate
+expect_bad "does not exist"     run --filter 'N=8192$' --json "$work/missing/dir/out.json"
+expect_bad "integrator 'leapfrog'" run --filter 'N=8192$' --param integrator=leapfrog
+expect_bad "matches no validation case" validate --filter 'nothing-here'
+
+# Physically valid input that diverges is refused, and nothing is written.
+expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0
+
+if [[ $failures -ne 0 ]]; then echo "$failures bad-input check(s) failed"; exit 1; fi
+echo "all bad-input checks passed"

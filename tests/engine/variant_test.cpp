@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include "meso/error.hpp"
+#include "meso/variant.hpp"
+
+namespace {
+
+using meso::InputError;
+using meso::Variant;
+
+TEST(Variant, DefaultsAndCanonicalString) {
+  const Variant v = Variant::parse("");
+  EXPECT_EQ(v.to_string(),
+            "nlist=ballot,cells=atomic,reorder=none,sort=0,pow=libm,precision=double,rng=philox,fuse=off");
+}
+
+TEST(Variant, ParsesEveryAxisAndRoundTrips) {
+  const Variant v = Variant::parse(
+      "nlist=atomic, cells=sorted,reorder=morton2,sort=100,pow=fast,precision=mixed,rng=tea,fuse=on");
+  EXPECT_EQ(v.nlist, "atomic");
+  EXPECT_EQ(v.sort, 100u);
+  EXPECT_EQ(v.rng, "tea");
+  EXPECT_EQ(Variant::parse(v.to_string()), v);
+  EXPECT_EQ(v.to_string({"rng", "precision"}), "precision=mixed,rng=tea");
+}
+
+void expect_error_mentions(const char* text, const char* needle) {
+  try {
+    Variant::parse(text);
+    FAIL() << "no error for " << text;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(Variant, RejectsBadInputNamingIt) {
+  expect_error_mentions("nlist=magic", "nlist=magic");
+  expect_error_mentions("nlist=magic", "ballot, atomic");
+  expect_error_mentions("colour=red", "colour");
+  expect_error_mentions("sort=-3", "sort=-3");
+  expect_error_mentions("sort=10x", "sort=10x");
+  expect_error_mentions("rng", "rng");
+  expect_error_mentions("rng=tea,rng=philox", "twice");
+}
+
+}  // namespace

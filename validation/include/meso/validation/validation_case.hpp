@@ -1,0 +1,59 @@
+// A validation case compares physics against a published or analytic value
+// (DESIGN.md section 6). Each case lives in validation/<name>/ with a README
+// stating source, parameters, reference value, tolerance and why. It runs in
+// two forms sharing one code path: `short_form` on the CPU in CI (ctest -L
+// validation) and `long_form` with the full system (ctest -L validation-long).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "meso/backend.hpp"
+
+namespace meso::validation {
+
+enum class Form { short_form, long_form };
+const char* to_string(Form f);
+
+struct Result {
+  std::string name;
+  std::string quantity;      // what was measured
+  double measured = 0.0;
+  double uncertainty = 0.0;  // standard error of `measured`
+  double reference = 0.0;
+  double reference_uncertainty = 0.0;
+  double tolerance = 0.0;    // |measured - reference| must not exceed this
+  std::string rule;          // how the tolerance was derived
+  bool passed = false;
+  nlohmann::json data;       // series and details for plots
+};
+
+struct Context {
+  Form form = Form::short_form;
+  std::string backend = "cpu";
+  Variant variant;
+  const BackendRegistry* registry = nullptr;
+  uint64_t seed = 1;
+};
+
+struct Case {
+  std::string name;
+  std::string source;  // citation
+  std::function<Result(const Context&)> run;
+};
+
+const std::vector<Case>& all_cases();
+
+// Standard error of the mean of a correlated time series by block averaging
+// (Flyvbjerg & Petersen 1989): the series is cut into `blocks` equal blocks
+// and the spread of block means gives the error.
+struct BlockAverage {
+  double mean = 0.0;
+  double sem = 0.0;
+};
+BlockAverage block_average(const std::vector<double>& series, int blocks);
+
+}  // namespace meso::validation
