@@ -138,15 +138,27 @@ MESO_HD uint32_t bit_reverse32(uint32_t x) {
 // Velocities are taken as float so that the signature does not depend on the
 // storage precision: an fp64 backend passes float(v), exactly what an fp32
 // mixed-precision backend stores.
-MESO_HD uint32_t tea_signature(uint32_t tag, float vx, float vy, float vz, uint32_t seed) {
+// The seed whitening word W(seed): 64 rounds, so compute it once per run
+// (or step) and pass it to tea_signature_whitened for every particle.
+MESO_HD uint32_t tea_seed_whitening(uint32_t seed) {
+  using namespace tea_detail;
+  uint32_t w0 = seed;
+  uint32_t w1 = kSignatureStream;
+  tea_rounds(w0, w1, kK0, kK1, kK2, kK3, kSeedRounds);
+  return w0 ^ w1;
+}
+
+MESO_HD uint32_t tea_signature_whitened(uint32_t tag, float vx, float vy, float vz,
+                                        uint32_t whitening) {
   using namespace tea_detail;
   uint32_t v0 = bit_reverse32(tag);
   uint32_t v1 = velocity_mantissa_bits(vx, vy, vz);
   tea_rounds(v0, v1, kK0, kK1, kK2, kK3, kSignatureRounds);
-  uint32_t w0 = seed;
-  uint32_t w1 = kSignatureStream;
-  tea_rounds(w0, w1, kK0, kK1, kK2, kK3, kSeedRounds);
-  return (v0 ^ v1) ^ (w0 ^ w1);
+  return (v0 ^ v1) ^ whitening;
+}
+
+MESO_HD uint32_t tea_signature(uint32_t tag, float vx, float vy, float vz, uint32_t seed) {
+  return tea_signature_whitened(tag, vx, vy, vz, tea_seed_whitening(seed));
 }
 
 }  // namespace meso::physics

@@ -1,6 +1,8 @@
 #include "meso/reference/cpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 
 #include "meso/error.hpp"
 #include "meso/reference/dpd_force.hpp"
@@ -20,6 +22,8 @@ void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
   p_ = ParticleData<Real>::from(sys.particles);
   steps_since_build_ = 0;
   dangerous_builds_ = 0;
+  v_pred_.clear();
+  steps_since_sort_ = UINT64_MAX;  // sort before the first neighbor list
   build_cells();
   build_neighbor_list();
   // At t = 0 there is no force to predict with: forces use v(0) itself.
@@ -28,12 +32,47 @@ void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
 
 template <class Real>
 void CpuBackend<Real>::get_particles(ParticleData<double>& out) const {
-  out = ParticleData<double>::from(p_);
+  const ParticleData<double> mine = ParticleData<double>::from(p_);
+  std::vector<std::size_t> by_tag(p_.n_local);
+  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
+  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return p_.tag[a] < p_.tag[b]; });
+  out.resize(p_.n_local);
+  for (std::size_t k = 0; k < p_.n_local; ++k) {
+    const std::size_t i = by_tag[k];
+    out.position[k] = mine.position[i];
+    out.velocity[k] = mine.velocity[i];
+    out.force[k] = mine.force[i];
+    out.type[k] = mine.type[i];
+    out.tag[k] = mine.tag[i];
+    out.image[k] = mine.image[i];
+  }
 }
 
 template <class Real>
 void CpuBackend<Real>::build_cells() {
-  cells_.build(sys_.box, p_.position.data(), p_.n_local, sys_.max_rcut() + params_.skin);
+  const double width = sys_.max_rcut() + params_.skin;
+  cells_.build(sys_.box, p_.position.data(), p_.n_local, width);
+  if (variant_.reorder == "cell" && steps_since_sort_ >= variant_.sort) {
+    sort_by_cell();
+    cells_.build(sys_.box, p_.position.data(), p_.n_local, width);
+    steps_since_sort_ = 0;
+  }
+}
+
+template <class Real>
+void CpuBackend<Real>::sort_by_cell() {
+  const auto& order = cells_.particles();  // particle indices grouped by cell
+  auto permute = [&](auto& v) {
+    auto copy = v;
+    for (std::size_t k = 0; k < order.size(); ++k) v[k] = copy[order[k]];
+  };
+  permute(p_.position);
+  permute(p_.velocity);
+  permute(p_.force);
+  permute(p_.type);
+  permute(p_.tag);
+  permute(p_.image);
+  if (!v_pred_.empty()) permute(v_pred_);
 }
 
 template <class Real>
@@ -45,6 +84,7 @@ void CpuBackend<Real>::build_neighbor_list() {
 template <class Real>
 bool CpuBackend<Real>::neighbor_list_stale() {
   ++steps_since_build_;
+  ++steps_since_sort_;
   const double half_skin = 0.5 * params_.skin;
   if (params_.rebuild_every == 0)
     return nlist_.max_displacement_sq(sys_.box, p_.position.data()) > half_skin * half_skin;
@@ -119,6 +159,9 @@ void register_cpu_backend(BackendRegistry& registry) {
   registry.add(
       "cpu",
       [](const Variant& v) -> std::unique_ptr<Backend> {
+        if (v.reorder != "none" && v.reorder != "cell")
+          throw_input_error("variant reorder=", v.reorder,
+                            " is not provided by the cpu backend: allowed values there are none, cell");
         if (v.precision == "double") return std::make_unique<CpuBackend<double>>(v);
         if (v.precision == "single") return std::make_unique<CpuBackend<float>>(v);
         throw_input_error("variant precision=", v.precision,

@@ -16,6 +16,7 @@ PairSums compute_dpd_forces(const System& sys, const Vec3<Real>* pos, const Vec3
   const uint32_t ntypes = sys.ntypes();
   const physics::DpdPairParams* table = sys.dpd.data().data();
   const double inv_sqrt_dt = 1.0 / std::sqrt(args.dt);
+  const physics::TeaPairKey tea_key = physics::tea_pair_key(args.timestep, args.seed);
   double energy = 0.0, virial = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : energy, virial)
   for (std::size_t i = 0; i < n; ++i) {
@@ -38,8 +39,7 @@ PairSums compute_dpd_forces(const System& sys, const Vec3<Real>* pos, const Vec3
       const double xi =
           args.rng == physics::RngKind::philox
               ? physics::pair_gaussian_philox(tag[i], tag[j], args.timestep, args.seed)
-              : physics::pair_gaussian_tea(tag[i], signature[i], tag[j], signature[j],
-                                           args.timestep, args.seed);
+              : physics::pair_gaussian_tea(tag[i], signature[i], tag[j], signature[j], tea_key);
       const auto pf = physics::dpd_pair_force(rsq, dot(dr, dv), xi, inv_sqrt_dt, p);
       fi += pf.f_over_r * dr;
       if (args.want_sums) {
@@ -58,11 +58,12 @@ template <class Real>
 void compute_tea_signatures(const Vec3<Real>* velocity, const uint32_t* tag, std::size_t n,
                             uint32_t seed, std::vector<uint32_t>& out) {
   out.resize(n);
+  const uint32_t whitening = physics::tea_seed_whitening(seed);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i)
-    out[i] = physics::tea_signature(tag[i], static_cast<float>(velocity[i].x),
-                                    static_cast<float>(velocity[i].y),
-                                    static_cast<float>(velocity[i].z), seed);
+    out[i] = physics::tea_signature_whitened(tag[i], static_cast<float>(velocity[i].x),
+                                             static_cast<float>(velocity[i].y),
+                                             static_cast<float>(velocity[i].z), whitening);
 }
 
 template PairSums compute_dpd_forces<double>(const System&, const Vec3<double>*, const Vec3<double>*,

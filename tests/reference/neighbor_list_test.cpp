@@ -43,10 +43,11 @@ System random_system(Box box, std::size_t n, uint64_t seed, double cluster_fract
   return sys;
 }
 
-void expect_matches_brute_force(const System& sys, double skin, const std::string& what) {
+void expect_matches_brute_force(const System& sys, double skin, const std::string& what,
+                                const char* variant = "") {
   RunParams rp;
   rp.skin = skin;
-  reference::CpuBackend<double> b(Variant{});
+  reference::CpuBackend<double> b(Variant::parse(variant));
   b.set_system(sys, rp);
   const auto expected = brute_force(sys, sys.max_rcut() + skin);
   const auto got = b.neighbors_by_tag();
@@ -71,6 +72,8 @@ class NeighborListVsBruteForce : public ::testing::Test {
 TEST_F(NeighborListVsBruteForce, Dense) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   expect_matches_brute_force(random_system(Box(6.0), 1296, seed_, 0.0), 0.3, "rho=6");
+  expect_matches_brute_force(random_system(Box(6.0), 1296, seed_, 0.0), 0.3, "rho=6 cell-sorted",
+                             "reorder=cell");
 }
 
 TEST_F(NeighborListVsBruteForce, Dilute) {
