@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -53,6 +54,10 @@ std::string compiler() {
 Provenance collect_provenance() {
   Provenance p;
   p.git_commit = git_commit();
+  // A build from a copied tree without .git (e.g. on a remote GPU machine)
+  // knows no commit; the caller can name it.
+  if (const char* env = std::getenv("MESO_GIT_COMMIT"); env && *env && p.git_commit == "unknown")
+    p.git_commit = env;
   p.compiler = compiler();
   p.build_type = MESO_BUILD_TYPE;
   p.version = MESO_VERSION;
