@@ -22,9 +22,11 @@ void Simulation::run(uint64_t nsteps, uint64_t sample_every,
     }
     ++step_;
     const bool sample = sample_every > 0 && step_ % sample_every == 0;
-    b.compute_forces(step_, sample);
+    // The last step of a call also accumulates energy and virial, so thermo()
+    // afterwards is exact without re-evaluating forces (which for velocity
+    // Verlet would need v(t + dt/2), no longer available).
+    b.compute_forces(step_, sample || k + 1 == nsteps);
     b.integrate_second_half();
-    sums_current_ = sample;
     if (sample && on_sample) on_sample(b.thermo(step_));
   }
 }
@@ -35,14 +37,6 @@ ParticleData<double> Simulation::particles() const {
   return p;
 }
 
-ThermoSample Simulation::thermo() {
-  if (!sums_current_) {
-    // Same timestep key as the last force evaluation: the forces (and so the
-    // trajectory) are unchanged, only the energy and virial sums are added.
-    backend_->compute_forces(step_, true);
-    sums_current_ = true;
-  }
-  return backend_->thermo(step_);
-}
+ThermoSample Simulation::thermo() const { return backend_->thermo(step_); }
 
 }  // namespace meso

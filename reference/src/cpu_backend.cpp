@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 
 #include "meso/error.hpp"
 #include "meso/reference/dpd_force.hpp"
@@ -145,6 +146,8 @@ template <class Real>
 std::vector<std::vector<uint32_t>> CpuBackend<Real>::neighbors_by_tag() const {
   std::vector<std::vector<uint32_t>> out(p_.n_local);
   for (std::size_t i = 0; i < p_.n_local; ++i) {
+    if (p_.tag[i] >= p_.n_local)
+      throw std::logic_error("neighbors_by_tag needs tags 0..N-1 (a single-rank system)");
     auto& list = out[p_.tag[i]];
     for (uint32_t k = 0; k < nlist_.count(i); ++k) list.push_back(p_.tag[nlist_.neighbors(i)[k]]);
     std::sort(list.begin(), list.end());

@@ -75,7 +75,8 @@ class Backend {
   virtual NeighborStats neighbor_stats() const = 0;
   // Waits until queued work has finished (device backends); for timing.
   virtual void synchronize() const {}
-  // Neighbors (full list, by tag, sorted) of every particle, indexed by tag.
+  // Neighbors (full list, by tag, sorted) of every particle, indexed by tag;
+  // for single-rank systems whose tags are 0..N-1 (tests and diagnostics).
   virtual std::vector<std::vector<uint32_t>> neighbors_by_tag() const = 0;
 
  protected:

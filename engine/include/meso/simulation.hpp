@@ -29,15 +29,15 @@ class Simulation {
 
   // Current particle state (copied out of the backend).
   ParticleData<double> particles() const;
-  // Thermo at the current state; recomputes forces with sums if necessary.
-  ThermoSample thermo();
+  // Thermo at the current state (energy and virial from the forces of the
+  // last step, which every run() call accumulates).
+  ThermoSample thermo() const;
 
  private:
   std::unique_ptr<Backend> backend_;
   System system_;  // parameters and the initial state; positions live in the backend
   RunParams params_;
   uint64_t step_ = 0;
-  bool sums_current_ = true;
 };
 
 }  // namespace meso
