@@ -85,7 +85,7 @@ void CpuBackend<Real>::build_neighbor_list() {
 template <class Real>
 bool CpuBackend<Real>::neighbor_list_stale() {
   ++steps_since_build_;
-  ++steps_since_sort_;
+  if (variant_.reorder == "cell") ++steps_since_sort_;
   const double half_skin = 0.5 * params_.skin;
   if (params_.rebuild_every == 0)
     return nlist_.max_displacement_sq(sys_.box, p_.position.data()) > half_skin * half_skin;

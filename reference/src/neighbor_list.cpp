@@ -40,7 +40,6 @@ void NeighborList::build(const Box& box, const Vec3<Real>* pos, std::size_t n,
     // Overflow: grow to the largest count plus headroom (rounded to a warp
     // multiple as the GPU layout will be) and rebuild from scratch.
     capacity_ = ((needed + needed / 8 + 31) / 32) * 32;
-    ++grows_;
   }
   last_pos_.resize(n);
   for (std::size_t i = 0; i < n; ++i) last_pos_[i] = vec_cast<double>(pos[i]);

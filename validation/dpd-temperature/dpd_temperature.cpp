@@ -14,7 +14,7 @@ namespace {
 struct Measurement {
   BlockAverage temperature, pressure;
   double max_abs_momentum = 0.0;
-  std::vector<double> step, series;
+  std::vector<double> time, series;
   uint64_t n = 0;
 };
 
@@ -28,7 +28,7 @@ Measurement measure(const Context& ctx, const DpdFluidParams& fluid, const RunPa
   sim.run(production, every, [&](const ThermoSample& t) {
     m.series.push_back(t.temperature);
     pressure.push_back(t.pressure);
-    m.step.push_back(static_cast<double>(t.step));
+    m.time.push_back(static_cast<double>(t.step) * run.dt);
     m.max_abs_momentum = std::max({m.max_abs_momentum, std::fabs(t.momentum.x),
                                    std::fabs(t.momentum.y), std::fabs(t.momentum.z)});
   });
@@ -105,14 +105,9 @@ Result run_dpd_temperature(const Context& ctx) {
                           {"pressure_mean", m.pressure.mean},
                           {"pressure_sem", m.pressure.sem},
                           {"max_abs_total_momentum", m.max_abs_momentum},
-                          {"time", m.step},
+                          {"time", m.time},
                           {"temperature", m.series}};
   };
-  nlohmann::json t_big = summary(big, 0.01, "gw");
-  nlohmann::json t_small = summary(small, 0.005, "gw");
-  nlohmann::json t_vv = summary(vv, 0.01, "vv");
-  for (auto* j : {&t_big, &t_small, &t_vv})
-    for (auto& x : (*j)["time"]) x = x.get<double>() * (*j)["dt"].get<double>();
   r.data = {{"N", big.n},
             {"rho", fluid.rho},
             {"a", fluid.a},
@@ -121,7 +116,7 @@ Result run_dpd_temperature(const Context& ctx) {
             {"equilibration_time", equilibrate_time},
             {"production_time", time_span},
             {"blocks", blocks},
-            {"runs", {t_big, t_small, t_vv}}};
+            {"runs", {summary(big, 0.01, "gw"), summary(small, 0.005, "gw"), summary(vv, 0.01, "vv")}}};
   return r;
 }
 

@@ -32,9 +32,7 @@ class NeighborList {
   uint32_t max_count() const;
   double mean_count() const;
   uint64_t builds() const { return builds_; }
-  uint64_t grows() const { return grows_; }
 
-  void set_initial_capacity(uint32_t c) { capacity_ = c; }
 
  private:
   uint32_t capacity_ = 64;
@@ -42,7 +40,6 @@ class NeighborList {
   std::vector<uint32_t> idx_;
   std::vector<Vec3d> last_pos_;
   uint64_t builds_ = 0;
-  uint64_t grows_ = 0;
 };
 
 }  // namespace meso::reference
