@@ -27,6 +27,18 @@ void RunParams::validate() const {
     throw_input_error("lambda = ", lambda, " is invalid: it must be in [0, 1]");
 }
 
+void Backend::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
+  for (uint64_t k = 0; k < nsteps; ++k) {
+    integrate_first_half();
+    if (neighbor_list_stale()) {
+      build_cells();
+      build_neighbor_list();
+    }
+    compute_forces(first_step + k, sums_on_last && k + 1 == nsteps);
+    integrate_second_half();
+  }
+}
+
 void BackendRegistry::add(const std::string& name, BackendFactory factory,
                           std::function<bool()> usable) {
   entries_[name] = {std::move(factory), std::move(usable)};

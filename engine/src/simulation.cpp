@@ -1,5 +1,7 @@
 #include "meso/simulation.hpp"
 
+#include <algorithm>
+
 #include "meso/error.hpp"
 
 namespace meso {
@@ -14,20 +16,17 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
 void Simulation::run(uint64_t nsteps, uint64_t sample_every,
                      const std::function<void(const ThermoSample&)>& on_sample) {
   Backend& b = *backend_;
-  for (uint64_t k = 0; k < nsteps; ++k) {
-    b.integrate_first_half();
-    if (b.neighbor_list_stale()) {
-      b.build_cells();
-      b.build_neighbor_list();
-    }
-    ++step_;
-    const bool sample = sample_every > 0 && step_ % sample_every == 0;
-    // The last step of a call also accumulates energy and virial, so thermo()
-    // afterwards is exact without re-evaluating forces (which for velocity
-    // Verlet would need v(t + dt/2), no longer available).
-    b.compute_forces(step_, sample || k + 1 == nsteps);
-    b.integrate_second_half();
-    if (sample && on_sample) on_sample(b.thermo(step_));
+  const uint64_t end = step_ + nsteps;
+  while (step_ < end) {
+    // Run up to the next sample (or the end) in one backend call. The last
+    // step of each call accumulates energy and virial, so thermo() afterwards
+    // is exact without re-evaluating forces (which for velocity Verlet would
+    // need v(t + dt/2), no longer available).
+    uint64_t stop = end;
+    if (sample_every > 0) stop = std::min(end, (step_ / sample_every + 1) * sample_every);
+    b.advance(step_ + 1, stop - step_, true);
+    step_ = stop;
+    if (sample_every > 0 && step_ % sample_every == 0 && on_sample) on_sample(b.thermo(step_));
   }
 }
 

@@ -35,6 +35,12 @@ void System::validate(double skin) const {
     require_positive("s", p.s);
   }
   require_non_negative("skin", skin);
+  require_finite("body force g_x", body_force.g.x);
+  require_finite("body force g_y", body_force.g.y);
+  require_finite("body force g_z", body_force.g.z);
+  if (body_force.reverse_axis < -1 || body_force.reverse_axis > 2)
+    throw_input_error("body force reverse_axis = ", body_force.reverse_axis,
+                      " is invalid: allowed values are -1 (uniform), 0, 1, 2");
   const double r_list = max_rcut() + skin;
   const double shortest = box.min_length();
   if (shortest < 2.0 * r_list)

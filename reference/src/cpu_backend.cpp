@@ -112,6 +112,18 @@ void CpuBackend<Real>::compute_forces(uint64_t timestep, bool want_sums) {
                                         signature_.data(), p_.n_local, nlist_, args,
                                         p_.force.data());
   if (want_sums) sums_ = s;
+  if (sys_.body_force.active()) add_body_force();
+}
+
+template <class Real>
+void CpuBackend<Real>::add_body_force() {
+  const physics::BodyForce bf = sys_.body_force;
+  const std::size_t n = p_.n_local;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3d f = bf.force(vec_cast<double>(p_.position[i]), p_.type[i], sys_.type_mass[p_.type[i]]);
+    p_.force[i] = vec_cast<Real>(vec_cast<double>(p_.force[i]) + f);
+  }
 }
 
 template <class Real>

@@ -70,6 +70,13 @@ class Backend {
   virtual void integrate_first_half() = 0;
   virtual void integrate_second_half() = 0;
 
+  // Advances nsteps whole steps, the first of which is numbered first_step
+  // (the pair noise is keyed by it). The last step also accumulates energy
+  // and virial when sums_on_last is set. The default composes the pieces
+  // above one call at a time; a device backend overrides it to keep the
+  // step loop on the device (no host round trip between rebuilds).
+  virtual void advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last);
+
   // Observables at the state of the last compute_forces(..., want_sums=true).
   virtual ThermoSample thermo(uint64_t timestep) const = 0;
   virtual NeighborStats neighbor_stats() const = 0;

@@ -9,6 +9,7 @@
 
 #include "meso/box.hpp"
 #include "meso/particle_data.hpp"
+#include "physics/body_force.hpp"
 #include "physics/dpd_force.hpp"
 
 namespace meso {
@@ -43,6 +44,9 @@ struct System {
   std::vector<double> type_mass{1.0};
   PairTable<physics::DpdPairParams> dpd{1};
   double kT = 1.0;
+  // External driving (Poiseuille flows); inactive (g = 0) by default. Every
+  // backend adds it to the pair forces of local particles in compute_forces.
+  physics::BodyForce body_force;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
   double max_rcut() const;

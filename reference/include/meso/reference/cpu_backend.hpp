@@ -51,6 +51,7 @@ class CpuBackend final : public Backend {
   // near in memory: at large N the force loop is otherwise bound by cache
   // misses on randomly ordered positions.
   void sort_by_cell();
+  void add_body_force();
 
   uint32_t steps_since_build_ = 0;
   uint64_t steps_since_sort_ = 0;
