@@ -54,4 +54,10 @@ MESO_HD GaussianPair box_muller2(double u1, double u2) {
   return GaussianPair{r * c, r * s};
 }
 
+// The Box-Muller policy of the pair noise (`pow=libm`); fast_math.hpp has the
+// fast-log/fast-cos alternative (`pow=fast`) with the same call signature.
+struct LibmBoxMuller {
+  MESO_HD double operator()(double u1, double u2) const { return box_muller(u1, u2); }
+};
+
 }  // namespace meso::physics

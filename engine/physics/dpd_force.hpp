@@ -26,32 +26,44 @@ struct DpdPairParams {
 };
 
 // pow as the C library computes it. Tang & Karniadakis' branchless fastpow is
-// a drop-in alternative policy with the same call signature.
+// a drop-in alternative policy with the same call signature (fast_math.hpp).
 struct LibmPow {
   MESO_HD double operator()(double x, double y) const { return pow(x, y); }
+  MESO_HD float operator()(float x, float y) const { return powf(x, y); }
 };
 
-struct DpdPairForce {
-  double f_over_r;  // force on i is f_over_r * r_ij
-  double energy;    // conservative pair energy U(r)
+template <class T>
+struct DpdPairForceT {
+  T f_over_r;  // force on i is f_over_r * r_ij
+  T energy;    // conservative pair energy U(r)
 };
+using DpdPairForce = DpdPairForceT<double>;
+
+namespace dpd_detail {
+MESO_HD double hd_sqrt(double x) { return sqrt(x); }
+MESO_HD float hd_sqrt(float x) { return sqrtf(x); }
+}  // namespace dpd_detail
 
 // rsq = |r_ij|^2 (must be > 0 and < rcut^2; the caller applies the cutoff so
 // that neighbor-list traversal and cutoff test stay in the backend), rdotv =
 // r_ij . v_ij, xi = the pair's unit Gaussian (symmetric in i, j), inv_sqrt_dt
 // = 1/sqrt(dt). The s == 1 branch is uniform per type pair, so it costs no
 // divergence on the GPU and avoids pow for standard DPD.
-template <class Pow = LibmPow>
-MESO_HD DpdPairForce dpd_pair_force(double rsq, double rdotv, double xi, double inv_sqrt_dt,
-                                    const DpdPairParams& p, Pow pow_fn = Pow{}) {
-  const double r = sqrt(rsq);
-  const double inv_r = 1.0 / r;
-  const double wc = 1.0 - r / p.rcut;
-  const double wr = (p.s == 1.0) ? wc : pow_fn(wc, p.s);
-  const double wd = wr * wr;
-  const double e_dot_v = rdotv * inv_r;
-  const double f = p.a * wc - p.gamma * wd * e_dot_v + p.sigma * wr * xi * inv_sqrt_dt;
-  return {f * inv_r, 0.5 * p.a * p.rcut * wc * wc};
+//
+// T is the arithmetic type: double everywhere except the `single` precision
+// variant of the CUDA backend, which evaluates the same formula in float.
+template <class T = double, class Pow = LibmPow>
+MESO_HD DpdPairForceT<T> dpd_pair_force(T rsq, T rdotv, T xi, T inv_sqrt_dt,
+                                        const DpdPairParams& p, Pow pow_fn = Pow{}) {
+  const T r = dpd_detail::hd_sqrt(rsq);
+  const T inv_r = T(1) / r;
+  const T rcut = T(p.rcut);
+  const T wc = T(1) - r / rcut;
+  const T wr = (p.s == 1.0) ? wc : pow_fn(wc, T(p.s));
+  const T wd = wr * wr;
+  const T e_dot_v = rdotv * inv_r;
+  const T f = T(p.a) * wc - T(p.gamma) * wd * e_dot_v + T(p.sigma) * wr * xi * inv_sqrt_dt;
+  return {f * inv_r, T(0.5) * T(p.a) * rcut * wc * wc};
 }
 
 }  // namespace meso::physics

@@ -48,13 +48,15 @@ inline constexpr int kTeaKeyRounds = 32;
 // Ordering the tags makes the counter, hence every output bit, symmetric in
 // (i, j). Words 0,1 give u1 and words 2,3 give u2 at 53-bit resolution, so the
 // Gaussian is not truncated before ~8.57 sigma (see uniform_open01).
-MESO_HD double pair_gaussian_philox(uint32_t tag_i, uint32_t tag_j, uint64_t step, uint32_t seed) {
+template <class BoxMuller = LibmBoxMuller>
+MESO_HD double pair_gaussian_philox(uint32_t tag_i, uint32_t tag_j, uint64_t step, uint32_t seed,
+                                    BoxMuller bm = BoxMuller{}) {
   const uint32_t lo = tag_i < tag_j ? tag_i : tag_j;
   const uint32_t hi = tag_i < tag_j ? tag_j : tag_i;
   const Philox4x32Ctr ctr{{lo, hi, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32)}};
   const Philox4x32Key key{{seed, pair_noise_detail::kDpdStream}};
   const Philox4x32Ctr r = philox4x32_10(ctr, key);
-  return box_muller(uniform_open01(r.v[0], r.v[1]), uniform_open01(r.v[2], r.v[3]));
+  return bm(uniform_open01(r.v[0], r.v[1]), uniform_open01(r.v[2], r.v[3]));
 }
 
 // ------------------------------------------------------------------- tea --
@@ -102,13 +104,14 @@ MESO_HD TeaPairKey tea_pair_key(uint64_t step, uint32_t seed) {
 // (p, r) and (q, r) then draw the same xi only if p and q are both neighbours
 // of r in that step, which is rare and short-lived because the velocity bits
 // change the signatures every step.
+template <class BoxMuller = LibmBoxMuller>
 MESO_HD double pair_gaussian_tea(uint32_t tag_i, uint32_t sig_i, uint32_t tag_j, uint32_t sig_j,
-                                 const TeaPairKey& key) {
+                                 const TeaPairKey& key, BoxMuller bm = BoxMuller{}) {
   const bool i_first = tag_i < tag_j;
   uint32_t v0 = i_first ? sig_i : sig_j;
   uint32_t v1 = i_first ? sig_j : sig_i;
   tea_rounds(v0, v1, key.k[0], key.k[1], key.k[2], key.k[3], pair_noise_detail::kTeaPairRounds);
-  return box_muller(uniform_open01(v1), uniform_open01(v0));
+  return bm(uniform_open01(v1), uniform_open01(v0));
 }
 
 MESO_HD double pair_gaussian_tea(uint32_t tag_i, uint32_t sig_i, uint32_t tag_j, uint32_t sig_j,

@@ -1,0 +1,215 @@
+// DPD forces on the GPU (Tang & Karniadakis, CPC 2014, sec. 3.5; HOOMD-blue
+// PotentialPairDPDThermoGPU): one thread per particle over a full,
+// column-major neighbor list. Every pair is evaluated from both sides; the
+// noise is a pure function of (tags, step, seed) and minimum image is exactly
+// antisymmetric, so F_ji = -F_ij bit for bit without atomics, and the result
+// does not depend on the order of particles or of list entries beyond the
+// order of the accumulation (which the ballot list fixes).
+#include "dpd_force.cuh"
+#include "meso/cuda/check.hpp"
+#include "physics/pair_noise.hpp"
+#include "physics/tea.hpp"
+#if __has_include("physics/fast_math.hpp")
+#include "physics/fast_math.hpp"
+#define MESO_HAVE_FAST_MATH 1
+#endif
+
+namespace meso::cuda {
+namespace {
+
+template <class A>
+__device__ __forceinline__ A rint_t(A x);
+template <>
+__device__ __forceinline__ double rint_t<double>(double x) { return rint(x); }
+template <>
+__device__ __forceinline__ float rint_t<float>(float x) { return rintf(x); }
+
+// Minimum image in the arithmetic type A (float for `single`).
+template <class A>
+struct BoxA {
+  A lx, ly, lz, ilx, ily, ilz;
+  __device__ void min_image(A& x, A& y, A& z) const {
+    x -= lx * rint_t(x * ilx);
+    y -= ly * rint_t(y * ily);
+    z -= lz * rint_t(z * ilz);
+  }
+};
+
+template <class P, class Pow, class BoxMuller, bool TEA, bool SUMS, bool FUSE, bool PRED>
+__global__ void __launch_bounds__(kForceBlock) dpd_force_kernel(DpdForceArgs<typename P::S4> a) {
+  using S4 = typename P::S4;
+  using A = typename P::A;
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const StepControl* ctl = a.ctl;
+  const bool active = i < a.p.n && !ctl->abort;
+  A fx = 0, fy = 0, fz = 0;
+  double e = 0.0, w = 0.0;
+  if (active) {
+    const Vec3d L = a.box.lengths();
+    const BoxA<A> box{A(L.x), A(L.y), A(L.z), A(1.0 / L.x), A(1.0 / L.y), A(1.0 / L.z)};
+    const uint64_t step = ctl->step;
+    physics::TeaPairKey key{};
+    if constexpr (TEA) key = {{ctl->tea_key[0], ctl->tea_key[1], ctl->tea_key[2], ctl->tea_key[3]}};
+    const S4* __restrict__ pos = a.p.pos;
+    const S4* __restrict__ vel = PRED ? a.p.vel_pred : a.p.vel;
+    const S4 pi = ldg4(pos + i);
+    const S4 vi = ldg4(vel + i);
+    const uint32_t ti = type_of(pi);
+    const uint32_t tag_i = __ldg(a.p.tag + i);
+    const uint32_t sig_i = TEA ? __ldg(a.p.signature + i) : 0u;
+    const physics::DpdPairParams* row = a.params + ti * a.ntypes;
+    const A inv_sqrt_dt = A(a.inv_sqrt_dt);
+    // A row longer than cap only exists after an overflow, when this kernel
+    // does not run (abort); the clamp keeps a stale count from reading past it.
+    const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
+    const uint32_t* __restrict__ idx = a.nl.idx + i;
+    for (uint32_t k = 0; k < cnt; ++k) {
+      const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
+      const S4 pj = ldg4(pos + j);
+      A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
+      box.min_image(dx, dy, dz);
+      const A rsq = dx * dx + dy * dy + dz * dz;
+      const physics::DpdPairParams& pp = row[type_of(pj)];
+      const A rc = A(pp.rcut);
+      if (rsq >= rc * rc || rsq == A(0)) continue;
+      const S4 vj = ldg4(vel + j);
+      const A rdotv = dx * (A(vi.x) - A(vj.x)) + dy * (A(vi.y) - A(vj.y)) + dz * (A(vi.z) - A(vj.z));
+      const uint32_t tag_j = __ldg(a.p.tag + j);
+      double xi;
+      if constexpr (TEA)
+        xi = physics::pair_gaussian_tea(tag_i, sig_i, tag_j, __ldg(a.p.signature + j), key,
+                                        BoxMuller{});
+      else
+        xi = physics::pair_gaussian_philox(tag_i, tag_j, step, a.seed, BoxMuller{});
+      const auto pf = physics::dpd_pair_force<A>(rsq, rdotv, A(xi), inv_sqrt_dt, pp, Pow{});
+      fx += pf.f_over_r * dx;
+      fy += pf.f_over_r * dy;
+      fz += pf.f_over_r * dz;
+      if constexpr (SUMS) {
+        e += 0.5 * double(pf.energy);  // each pair is visited from both sides
+        w += 0.5 * double(pf.f_over_r) * double(rsq);
+      }
+    }
+    double gx = fx, gy = fy, gz = fz;
+    if (a.body.active()) {
+      const Vec3d b = a.body.force(xyz(pi), ti, a.type_mass[ti]);
+      gx += b.x;
+      gy += b.y;
+      gz += b.z;
+    }
+    a.p.force[i] = make4<S4>({gx, gy, gz}, 0.0);
+    if constexpr (FUSE) {
+      // Second velocity-Verlet half-step, v += dt/2 f/m, with the force still
+      // in registers: saves one pass over v and f (Shkurti et al.).
+      // The base is v(t + dt/2): kept in vel_pred for velocity Verlet (so
+      // that this write to vel cannot race with other threads' dissipative
+      // loads, which read vel_pred), in vel for Groot-Warren (whose loads read
+      // the prediction in vel_pred). Each thread touches only its own entry.
+      const double h = 0.5 * a.dt / a.type_mass[ti];
+      const S4 v = a.fuse_base_pred ? a.p.vel_pred[i] : a.p.vel[i];
+      a.p.vel[i] = make4<S4>({double(v.x) + h * gx, double(v.y) + h * gy, double(v.z) + h * gz}, 0.0);
+    }
+  }
+  if constexpr (SUMS) {
+    __shared__ double se[kForceBlock / 32], sw[kForceBlock / 32];
+    for (int o = 16; o > 0; o >>= 1) {
+      e += __shfl_xor_sync(0xffffffffu, e, o);
+      w += __shfl_xor_sync(0xffffffffu, w, o);
+    }
+    if ((threadIdx.x & 31u) == 0) {
+      se[threadIdx.x >> 5] = e;
+      sw[threadIdx.x >> 5] = w;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double te = 0.0, tw = 0.0;
+      for (int k = 0; k < kForceBlock / 32; ++k) {
+        te += se[k];
+        tw += sw[k];
+      }
+      a.partials[2 * blockIdx.x] = te;
+      a.partials[2 * blockIdx.x + 1] = tw;
+    }
+  }
+}
+
+__global__ void reduce_partials_kernel(const double* __restrict__ partials, uint32_t nblocks,
+                                       double* out) {
+  __shared__ double se[256], sw[256];
+  double e = 0.0, w = 0.0;
+  for (uint32_t b = threadIdx.x; b < nblocks; b += blockDim.x) {
+    e += partials[2 * b];
+    w += partials[2 * b + 1];
+  }
+  se[threadIdx.x] = e;
+  sw[threadIdx.x] = w;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (int(threadIdx.x) < s) {
+      se[threadIdx.x] += se[threadIdx.x + s];
+      sw[threadIdx.x] += sw[threadIdx.x + s];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    out[0] = se[0];
+    out[1] = sw[0];
+  }
+}
+
+template <class P, class Pow, class BM, bool TEA, bool SUMS, bool FUSE>
+void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s) {
+  const uint32_t blocks = (a.p.n + kForceBlock - 1) / kForceBlock;
+  if (pred)
+    dpd_force_kernel<P, Pow, BM, TEA, SUMS, FUSE, true><<<blocks, kForceBlock, 0, s>>>(a);
+  else
+    dpd_force_kernel<P, Pow, BM, TEA, SUMS, FUSE, false><<<blocks, kForceBlock, 0, s>>>(a);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class P, class Pow, class BM, bool TEA>
+void launch2(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
+  if (c.sums) {
+    if (c.fuse) launch3<P, Pow, BM, TEA, true, true>(a, c.predicted, s);
+    else launch3<P, Pow, BM, TEA, true, false>(a, c.predicted, s);
+  } else {
+    if (c.fuse) launch3<P, Pow, BM, TEA, false, true>(a, c.predicted, s);
+    else launch3<P, Pow, BM, TEA, false, false>(a, c.predicted, s);
+  }
+}
+
+template <class P, class Pow, class BM>
+void launch1(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
+  if (c.tea) launch2<P, Pow, BM, true>(a, c, s);
+  else launch2<P, Pow, BM, false>(a, c, s);
+}
+
+}  // namespace
+
+template <class P>
+void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c,
+                        cudaStream_t s) {
+  if (c.fast_math) {
+#ifdef MESO_HAVE_FAST_MATH
+    launch1<P, physics::FastPow, physics::FastBoxMuller>(a, c, s);
+#else
+    throw std::runtime_error("pow=fast is not built into this binary");
+#endif
+  } else {
+    launch1<P, physics::LibmPow, physics::LibmBoxMuller>(a, c, s);
+  }
+}
+
+void reduce_partials(const double* partials, uint32_t nblocks, double* out, cudaStream_t s) {
+  reduce_partials_kernel<<<1, 256, 0, s>>>(partials, nblocks, out);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+template void compute_dpd_forces<PrecDouble>(const DpdForceArgs<Double4>&, const DpdForceConfig&,
+                                             cudaStream_t);
+template void compute_dpd_forces<PrecMixed>(const DpdForceArgs<float4>&, const DpdForceConfig&,
+                                            cudaStream_t);
+template void compute_dpd_forces<PrecSingle>(const DpdForceArgs<float4>&, const DpdForceConfig&,
+                                             cudaStream_t);
+
+}  // namespace meso::cuda

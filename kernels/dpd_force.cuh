@@ -1,0 +1,52 @@
+// DPD force kernel: one thread per particle over its full neighbor list,
+// calling the shared evaluator (engine/physics/dpd_force.hpp) and the shared
+// pair noise (engine/physics/pair_noise.hpp). Variant axes: precision (policy
+// P), pow (libm | fast), rng (philox | tea), fuse (second velocity-Verlet
+// half-step folded into the kernel, Shkurti et al.'s BRAHMS fusion).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device_views.cuh"
+#include "physics/body_force.hpp"
+#include "physics/dpd_force.hpp"
+
+namespace meso::cuda {
+
+struct DpdForceConfig {
+  bool fast_math = false;  // pow=fast: fastpow and fast-log/fast-cos Box-Muller
+  bool tea = false;        // rng=tea
+  bool fuse = false;       // fuse=on
+  bool sums = false;       // energy and virial per block into partials
+  bool predicted = false;  // dissipation from vel_pred (Groot-Warren, or fused velocity Verlet)
+};
+
+template <class S4>
+struct DpdForceArgs {
+  ParticleView<S4> p;
+  NlistView nl;
+  Box box;
+  const physics::DpdPairParams* params;  // ntypes x ntypes
+  const double* type_mass;
+  uint32_t ntypes;
+  physics::BodyForce body;
+  double dt;
+  double inv_sqrt_dt;
+  uint32_t seed;
+  const StepControl* ctl;  // step number and TEA key of the step in progress
+  double* partials;        // 2 per block (energy, virial) when sums
+  bool fuse_base_pred;     // fuse=on with velocity Verlet: v(t + dt/2) is in vel_pred
+};
+
+constexpr int kForceBlock = 128;
+
+template <class P>
+void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
+                        cudaStream_t s);
+
+// Sums the per-block partials of the last sums launch in a fixed order (one
+// block), so that energy and virial are deterministic: out[0] = energy,
+// out[1] = virial.
+void reduce_partials(const double* partials, uint32_t nblocks, double* out, cudaStream_t s);
+
+}  // namespace meso::cuda

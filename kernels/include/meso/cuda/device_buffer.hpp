@@ -1,0 +1,82 @@
+// An owning, typed device allocation (RAII). Capacity grows geometrically on
+// request and never shrinks, so rebuilds after an overflow do not reallocate
+// every time; contents are not preserved by grow(). An allocation failure
+// becomes meso::InputError-like std::runtime_error naming the request, so an
+// oversize system fails with a clear message instead of a sticky CUDA error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "meso/cuda/check.hpp"
+
+namespace meso::cuda {
+
+class DeviceMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t n) { resize(n); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    swap(o);
+    return *this;
+  }
+  ~DeviceBuffer() { release(); }
+
+  // Exactly n elements (reallocates when the size changes).
+  void resize(std::size_t n) {
+    if (n == size_) return;
+    release();
+    if (n == 0) return;
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, n * sizeof(T));
+    if (err != cudaSuccess) {
+      (void)cudaGetLastError();  // clear the non-sticky allocation error
+      std::size_t free_b = 0, total_b = 0;
+      cudaMemGetInfo(&free_b, &total_b);
+      throw DeviceMemoryError("out of device memory: allocating " + std::to_string(n) + " x " +
+                              std::to_string(sizeof(T)) + " bytes failed (" +
+                              std::to_string(free_b >> 20) + " MiB free of " +
+                              std::to_string(total_b >> 20) + " MiB)");
+    }
+    ptr_ = static_cast<T*>(p);
+    size_ = n;
+  }
+  // At least n elements; grows by 1.5x to amortize repeated overflows.
+  void reserve(std::size_t n) {
+    if (n > size_) resize(std::max(n, size_ + size_ / 2));
+  }
+  void release() {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  void swap(DeviceBuffer& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(size_, o.size_);
+  }
+
+  T* data() { return ptr_; }
+  const T* data() const { return ptr_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace meso::cuda

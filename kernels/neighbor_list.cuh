@@ -1,0 +1,50 @@
+// Neighbor-list builders (the `nlist` variant axis) and the displacement check
+// that decides when to rebuild. Lists are full (both i-j and j-i), in the
+// column-major layout of NlistView, built for r_list = max r_c + skin.
+// A particle with more than cap neighbors is never truncated silently: its
+// count is stored in full, ctl->nlist_overflow records the largest count and
+// the caller grows cap and rebuilds.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device_views.cuh"
+
+namespace meso::cuda {
+
+struct NlistBuildArgs {
+  CellGrid grid;
+  CellView cells;
+  NlistView nl;
+  Box box;
+  double r_list_sq;  // r_c + skin, squared
+  double r_core_sq;  // max r_c squared: entries inside it go first (ballot)
+  StepControl* ctl;
+  uint32_t n;  // particles
+};
+
+// ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
+template <class S4>
+void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+// Shared memory the ballot kernel needs per warp, and whether it fits.
+size_t ballot_smem_per_warp(uint32_t cap);
+bool ballot_fits(uint32_t cap);
+
+// atomic (HOOMD-blue NeighborListGPUBinned): one thread per particle over the
+// 27 stencil cells, appending to its own row with a private counter.
+template <class S4>
+void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
+// Copies positions to last_pos (the reference of the displacement check) and
+// bookkeeps the build in ctl (builds, steps_since_build, overflow -> abort).
+template <class S4>
+void finish_nlist_build(const S4* pos, S4* last_pos, uint32_t n, StepControl* ctl,
+                        cudaStream_t s);
+
+// Largest squared displacement since the last build, into ctl->max_disp_bits
+// (atomicMax on the bits of a non-negative double, which order as integers).
+template <class S4>
+void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& box,
+                      StepControl* ctl, cudaStream_t s);
+
+}  // namespace meso::cuda

@@ -1,0 +1,366 @@
+// GPU (label gpu): the CUDA DPD backend against the CPU reference on fresh
+// random configurations, for every combination of variant axes; the ballot
+// list against the reference list; determinism; the graph path against the
+// host-driven path, including recovery from an in-graph overflow; and a
+// 100-step trajectory against the reference within the round-off growth
+// measured on the reference itself. Skips (not passes) without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+
+#include "meso/cuda/cuda_dpd_backend.hpp"
+#include "meso/cuda/device_info.hpp"
+#include "meso/error.hpp"
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/simulation.hpp"
+
+namespace {
+
+using namespace meso;
+
+#define REQUIRE_GPU() \
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device"
+
+uint64_t fresh_seed() { return (uint64_t(std::random_device{}()) << 20) ^ std::random_device{}(); }
+
+BackendRegistry make_registry() {
+  BackendRegistry r;
+  reference::register_cpu_backend(r);
+  cuda::register_cuda_backend(r);
+  return r;
+}
+
+// A heterogeneous two-type DPD fluid (type-pair matrices of a, gamma, r_c,
+// s, per-type masses; non-integer s exercises pow), random positions and
+// velocities drawn from `seed`. s_min is the smallest weight exponent: with
+// s < 1 the weight w_R = (1 - r/r_c)^s has an infinite slope at r_c, so the
+// fp32 position rounding of mixed/single is amplified by (1 - r/r_c)^(s-1)
+// for pairs near the cutoff. The mixed-precision gate (1e-5) is specified for
+// the dpd-fluid workloads (s = 0.5); s = 0.25 (the low end of Tang's DPD pow
+// range) measured 0.7e-5 to 1.2e-5 there, so fp32 tests use s_min = 0.5.
+System two_type_fluid(uint64_t seed, uint64_t n = 6000, double s_min = 0.25) {
+  DpdFluidParams fp;
+  fp.rho = 3.0;
+  fp.n = n;
+  fp.s = 1.0;
+  fp.seed = seed;
+  System sys = make_dpd_fluid(fp);
+  sys.type_names = {"A", "B"};
+  sys.type_mass = {1.0, 1.5};
+  PairTable<physics::DpdPairParams> t(2);
+  auto pp = [&](double a, double gamma, double rc, double s) {
+    return physics::DpdPairParams{a, gamma, std::sqrt(2.0 * gamma * sys.kT), rc, s};
+  };
+  t.set(0, 0, pp(25.0, 4.5, 1.0, 1.0));
+  t.set(1, 1, pp(30.0, 6.0, 0.9, 0.5));
+  t.set(0, 1, pp(40.0, 4.5, 1.0, s_min));
+  sys.dpd = t;
+  std::mt19937_64 g(seed ^ 0x9e3779b97f4a7c15ull);
+  for (auto& ty : sys.particles.type) ty = uint32_t(g() & 1u);
+  return sys;
+}
+
+struct Diff {
+  double rel_l2;  // ||a - b|| / ||b||
+};
+Diff rel_l2(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Vec3d d = a[i] - b[i];
+    num += dot(d, d);
+    den += dot(b[i], b[i]);
+  }
+  return {std::sqrt(num / den)};
+}
+
+// Tolerance of the relative L2 force error per precision (DESIGN.md sec. 4):
+// double 1e-12; mixed 1e-5 (fp32 positions relative to the box centre carry
+// 6e-8 relative error, amplified by the steep conservative force); single
+// 1e-4 (fp32 arithmetic as well, so cancellation in sums of ~30 pair forces
+// adds about sqrt(30) ulps of the largest term; not a DESIGN.md gate).
+double tolerance(const std::string& precision) {
+  if (precision == "double") return 1e-12;
+  if (precision == "mixed") return 1e-5;
+  return 1e-4;
+}
+
+struct Combo {
+  std::string nlist, cells, reorder, precision, rng, fuse, pow;
+};
+
+std::vector<Combo> all_combos() {
+  std::vector<Combo> out;
+  for (const char* nl : {"ballot", "atomic"})
+    for (const char* c : {"atomic", "sorted"})
+      for (const char* r : {"none", "morton2", "hilbert", "cell"})
+        for (const char* p : {"double", "mixed", "single"})
+          for (const char* rng : {"philox", "tea"})
+            for (const char* f : {"off", "on"})
+              for (const char* pw : {"libm", "fast"}) out.push_back({nl, c, r, p, rng, f, pw});
+  return out;
+}
+
+std::string variant_string(const Combo& c, int sort) {
+  return "nlist=" + c.nlist + ",cells=" + c.cells + ",reorder=" + c.reorder +
+         ",sort=" + std::to_string(sort) + ",precision=" + c.precision + ",rng=" + c.rng +
+         ",fuse=" + c.fuse + ",pow=" + c.pow;
+}
+
+std::vector<Vec3d> field(const ParticleData<double>& p, int which) {
+  if (which == 0) return {p.position.begin(), p.position.begin() + p.n_local};
+  if (which == 1) return {p.velocity.begin(), p.velocity.begin() + p.n_local};
+  return {p.force.begin(), p.force.begin() + p.n_local};
+}
+
+// Every combination of the variant axes: 20 steps (with rebuilds, sorts
+// every 5 steps, the fused kernel and both integrators) against the
+// reference. Over 20 steps round-off growth is negligible (see
+// Trajectory100Steps), so the force tolerance applies to the final forces.
+// Exception: TEA keys the noise by the fp32 bits of each velocity, so once
+// fp32 storage rounds a velocity differently from the fp64 reference the
+// pair noise is a different draw (by design, not round-off); tea with mixed
+// or single is therefore compared on the initial forces, before any step.
+TEST(CudaDpdBackend, EveryVariantMatchesReference) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System sys_dp = two_type_fluid(seed, 3000);
+  const System sys_sp = two_type_fluid(seed, 3000, 0.5);
+  int checked = 0;
+  std::map<std::string, ParticleData<double>> ref_cache;
+  for (const Combo& c : all_combos()) {
+    for (Integrator integ : {Integrator::velocity_verlet, Integrator::groot_warren}) {
+      RunParams rp;
+      rp.dt = 0.005;
+      rp.integrator = integ;
+      rp.seed = uint32_t(seed);
+      const uint64_t steps = (c.rng == "tea" && c.precision != "double") ? 0 : 20;
+      const System& sys = c.precision == "double" ? sys_dp : sys_sp;
+      const std::string key = c.rng + "/" + to_string(integ) + "/" + std::to_string(steps) + "/" +
+                              (c.precision == "double" ? "dp" : "sp");
+      if (!ref_cache.count(key)) {
+        Variant rv;
+        rv.rng = c.rng;
+        Simulation ref(reg.create("cpu", rv), sys, rp);
+        ref.run(steps);
+        ref_cache[key] = ref.particles();
+      }
+      const ParticleData<double>& want = ref_cache[key];
+      const Variant v = Variant::parse(variant_string(c, 5));
+      SCOPED_TRACE(v.to_string() + " integrator=" + to_string(integ));
+      Simulation gpu(reg.create("cuda", v), sys, rp);
+      gpu.run(steps);
+      const ParticleData<double> got = gpu.particles();
+      const double tol = tolerance(c.precision);
+      EXPECT_LT(rel_l2(field(got, 2), field(want, 2)).rel_l2, tol);
+      EXPECT_LT(rel_l2(field(got, 1), field(want, 1)).rel_l2, tol);
+      for (std::size_t i = 0; i < got.n_local; ++i) {
+        ASSERT_EQ(got.tag[i], want.tag[i]);
+        ASSERT_EQ(got.type[i], want.type[i]);
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2 * 384);
+}
+
+// Initial forces only, at a larger N, every precision and rng against the
+// reference computed from the same stored (rounded) state.
+TEST(CudaDpdBackend, InitialForcesLargeRandom) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (double s_min : {0.25, 0.5})
+  for (const char* rng : {"philox", "tea"}) {
+    System sys = two_type_fluid(seed, 100000, s_min);
+    sys.body_force.g = {0.0, 0.0, 0.05};
+    sys.body_force.reverse_axis = 0;
+    Variant rv;
+    rv.rng = rng;
+    RunParams rp;
+    rp.seed = uint32_t(seed);
+    auto cpu = reg.create("cpu", rv);
+    cpu->set_system(sys, rp);
+    ParticleData<double> want;
+    cpu->get_particles(want);
+    for (const char* prec : {"double", "mixed", "single"}) {
+      Variant v = rv;
+      v.precision = prec;
+      auto gpu = reg.create("cuda", v);
+      gpu->set_system(sys, rp);
+      ParticleData<double> got;
+      gpu->get_particles(got);
+      const double err = rel_l2(field(got, 2), field(want, 2)).rel_l2;
+      std::printf("initial forces N=100000 s_min=%.2f rng=%s precision=%s: rel L2 = %.3e\n", s_min,
+                  rng, prec, err);
+      // fp32 with s = 0.25 is reported, not gated (see two_type_fluid).
+      if (std::string(prec) != "double" && s_min < 0.5) continue;
+      EXPECT_LT(err, tolerance(prec)) << rng << " " << prec;
+      const ThermoSample tg = gpu->thermo(0), tc = cpu->thermo(0);
+      EXPECT_NEAR(tg.potential_energy, tc.potential_energy,
+                  tolerance(prec) * std::fabs(tc.potential_energy));
+      EXPECT_NEAR(tg.pressure, tc.pressure, tolerance(prec) * std::fabs(tc.pressure) * 10);
+    }
+  }
+}
+
+// The ballot list equals the reference list exactly (as sets per particle,
+// double precision so that distances round identically), for both cell
+// variants and with/without reordering; with particles in cell order every
+// row is strictly increasing within its core and skin segments.
+TEST(CudaDpdBackend, BallotListEqualsReference) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System sys = two_type_fluid(seed, 20000);
+  RunParams rp;
+  auto cpu = reg.create("cpu", Variant{});
+  cpu->set_system(sys, rp);
+  const auto want = cpu->neighbors_by_tag();
+  for (const char* nl : {"ballot", "atomic"})
+    for (const char* cells : {"atomic", "sorted"})
+      for (const char* reorder : {"none", "morton2", "hilbert", "cell"}) {
+        Variant v = Variant::parse(std::string("nlist=") + nl + ",cells=" + cells +
+                                   ",reorder=" + reorder);
+        SCOPED_TRACE(v.to_string());
+        auto gpu = reg.create("cuda", v);
+        gpu->set_system(sys, rp);
+        const auto got = gpu->neighbors_by_tag();
+        ASSERT_EQ(got.size(), want.size());
+        std::size_t mismatched = 0;
+        for (std::size_t t = 0; t < want.size(); ++t) mismatched += got[t] != want[t];
+        EXPECT_EQ(mismatched, 0u);
+        if (std::string(nl) == "ballot" && std::string(reorder) != "none") {
+          // Particles are in cell order right after the initial sort.
+          auto* info = dynamic_cast<cuda::CudaBackendInfo*>(gpu.get());
+          ASSERT_NE(info, nullptr);
+          std::size_t bad = 0;
+          for (const auto& row : info->neighbor_rows()) {
+            int runs = 1;
+            for (std::size_t k = 1; k < row.size(); ++k) {
+              if (row[k] == row[k - 1]) ++bad;  // duplicates are never allowed
+              if (row[k] < row[k - 1]) ++runs;
+            }
+            bad += runs > 2;  // core run, then skin run
+          }
+          EXPECT_EQ(bad, 0u);
+        }
+      }
+}
+
+ParticleData<double> run_cuda(const System& sys, const Variant& v, uint64_t steps,
+                              bool graphs, uint32_t shrink_cap_to = 0) {
+  const BackendRegistry reg = make_registry();
+  if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
+  auto b = reg.create("cuda", v);
+  unsetenv("MESO_CUDA_GRAPHS");
+  RunParams rp;
+  rp.seed = 7;
+  Simulation s(std::move(b), sys, rp);
+  if (shrink_cap_to) {
+    dynamic_cast<cuda::CudaBackendInfo&>(s.backend()).set_neighbor_capacity_for_test(shrink_cap_to);
+  }
+  s.run(steps);
+  return s.particles();
+}
+
+bool bitwise_equal(const ParticleData<double>& a, const ParticleData<double>& b) {
+  const std::size_t n = a.n_local;
+  return std::memcmp(a.position.data(), b.position.data(), n * sizeof(Vec3d)) == 0 &&
+         std::memcmp(a.velocity.data(), b.velocity.data(), n * sizeof(Vec3d)) == 0 &&
+         std::memcmp(a.force.data(), b.force.data(), n * sizeof(Vec3d)) == 0 &&
+         std::memcmp(a.image.data(), b.image.data(), n * sizeof(Image)) == 0;
+}
+
+TEST(CudaDpdBackend, BallotRunsAreBitwiseIdentical) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System sys = two_type_fluid(seed, 8000);
+  for (const char* v : {"nlist=ballot", "nlist=ballot,cells=sorted,reorder=morton2,sort=100",
+                        "nlist=ballot,precision=mixed,rng=tea,fuse=on"}) {
+    SCOPED_TRACE(v);
+    const auto a = run_cuda(sys, Variant::parse(v), 1000, true);
+    const auto b = run_cuda(sys, Variant::parse(v), 1000, true);
+    EXPECT_TRUE(bitwise_equal(a, b));
+  }
+}
+
+// The graph path (device-side rebuild decision) and the host-driven path
+// run the same kernels in the same order: bitwise equal trajectories. The
+// second case shrinks the list capacity so the first in-graph rebuild
+// overflows: recovery must give the same trajectory as never overflowing.
+TEST(CudaDpdBackend, GraphPathEqualsHostPathAndRecoversFromOverflow) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System sys = two_type_fluid(seed, 8000);
+  for (const char* v : {"nlist=ballot", "nlist=atomic,cells=sorted,reorder=hilbert,sort=10"}) {
+    SCOPED_TRACE(v);
+    const auto host = run_cuda(sys, Variant::parse(v), 300, false);
+    const auto graph = run_cuda(sys, Variant::parse(v), 300, true);
+    EXPECT_TRUE(bitwise_equal(host, graph));
+    const auto recovered = run_cuda(sys, Variant::parse(v), 300, true, 8);
+    EXPECT_TRUE(bitwise_equal(host, recovered));
+  }
+}
+
+double max_abs_diff(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b, const Box& box) {
+  double m = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Vec3d d = box.min_image(a[i] - b[i]);
+    m = std::max({m, std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
+  }
+  return m;
+}
+
+// 100 steps against the reference. Tolerance: the reference itself started
+// from positions perturbed by 1e-13 (about the size of the GPU-CPU force
+// difference times dt^2 after a few steps, and far above it) measures how
+// much round-off the dynamics amplifies in 100 steps; the GPU in double must
+// stay within 10x that separation, i.e. behave like a round-off perturbation.
+TEST(CudaDpdBackend, Trajectory100StepsWithinRoundoffGrowth) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System sys = two_type_fluid(seed, 6000);
+  RunParams rp;
+  rp.seed = uint32_t(seed);
+  Simulation ref(reg.create("cpu", Variant{}), sys, rp);
+  ref.run(100);
+  System perturbed = sys;
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1e-13, 1e-13);
+  for (auto& r : perturbed.particles.position) r += Vec3d{u(g), u(g), u(g)};
+  Simulation ref2(reg.create("cpu", Variant{}), perturbed, rp);
+  ref2.run(100);
+  const double growth = max_abs_diff(field(ref2.particles(), 0), field(ref.particles(), 0), sys.box);
+  for (const char* v : {"nlist=ballot", "nlist=atomic,cells=sorted,reorder=morton2,sort=20,fuse=on"}) {
+    Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);
+    gpu.run(100);
+    const double err = max_abs_diff(field(gpu.particles(), 0), field(ref.particles(), 0), sys.box);
+    std::printf("100 steps %s: max |dx| GPU-CPU = %.3e, perturbed-reference growth = %.3e\n", v,
+                err, growth);
+    EXPECT_LT(err, 10.0 * growth) << v;
+  }
+}
+
+// Bad variants are refused with the value named.
+TEST(CudaDpdBackend, RejectsUnknownPrecision) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  Variant v;
+  v.precision = "quad";
+  EXPECT_THROW(reg.create("cuda", v), InputError);
+}
+
+}  // namespace
