@@ -1,8 +1,14 @@
 // The backends compiled into this build, registered by name.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "meso/backend.hpp"
 
 namespace meso::bench {
 void register_backends(BackendRegistry& registry);
+// Device-backend measurements for the benchmark JSON (memory per particle,
+// per-kernel time, bytes, bandwidth against the measured copy bandwidth);
+// null for backends without them.
+nlohmann::json inspect_backend(Backend& b, uint64_t n);
 }

@@ -57,7 +57,8 @@ nlohmann::json to_json(const BenchResult& r) {
             {"temperature", r.final_thermo.temperature},
             {"pressure", r.final_thermo.pressure},
             {"potential_energy_per_particle",
-             r.final_thermo.potential_energy / static_cast<double>(r.n)}}}};
+             r.final_thermo.potential_energy / static_cast<double>(r.n)}}},
+          {"device", r.device}};
 }
 
 void print_table(const std::vector<BenchResult>& results) {

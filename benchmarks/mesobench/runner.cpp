@@ -75,6 +75,7 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
   r.mps_median = r.tps_median * static_cast<double>(r.n) * 1e-6;
   r.neighbors = b.neighbor_stats();
   r.final_thermo = sim.thermo();
+  if (opt.inspect) r.device = opt.inspect(b, r.n);
   // A benchmark of a diverged simulation measures nothing: refuse to report it.
   if (!std::isfinite(r.final_thermo.temperature) || !std::isfinite(r.final_thermo.pressure))
     throw_input_error(r.name, ": the simulation produced a non-finite temperature or pressure at step ",

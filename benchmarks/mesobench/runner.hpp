@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
 #include "workloads.hpp"
@@ -16,6 +19,9 @@ struct RunOptions {
   int repeats = 5;
   double min_time = 0.2;     // seconds per repeat at least
   double warmup_time = 0.3;  // seconds of untimed steps first (and >= 2 steps)
+  // Backend-specific measurements after the timed repeats (device backends:
+  // per-kernel times, bytes moved, memory per particle); null when none.
+  std::function<nlohmann::json(Backend&, uint64_t n)> inspect;
 };
 
 struct BenchResult {
@@ -34,6 +40,7 @@ struct BenchResult {
   double setup_seconds = 0;
   NeighborStats neighbors;
   ThermoSample final_thermo;
+  nlohmann::json device;  // from RunOptions::inspect
 };
 
 BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,

@@ -10,6 +10,10 @@ namespace meso::cuda {
 int device_count();
 // Describes device 0, or GpuInfo{} when there is none.
 GpuInfo describe_device();
+// Device copy bandwidth in GB/s (bytes read + written per second) measured
+// once per process with a 1 GiB device-to-device copy: the roofline that
+// kernel bandwidths are reported against. 0 without a device.
+double measure_copy_bandwidth();
 // Installs describe_device as the engine's GPU probe.
 void install_gpu_probe();
 
