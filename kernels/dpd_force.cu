@@ -9,10 +9,7 @@
 #include "meso/cuda/check.hpp"
 #include "physics/pair_noise.hpp"
 #include "physics/tea.hpp"
-#if __has_include("physics/fast_math.hpp")
 #include "physics/fast_math.hpp"
-#define MESO_HAVE_FAST_MATH 1
-#endif
 
 namespace meso::cuda {
 namespace {
@@ -190,11 +187,7 @@ template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c,
                         cudaStream_t s) {
   if (c.fast_math) {
-#ifdef MESO_HAVE_FAST_MATH
     launch1<P, physics::FastPow, physics::FastBoxMuller>(a, c, s);
-#else
-    throw std::runtime_error("pow=fast is not built into this binary");
-#endif
   } else {
     launch1<P, physics::LibmPow, physics::LibmBoxMuller>(a, c, s);
   }
