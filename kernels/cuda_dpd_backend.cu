@@ -101,9 +101,11 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
     // The rows no longer hold valid entries: force the next step to rebuild,
     // which overflows inside the graph and takes the recovery path.
     synchronize();
-    nl_cap_ = cap;
-    nl_idx_.resize(size_t(nl_cap_) * nl_stride_);
-    destroy_graph();
+    if (cap) {
+      nl_cap_ = cap;
+      nl_idx_.resize(size_t(nl_cap_) * nl_stride_);
+      destroy_graph();
+    }
     pull_ctl();
     h_ctl_->force_rebuild = 1;
     push_ctl();

@@ -40,8 +40,9 @@ class CudaBackendInfo {
   // Neighbor rows as stored (particle indices, storage order of particles
   // and of entries): for tests of the ballot list's ordering.
   virtual std::vector<std::vector<uint32_t>> neighbor_rows() const = 0;
-  // Test hook: shrinks the per-particle capacity without rebuilding, so that
-  // the next in-graph rebuild overflows and exercises the recovery path.
+  // Test hook: forces a rebuild at the next step and, if cap > 0, shrinks the
+  // per-particle capacity to cap first, so that this in-graph rebuild
+  // overflows and exercises the recovery path.
   virtual void set_neighbor_capacity_for_test(uint32_t cap) = 0;
 };
 
