@@ -535,6 +535,7 @@ void CudaDpdBackend<P>::finish_step_after_abort(bool sums) {
   h_ctl_->abort = 0;
   h_ctl_->cell_overflow = 0;
   h_ctl_->nlist_overflow = 0;
+  h_ctl_->max_disp_bits = 0;  // the rebuild below resets the displacement reference
   push_ctl();
   if (cell_need) grow_cells(cell_need);
   if (nl_need) grow_nlist(nl_need);

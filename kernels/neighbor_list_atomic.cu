@@ -59,6 +59,7 @@ template <class S4>
 __global__ void displacement_kernel(const S4* __restrict__ pos, const S4* __restrict__ last_pos,
                                     uint32_t n, Box box, StepControl* ctl) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (ctl->abort) return;  // frozen after an overflow; the host resumes
   double d2 = 0.0;
   if (i < n) {
     const Vec3d d = box.min_image(xyz(ldg4(pos + i)) - xyz(ldg4(last_pos + i)));

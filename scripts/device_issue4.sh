@@ -30,3 +30,4 @@ done
 # The CPU reference on the same host, all cores (reorder=cell is its fastest order).
 "$B/mesobench" run --backend cpu --repeats 3 --min-time 1 --filter "${F}(32768|262144)$" --variant reorder=cell --json "$O/cpu-same-host.json" > "$O/cpu-same-host.txt" 2>&1
 tail -n 3 "$O"/step-*.txt "$O"/variant-*.txt | grep -E "dpd-fluid|==>" | cut -c1-20,100-
+tar -C "$(dirname "$O")" -czf "$O.tar.gz" "$(basename "$O")"
