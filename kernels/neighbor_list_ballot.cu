@@ -2,7 +2,7 @@
 // Alg. 3), as implemented here:
 //
 // * One warp per cell. The i-particles of the cell are taken 32 at a time
-//   (a group); the j-candidates are the members of the stencil cells,
+//   (a group of kGroup); the j-candidates are the members of the stencil cells,
 //   visited in ascending order of their first member index and in ascending
 //   index inside a cell (the "fine-grained stencil" flattened into one
 //   ordered candidate sequence). When particles are in cell order
@@ -16,7 +16,7 @@
 //   front of the particle's shared-memory row, hits in the skin from the
 //   back; the join step emits core then skin, so at force time the pairs
 //   that interact come first and the warp's threads stay converged longer.
-// * 32 x cap local transpose: rows are assembled in shared memory (one per
+// * kGroup x cap local transpose: rows are assembled in shared memory (one per
 //   i of the group) and written out slot by slot, lane = particle, into the
 //   column-major global layout: coalesced stores for cell-ordered particles.
 // Candidate indices and positions are staged in shared memory in batches of
@@ -30,13 +30,18 @@
 namespace meso::cuda {
 namespace {
 
-constexpr uint32_t kBatch = 128;
+constexpr uint32_t kBatch = 64;
+// i-particles per group (rows of the shared-memory tile). Cells hold ~7
+// particles at rho = 3 and ~14 at rho = 6 (r_c + skin = 1.3): 16 rows keep
+// the tile small enough for ~9 resident blocks per SM, where 32 rows left
+// 5 (ncu: shared memory was the occupancy limit at 25%).
+constexpr uint32_t kGroup = 16;
 constexpr int kMaxWarpsPerBlock = 4;
 constexpr size_t kSmemLimit = 200 * 1024;  // opt-in dynamic shared memory we allow
 
 __host__ __device__ size_t words_per_warp(uint32_t cap) {
-  // tile 32 x (cap + 1) | candidates | cand x,y,z (doubles) | counts | order
-  size_t w = size_t(32) * (cap + 1) + kBatch + 2 * 32 + 2 * 32;
+  // tile kGroup x (cap + 1) | candidates | cand x,y,z (doubles) | counts | order
+  size_t w = size_t(kGroup) * (cap + 1) + kBatch + 2 * 32 + 2 * 32;
   w = (w + 1) & ~size_t(1);  // 8-byte alignment of the doubles that follow
   return w + 2 * 3 * kBatch;
 }
@@ -56,12 +61,12 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   const uint32_t row = cap + 1;  // odd row pitch: transposed reads avoid bank conflicts
   uint32_t* base = smem + words_per_warp(cap) * warp;
   uint32_t* tile = base;
-  uint32_t* cand = tile + size_t(32) * row;
+  uint32_t* cand = tile + size_t(kGroup) * row;
   uint32_t* n_core = cand + kBatch;
   uint32_t* n_skin = n_core + 32;
   uint32_t* order = n_skin + 32;   // stencil cell of rank r
   uint32_t* prefix = order + 32;   // candidates before rank r
-  double* cpos = reinterpret_cast<double*>(base + ((size_t(32) * row + kBatch + 128 + 1) & ~size_t(1)));
+  double* cpos = reinterpret_cast<double*>(base + ((size_t(kGroup) * row + kBatch + 128 + 1) & ~size_t(1)));
 
   // Rank the stencil cells by their first member (ties and empty cells by
   // stencil position) so candidates come in ascending index order.
@@ -98,8 +103,8 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   const uint32_t b_c = a.cells.begin(c);
   const Box box = a.box;
   const uint32_t lt = (1u << lane) - 1u;
-  for (uint32_t g0 = 0; g0 < m_c; g0 += 32) {
-    const uint32_t gs = min(32u, m_c - g0);
+  for (uint32_t g0 = 0; g0 < m_c; g0 += kGroup) {
+    const uint32_t gs = min(kGroup, m_c - g0);
     uint32_t my_i = 0;
     Vec3d my_r{0.0, 0.0, 0.0};
     if (lane < gs) {
