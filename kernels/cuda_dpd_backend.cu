@@ -160,7 +160,9 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
             cell_cap_};
   }
   NlistView nlist_view() { return {nl_idx_.data(), nl_count_.data(), nl_stride_, nl_cap_}; }
-  uint32_t force_blocks() const { return (n_ + kForceBlock - 1) / kForceBlock; }
+  uint32_t force_blocks() const {
+    return uint32_t((uint64_t(n_) * kThreadsPerParticle + kForceBlock - 1) / kForceBlock);
+  }
 
   void pull_ctl() const {
     MESO_CUDA_CHECK(cudaMemcpyAsync(h_ctl_, ctl_.data(), sizeof(StepControl),

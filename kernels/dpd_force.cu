@@ -33,17 +33,24 @@ struct BoxA {
 };
 
 template <class P, class Pow, class BoxMuller, bool TEA, bool SUMS, bool FUSE, bool PRED>
-// Occupancy: ncu showed 72-79 registers and 34% occupancy with the kernel
-// latency-bound on neighbor loads; capping at 64 registers (8 blocks/SM)
-// lets more warps hide the load latency.
 __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<typename P::S4> a) {
   using S4 = typename P::S4;
   using A = typename P::A;
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  // kThreadsPerParticle lanes share one particle's list (entries sub,
+  // sub + TPP, ...) and combine their partial forces with shuffles: more
+  // independent neighbor loads in flight per particle and shorter serial
+  // chains (HOOMD-blue's threads-per-particle). The order of the sum is
+  // fixed, so results stay deterministic.
+  constexpr uint32_t TPP = kThreadsPerParticle;
+  const uint32_t gt = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t i = gt / TPP;
+  const uint32_t sub = gt % TPP;
   const StepControl* ctl = a.ctl;
   const bool active = i < a.p.n && !ctl->abort;
   A fx = 0, fy = 0, fz = 0;
   double e = 0.0, w = 0.0;
+  S4 pi{};
+  uint32_t ti = 0;
   if (active) {
     const Vec3d L = a.box.lengths();
     const BoxA<A> box{A(L.x), A(L.y), A(L.z), A(1.0 / L.x), A(1.0 / L.y), A(1.0 / L.z)};
@@ -52,9 +59,9 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
     if constexpr (TEA) key = {{ctl->tea_key[0], ctl->tea_key[1], ctl->tea_key[2], ctl->tea_key[3]}};
     const S4* __restrict__ pos = a.p.pos;
     const S4* __restrict__ vel = PRED ? a.p.vel_pred : a.p.vel;
-    const S4 pi = ldg4(pos + i);
+    pi = ldg4(pos + i);
     const S4 vi = ldg4(vel + i);
-    const uint32_t ti = type_of(pi);
+    ti = type_of(pi);
     const uint32_t tag_i = __ldg(a.p.tag + i);
     const uint32_t sig_i = TEA ? __ldg(a.p.signature + i) : 0u;
     const physics::DpdPairParams* row = a.params + ti * a.ntypes;
@@ -63,7 +70,7 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
     // does not run (abort); the clamp keeps a stale count from reading past it.
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
     const uint32_t* __restrict__ idx = a.nl.idx + i;
-    for (uint32_t k = 0; k < cnt; ++k) {
+    for (uint32_t k = sub; k < cnt; k += TPP) {
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
       const S4 pj = ldg4(pos + j);
       A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
@@ -90,6 +97,15 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
         w += 0.5 * double(pf.f_over_r) * double(rsq);
       }
     }
+  }
+  // Combine the TPP partial forces (lanes of one particle are adjacent and
+  // the groups are aligned, so xor-shuffles stay inside a group).
+  for (uint32_t o = TPP / 2; o > 0; o >>= 1) {
+    fx += __shfl_xor_sync(0xffffffffu, fx, o);
+    fy += __shfl_xor_sync(0xffffffffu, fy, o);
+    fz += __shfl_xor_sync(0xffffffffu, fz, o);
+  }
+  if (active && sub == 0) {
     double gx = fx, gy = fy, gz = fz;
     if (a.body.active()) {
       const Vec3d b = a.body.force(xyz(pi), ti, a.type_mass[ti]);
@@ -159,7 +175,8 @@ __global__ void reduce_partials_kernel(const double* __restrict__ partials, uint
 
 template <class P, class Pow, class BM, bool TEA, bool SUMS, bool FUSE>
 void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s) {
-  const uint32_t blocks = (a.p.n + kForceBlock - 1) / kForceBlock;
+  const uint64_t threads = uint64_t(a.p.n) * kThreadsPerParticle;
+  const uint32_t blocks = uint32_t((threads + kForceBlock - 1) / kForceBlock);
   if (pred)
     dpd_force_kernel<P, Pow, BM, TEA, SUMS, FUSE, true><<<blocks, kForceBlock, 0, s>>>(a);
   else

@@ -39,6 +39,7 @@ struct DpdForceArgs {
 };
 
 constexpr int kForceBlock = 128;
+constexpr uint32_t kThreadsPerParticle = 4;  // lanes sharing one particle's list
 
 template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
