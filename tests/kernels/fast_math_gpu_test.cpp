@@ -60,48 +60,45 @@ TEST(GpuFastMath, PowMatchesHostBitwiseAndMeetsBounds) {
   }
 }
 
+// One-argument function: device fast vs host fast bit for bit, device fast
+// within the published relative error, CUDA's version within its ULP bound.
+template <class HostFast, class Ref>
+void check_unary(FastMathFn fast, FastMathFn lib, const std::vector<double>& x, HostFast host_fast,
+                 Ref ref_of_x, double published_rel, double lib_max_ulp) {
+  const auto dev = cuda::evaluate_fast_math_on_device(fast, x, {});
+  const auto dev_lib = cuda::evaluate_fast_math_on_device(lib, x, {});
+  std::vector<double> host(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) host[i] = host_fast(x[i]);
+  const long diff = first_bit_difference(dev, host);
+  EXPECT_EQ(diff, -1) << "x=" << (diff >= 0 ? x[diff] : 0.0);
+  const auto ref = [&](std::size_t i) { return ref_of_x(x[i]); };
+  const auto st = fmc::measure(dev, ref);
+  const auto st_lib = fmc::measure(dev_lib, ref);
+  const std::string fast_name = cuda::fast_math_fn_name(fast), lib_name = cuda::fast_math_fn_name(lib);
+  std::printf("device %s max rel %.3g (%.3f ULP; published %.3g), CUDA %s max rel %.3g (%.3f ULP)\n",
+              fast_name.c_str(), st.max_rel, st.max_ulp, published_rel, lib_name.c_str(), st_lib.max_rel,
+              st_lib.max_ulp);
+  ::testing::Test::RecordProperty("device_max_rel_" + fast_name, std::to_string(st.max_rel));
+  ::testing::Test::RecordProperty("device_max_rel_" + lib_name, std::to_string(st_lib.max_rel));
+  EXPECT_LE(st.max_rel, published_rel);
+  EXPECT_LE(st_lib.max_ulp, lib_max_ulp);
+}
+
 TEST(GpuFastMath, LogMatchesHostBitwiseAndMeetsBounds) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto x = fmc::sample_open01(kSamples, seed);
-  const auto dev = cuda::evaluate_fast_math_on_device(FastMathFn::fast_log, x, {});
-  const auto lib = cuda::evaluate_fast_math_on_device(FastMathFn::log, x, {});
-  std::vector<double> host(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) host[i] = physics::fast_log(x[i]);
-  const long diff = first_bit_difference(dev, host);
-  EXPECT_EQ(diff, -1) << "x=" << (diff >= 0 ? x[diff] : 0.0);
-  const auto ref = [&](std::size_t i) { return fmc::log_ref(x[i]); };
-  const auto st = fmc::measure(dev, ref);
-  const auto st_lib = fmc::measure(lib, ref);
-  std::printf("device fastlog max rel %.3g (%.3f ULP; published %.3g), CUDA log max rel %.3g (%.3f ULP)\n",
-              st.max_rel, st.max_ulp, fmc::kPublishedLogRelErr, st_lib.max_rel, st_lib.max_ulp);
-  RecordProperty("device_max_rel_fastlog", std::to_string(st.max_rel));
-  RecordProperty("device_max_rel_log", std::to_string(st_lib.max_rel));
-  EXPECT_LE(st.max_rel, fmc::kPublishedLogRelErr);
-  EXPECT_LE(st_lib.max_ulp, 1.0);
+  check_unary(FastMathFn::fast_log, FastMathFn::log, fmc::sample_open01(kSamples, seed),
+              [](double x) { return physics::fast_log(x); }, fmc::log_ref, fmc::kPublishedLogRelErr, 1.0);
 }
 
 TEST(GpuFastMath, CospiMatchesHostBitwiseAndMeetsBounds) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto x = fmc::sample_cospi(kSamples, seed);
-  const auto dev = cuda::evaluate_fast_math_on_device(FastMathFn::fast_cospi, x, {});
-  const auto lib = cuda::evaluate_fast_math_on_device(FastMathFn::cospi, x, {});
-  std::vector<double> host(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) host[i] = physics::fast_cospi(x[i]);
-  const long diff = first_bit_difference(dev, host);
-  EXPECT_EQ(diff, -1) << "x=" << (diff >= 0 ? x[diff] : 0.0);
-  const auto ref = [&](std::size_t i) { return fmc::cospi_ref(x[i]); };
-  const auto st = fmc::measure(dev, ref);
-  const auto st_lib = fmc::measure(lib, ref);
-  std::printf("device fastcospi max rel %.3g (%.3f ULP; published %.3g), CUDA cospi max rel %.3g (%.3f ULP)\n",
-              st.max_rel, st.max_ulp, fmc::kPublishedCospiRelErr, st_lib.max_rel, st_lib.max_ulp);
-  RecordProperty("device_max_rel_fastcospi", std::to_string(st.max_rel));
-  RecordProperty("device_max_rel_cospi", std::to_string(st_lib.max_rel));
-  EXPECT_LE(st.max_rel, fmc::kPublishedCospiRelErr);
-  EXPECT_LE(st_lib.max_ulp, 2.0);
+  check_unary(FastMathFn::fast_cospi, FastMathFn::cospi, fmc::sample_cospi(kSamples, seed),
+              [](double x) { return physics::fast_cospi(x); }, fmc::cospi_ref,
+              fmc::kPublishedCospiRelErr, 2.0);
 }
 
 // The timing probes run and return sane numbers (the figures themselves come
