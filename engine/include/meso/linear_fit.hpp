@@ -1,0 +1,27 @@
+// Least-squares straight line y = a + b x with the standard error of the
+// slope, for drift measurements (the HOOMD-blue protocol fits X(t) = X(0) +
+// X_drift t). The ordinary error assumes independent residuals; a time series
+// of energies is correlated over many samples, so slope_se_correlated scales
+// it by the square root of the residuals' statistical inefficiency from block
+// averaging (Flyvbjerg & Petersen 1989): s = n SEM_blocks^2 / Var.
+#pragma once
+
+#include <vector>
+
+namespace meso {
+
+struct LinearFit {
+  double intercept = 0.0;
+  double slope = 0.0;
+  double slope_se = 0.0;             // OLS, independent residuals
+  double slope_se_correlated = 0.0;  // scaled by sqrt(statistical inefficiency), >= slope_se
+  double residual_sd = 0.0;
+  double inefficiency = 1.0;         // s >= 1; samples per independent sample
+};
+
+// x and y of equal length >= 3 (throws std::invalid_argument otherwise);
+// blocks (>= 2) for the correlated error; with fewer than 2 samples per block
+// the inefficiency is taken as 1.
+LinearFit linear_fit(const std::vector<double>& x, const std::vector<double>& y, int blocks = 20);
+
+}  // namespace meso
