@@ -48,6 +48,29 @@ LinearFit linear_fit(const std::vector<double>& x, const std::vector<double>& y,
     f.inefficiency = std::max(1.0, static_cast<double>(per) * vb / var);
   }
   f.slope_se_correlated = f.slope_se * std::sqrt(f.inefficiency);
+  if (per >= 2) {
+    // Differences of consecutive block means of the residuals. For a walk
+    // with Var(W(t)) = 2 D t they have variance (4/3) D T_b, so D = 3
+    // Var(dmean) / (4 T_b) and Var(slope) = (6/5) 2 D / T. Differencing block
+    // means (not endpoints) keeps white noise from posing as a walk: it
+    // contributes only 2 Var / per to Var(dmean).
+    std::vector<double> means(static_cast<std::size_t>(blocks), 0.0);
+    double tb = 0.0;
+    for (int b = 0; b < blocks; ++b) {
+      for (std::size_t k = 0; k < per; ++k) means[b] += res[b * per + k] / static_cast<double>(per);
+      tb += (x[b * per + per - 1] - x[b * per]) / blocks;
+    }
+    tb *= static_cast<double>(per) / static_cast<double>(per - 1);  // block length incl. last interval
+    double md = 0.0, vd = 0.0;
+    for (int b = 1; b < blocks; ++b) md += (means[b] - means[b - 1]) / (blocks - 1);
+    for (int b = 1; b < blocks; ++b) {
+      const double d = means[b] - means[b - 1] - md;
+      vd += d * d / (blocks - 2 > 0 ? blocks - 2 : 1);
+    }
+    const double span = x[n - 1] - x[0];
+    if (tb > 0.0 && span > 0.0) f.slope_se_walk = std::sqrt(1.8 * vd / (tb * span));
+  }
+  f.slope_se_robust = std::max(f.slope_se_correlated, f.slope_se_walk);
   return f;
 }
 

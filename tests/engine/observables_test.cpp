@@ -1,6 +1,7 @@
 // MSD with image flags, g(r) normalisation, and the drift fit with its errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -97,6 +98,33 @@ TEST(LinearFit, SlopeErrorMatchesScatterForWhiteAndCorrelatedNoise) {
     EXPECT_NEAR(se / scatter, 1.0, 0.25) << "phi " << phi;
     if (phi > 0) EXPECT_LT(se_ols / scatter, 0.5);
   }
+}
+
+TEST(LinearFit, RandomWalkNoiseNeedsTheWalkError) {
+  // Line plus a random walk (a conserved quantity under round-off or a
+  // force-discontinuous cutoff): the block-residual error is far too small,
+  // the walk error matches the scatter of fitted slopes.
+  std::mt19937_64 rng(777);
+  std::normal_distribution<double> n01;
+  const int trials = 200, n = 2000;
+  double sum_sq = 0.0, se_walk = 0.0, se_corr = 0.0;
+  std::vector<double> x(n), y(n);
+  for (int t = 0; t < trials; ++t) {
+    double w = 0.0;
+    for (int i = 0; i < n; ++i) {
+      w += n01(rng);
+      x[i] = i;
+      y[i] = 5e-3 * i + w;
+    }
+    const auto f = linear_fit(x, y, 20);
+    sum_sq += (f.slope - 5e-3) * (f.slope - 5e-3);
+    se_walk += f.slope_se_walk / trials;
+    se_corr += f.slope_se_correlated / trials;
+    EXPECT_EQ(f.slope_se_robust, std::max(f.slope_se_walk, f.slope_se_correlated));
+  }
+  const double scatter = std::sqrt(sum_sq / trials);
+  EXPECT_NEAR(se_walk / scatter, 1.0, 0.3);
+  EXPECT_LT(se_corr / scatter, 0.7);
 }
 
 }  // namespace
