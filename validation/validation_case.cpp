@@ -6,6 +6,8 @@
 namespace meso::validation {
 
 Result run_dpd_temperature(const Context& ctx);  // dpd-temperature/dpd_temperature.cpp
+Result run_nve_drift_shift(const Context& ctx);  // nve-drift/nve_drift.cpp
+Result run_nve_drift_xplor(const Context& ctx);
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -14,6 +16,14 @@ const std::vector<Case>& all_cases() {
       {"dpd-temperature",
        "Groot & Warren, J. Chem. Phys. 107, 4423 (1997): DPD fluid rho = 3, a = 25, gamma = 4.5, kT = 1",
        run_dpd_temperature},
+      {"nve-drift-shift",
+       "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
+       "N = 5000, rho = 0.4, r_cut = 2.5, shifted",
+       run_nve_drift_shift},
+      {"nve-drift-xplor",
+       "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
+       "N = 5000, rho = 0.4, r_cut = 2.5, XPLOR r_on = 1.5",
+       run_nve_drift_xplor},
   };
   return cases;
 }

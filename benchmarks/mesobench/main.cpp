@@ -73,12 +73,11 @@ Selection select(const CommonOptions& o, const BackendRegistry& reg, bool for_li
     const bool wanted = o.filter.empty() && !for_listing
                             ? c.in_default_suite
                             : std::regex_search(c.name(s.backend, effective), re);
-    if (!wanted || (max_n && c.fluid.n > max_n)) continue;
+    if (!wanted || (max_n && c.n() > max_n)) continue;
     for (const auto& kv : o.params) apply_param(c, kv);
     const std::string name = c.name(s.backend, effective);
     // Catch bad physical parameters before the first case runs.
-    c.fluid.validate();
-    c.run.validate();
+    c.validate();
     s.cases.push_back(c);
     s.names.push_back(name);
   }
@@ -202,8 +201,9 @@ int main(int argc, char** argv) {
   add_selection_options(run, o);
   run->add_option("--json", o.json, "Write results with provenance to this JSON file");
   run->add_option("--param", o.params,
-                  "Override a workload parameter, key=value (rho a gamma kT rc s N L dt skin "
-                  "rebuild_every integrator lambda seed); repeatable");
+                  "Override a workload parameter, key=value (dpd-fluid: rho a gamma kT rc s N L dt "
+                  "skin rebuild_every integrator lambda seed; lj-liquid: rho phi kT rc ron mode N dt "
+                  "skin rebuild_every integrator tau gamma seed); repeatable");
   run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")
       ->check(CLI::Range(1, 1000));
   run->add_option("--min-time", o.min_time, "Seconds per timed repeat, at least")

@@ -22,13 +22,23 @@ nlohmann::json to_json(const Provenance& p) {
 nlohmann::json to_json(const BenchResult& r) {
   const auto& f = r.bench.fluid;
   const auto& run = r.bench.run;
-  nlohmann::json params = {{"rho", f.rho},   {"a", f.a},          {"gamma", f.gamma},
+  nlohmann::json params;
+  if (r.bench.style == PairStyle::lj) {
+    const auto& l = r.bench.lj;
+    params = {{"pair_style", "lj"}, {"rho", l.density()}, {"packing_fraction", l.packing_fraction},
+              {"kT", l.kT}, {"epsilon", l.epsilon}, {"sigma", l.sigma}, {"rc", l.rcut},
+              {"mode", to_string(l.mode)}, {"mass", l.mass}, {"seed", l.seed}, {"dt", run.dt},
+              {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
+              {"integrator", to_string(run.integrator)}, {"thermostat_kT", run.kT}, {"tau", run.tau},
+              {"box", {r.box[0], r.box[1], r.box[2]}}};
+    if (l.mode == physics::LjMode::xplor) params["ron"] = l.ron;
+  } else params = {{"rho", f.rho},   {"a", f.a},          {"gamma", f.gamma},
                            {"kT", f.kT},     {"rc", f.rcut},      {"s", f.s},
                            {"mass", f.mass}, {"seed", f.seed},    {"dt", run.dt},
                            {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
                            {"integrator", to_string(run.integrator)},
                            {"box", {r.box[0], r.box[1], r.box[2]}}};
-  if (run.integrator == Integrator::groot_warren) params["lambda"] = run.lambda;
+  if (r.bench.style == PairStyle::dpd && run.integrator == Integrator::groot_warren) params["lambda"] = run.lambda;
   return {{"name", r.name},
           {"workload", r.bench.workload},
           {"kernel", r.bench.kernel},

@@ -38,7 +38,7 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
   BenchResult r;
   r.bench = c;
   const auto t_setup = Clock::now();
-  const System sys = make_dpd_fluid(c.fluid);
+  const System sys = c.make_system();
   Simulation sim(registry.create(backend, variant), sys, c.run);
   Backend& b = sim.backend();
   r.backend = b.name();

@@ -36,6 +36,32 @@ BenchCase dpd_fluid(double rho, double rc, uint64_t n, bool in_default) {
   return c;
 }
 
+// HOOMD-blue's LJ liquid benchmark (REFERENCES.md; DESIGN.md section 7):
+// N = 64000, packing fraction 0.20 (rho = 6 phi / pi = 0.382), r_cut = 3.0,
+// kT = 1.2, dt = 0.005, NVT (Nose-Hoover, tau = 0.5), shifted potential.
+// The skin 0.4 with displacement-triggered rebuilds is HOOMD's benchmark
+// choice (r_buff = 0.4).
+BenchCase lj_liquid(uint64_t n, bool in_default) {
+  BenchCase c;
+  c.workload = "lj-liquid";
+  c.kernel = "step";
+  c.style = PairStyle::lj;
+  c.lj.n = n;
+  c.lj.packing_fraction = 0.20;
+  c.lj.kT = 1.2;
+  c.lj.rcut = 3.0;
+  c.lj.mode = physics::LjMode::shift;
+  c.lj.seed = 12345;
+  c.run.dt = 0.005;
+  c.run.skin = 0.4;
+  c.run.rebuild_every = 0;
+  c.run.integrator = Integrator::nvt;
+  c.run.kT = 1.2;
+  c.run.tau = 0.5;
+  c.in_default_suite = in_default;
+  return c;
+}
+
 double parse_double(const std::string& key, const std::string& v) {
   try {
     std::size_t used = 0;
@@ -56,8 +82,29 @@ uint64_t parse_uint(const std::string& key, const std::string& v) {
 
 }  // namespace
 
+void BenchCase::validate() const {
+  if (style == PairStyle::lj)
+    lj.validate();
+  else
+    fluid.validate();
+  run.validate();
+}
+
+System BenchCase::make_system() const {
+  return style == PairStyle::lj ? make_lj_liquid(lj) : make_dpd_fluid(fluid);
+}
+
 std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
   std::ostringstream os;
+  if (style == PairStyle::lj) {
+    os << workload << '/' << kernel << '/' << backend << '/' << variant;
+    if (lj.packing_fraction > 0.0)
+      os << "/phi=" << fmt(lj.packing_fraction);
+    else
+      os << "/rho=" << fmt(lj.rho);
+    os << "/rc=" << fmt(lj.rcut) << "/N=" << lj.n;
+    return os.str();
+  }
   os << workload << '/' << kernel << '/' << backend << '/' << variant << "/rho=" << fmt(fluid.rho)
      << "/rc=" << fmt(fluid.rcut) << "/s=" << fmt(fluid.s);
   if (fluid.lx > 0.0)
@@ -76,6 +123,7 @@ const std::vector<BenchCase>& all_cases() {
     for (uint64_t n : {32768ull, 262144ull}) v.push_back(dpd_fluid(50.0, 1.0, n, false));
     for (double rho : {3.0, 6.0})
       for (uint64_t n : {32768ull, 262144ull, 1048576ull}) v.push_back(dpd_fluid(rho, 1.5, n, false));
+    v.push_back(lj_liquid(64000, false));
     return v;
   }();
   return cases;
@@ -87,6 +135,28 @@ void apply_param(BenchCase& c, const std::string& kv) {
     throw_input_error("--param '", kv, "' is invalid: expected key=value");
   const std::string key = kv.substr(0, eq);
   const std::string v = kv.substr(eq + 1);
+  if (c.style == PairStyle::lj) {
+    auto& l = c.lj;
+    if (key == "rho") { l.rho = parse_double(key, v); l.packing_fraction = 0.0; }
+    else if (key == "phi") l.packing_fraction = parse_double(key, v);
+    else if (key == "kT") { l.kT = parse_double(key, v); c.run.kT = l.kT; }
+    else if (key == "rc") l.rcut = parse_double(key, v);
+    else if (key == "ron") l.ron = parse_double(key, v);
+    else if (key == "mode") l.mode = parse_lj_mode(v);
+    else if (key == "N") l.n = parse_uint(key, v);
+    else if (key == "dt") c.run.dt = parse_double(key, v);
+    else if (key == "skin") c.run.skin = parse_double(key, v);
+    else if (key == "rebuild_every") c.run.rebuild_every = static_cast<uint32_t>(parse_uint(key, v));
+    else if (key == "integrator") c.run.integrator = parse_integrator(v);
+    else if (key == "tau") c.run.tau = parse_double(key, v);
+    else if (key == "gamma") c.run.gamma = parse_double(key, v);
+    else if (key == "seed") l.seed = parse_uint(key, v);
+    else
+      throw_input_error("--param key '", key,
+                        "' is unknown for ", c.workload, ": allowed keys are rho, phi, kT, rc, ron, mode, N, "
+                        "dt, skin, rebuild_every, integrator, tau, gamma, seed");
+    return;
+  }
   auto& f = c.fluid;
   if (key == "rho") f.rho = parse_double(key, v);
   else if (key == "a") f.a = parse_double(key, v);

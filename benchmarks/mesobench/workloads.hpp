@@ -2,6 +2,7 @@
 // them. A case name reads like a Google Benchmark name and encodes everything
 // that makes two numbers comparable:
 //   dpd-fluid/step/<backend>/<effective variant>/rho=3/rc=1/s=0.5/N=32768
+//   lj-liquid/step/<backend>/<effective variant>/phi=0.2/rc=3/N=64000
 #pragma once
 
 #include <cstdint>
@@ -14,11 +15,17 @@
 namespace meso::bench {
 
 struct BenchCase {
-  std::string workload;  // "dpd-fluid"
+  std::string workload;  // "dpd-fluid", "lj-liquid"
   std::string kernel;    // what is timed: "step" = the whole time step
-  DpdFluidParams fluid;
+  PairStyle style = PairStyle::dpd;
+  DpdFluidParams fluid;  // style dpd
+  LjLiquidParams lj;     // style lj
   RunParams run;
   bool in_default_suite = false;
+
+  uint64_t n() const { return style == PairStyle::lj ? lj.n : fluid.n; }
+  void validate() const;  // the parameters of its style, and the run's
+  System make_system() const;
 
   // Full name for a backend and the variant string it honoured.
   std::string name(const std::string& backend, const std::string& variant) const;
@@ -27,8 +34,10 @@ struct BenchCase {
 // All registered cases, in a fixed order.
 const std::vector<BenchCase>& all_cases();
 
-// Overrides from `--param key=value` (rho, a, gamma, kT, rc, s, N, L, dt,
-// skin, rebuild_every, integrator, lambda, seed). Throws InputError naming an
+// Overrides from `--param key=value`: DPD cases take rho, a, gamma, kT, rc, s,
+// N, L, dt, skin, rebuild_every, integrator, lambda, seed; LJ cases take rho,
+// phi, kT, rc, ron, mode, N, dt, skin, rebuild_every, integrator, tau, gamma,
+// seed. Throws InputError naming an
 // unknown key or a value that does not parse; physical validity is checked by
 // the engine when the system is built.
 void apply_param(BenchCase& c, const std::string& key_value);

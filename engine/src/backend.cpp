@@ -10,6 +10,9 @@ const char* to_string(Integrator i) {
   switch (i) {
     case Integrator::velocity_verlet: return "vv";
     case Integrator::groot_warren: return "gw";
+    case Integrator::nve: return "nve";
+    case Integrator::nvt: return "nvt";
+    case Integrator::langevin: return "langevin";
   }
   return "?";
 }
@@ -17,7 +20,10 @@ const char* to_string(Integrator i) {
 Integrator parse_integrator(const std::string& name) {
   if (name == "vv") return Integrator::velocity_verlet;
   if (name == "gw") return Integrator::groot_warren;
-  throw_input_error("integrator '", name, "' is unknown: allowed values are vv, gw");
+  if (name == "nve") return Integrator::nve;
+  if (name == "nvt") return Integrator::nvt;
+  if (name == "langevin") return Integrator::langevin;
+  throw_input_error("integrator '", name, "' is unknown: allowed values are vv, gw, nve, nvt, langevin");
 }
 
 void RunParams::validate() const {
@@ -25,10 +31,23 @@ void RunParams::validate() const {
   require_non_negative("skin", skin);
   if (integrator == Integrator::groot_warren && !(lambda >= 0.0 && lambda <= 1.0))
     throw_input_error("lambda = ", lambda, " is invalid: it must be in [0, 1]");
+  const int k = static_cast<int>(integrator);
+  if (k < 0 || k > static_cast<int>(Integrator::langevin))
+    throw_input_error("integrator = ", k, " is invalid: allowed vv, gw, nve, nvt, langevin");
+  if (integrator == Integrator::nvt || integrator == Integrator::langevin) require_positive("kT", kT);
+  if (integrator == Integrator::nvt) require_positive("tau", tau);
+  if (integrator == Integrator::langevin) require_non_negative("Langevin gamma", gamma);
+}
+
+void Backend::set_integrator_state(const IntegratorState& s) {
+  if (s.xi != 0.0 || s.eta != 0.0)
+    throw_input_error("backend '", name(), "' keeps no thermostat state: xi = ", s.xi, ", eta = ", s.eta,
+                      " cannot be restored");
 }
 
 void Backend::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
   for (uint64_t k = 0; k < nsteps; ++k) {
+    timestep_ = first_step + k;
     integrate_first_half();
     if (neighbor_list_stale()) {
       build_cells();

@@ -43,11 +43,8 @@ void draw_maxwell_boltzmann(System& sys, double kT, uint64_t seed) {
   require_positive("kT", kT);
   auto& p = sys.particles;
   const std::size_t n = p.n_local;
-  Vec3d momentum{0, 0, 0};
-  double mass_total = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double m = sys.type_mass[p.type[i]];
-    const double s = std::sqrt(kT / m);
+    const double s = std::sqrt(kT / sys.type_mass[p.type[i]]);
     const auto a = draw(p.tag[i], 0, seed, kStreamVelocity);
     const auto b = draw(p.tag[i], 1, seed, kStreamVelocity);
     const auto g01 = physics::box_muller2(physics::uniform_open01(a.v[0], a.v[1]),
@@ -55,20 +52,30 @@ void draw_maxwell_boltzmann(System& sys, double kT, uint64_t seed) {
     const auto g23 = physics::box_muller2(physics::uniform_open01(b.v[0], b.v[1]),
                                           physics::uniform_open01(b.v[2], b.v[3]));
     p.velocity[i] = {s * g01.z0, s * g01.z1, s * g23.z0};
-    momentum += m * p.velocity[i];
-    mass_total += m;
   }
   if (n == 0) return;
-  const Vec3d v_cm = (1.0 / mass_total) * momentum;
+  remove_net_momentum(sys, p);
   double twice_ke = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    p.velocity[i] -= v_cm;
+  for (std::size_t i = 0; i < n; ++i)
     twice_ke += sys.type_mass[p.type[i]] * dot(p.velocity[i], p.velocity[i]);
-  }
   // A single particle has no thermal degrees of freedom once its momentum is 0.
   if (n < 2 || twice_ke == 0.0) return;
   const double scale = std::sqrt(kT * (3.0 * static_cast<double>(n) - 3.0) / twice_ke);
   for (std::size_t i = 0; i < n; ++i) p.velocity[i] = scale * p.velocity[i];
+}
+
+Vec3d remove_net_momentum(const System& sys, ParticleData<double>& p) {
+  Vec3d momentum{0, 0, 0};
+  double mass_total = 0.0;
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    const double m = sys.type_mass[p.type[i]];
+    momentum += m * p.velocity[i];
+    mass_total += m;
+  }
+  if (p.n_local == 0) return momentum;
+  const Vec3d v_cm = (1.0 / mass_total) * momentum;
+  for (std::size_t i = 0; i < p.n_local; ++i) p.velocity[i] -= v_cm;
+  return momentum;
 }
 
 }  // namespace meso

@@ -13,6 +13,24 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
   backend_->set_system(system_, params_);
 }
 
+namespace {
+System with_particles(System sys, const ParticleData<double>& p) {
+  sys.particles = p;
+  return sys;
+}
+}  // namespace
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+                       const Checkpoint& from)
+    : Simulation(std::move(backend), with_particles(sys, from.particles), params) {
+  step_ = from.step;
+  backend_->set_integrator_state(from.integrator);
+}
+
+Checkpoint Simulation::checkpoint() const {
+  return {step_, particles(), backend_->integrator_state()};
+}
+
 void Simulation::run(uint64_t nsteps, uint64_t sample_every,
                      const std::function<void(const ThermoSample&)>& on_sample) {
   Backend& b = *backend_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include "meso/error.hpp"
@@ -9,9 +10,54 @@
 
 namespace meso {
 
+const char* to_string(PairStyle s) { return s == PairStyle::lj ? "lj" : "dpd"; }
+
+PairStyle parse_pair_style(const std::string& name) {
+  if (name == "dpd") return PairStyle::dpd;
+  if (name == "lj") return PairStyle::lj;
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj");
+}
+
+const char* to_string(physics::LjMode m) {
+  switch (m) {
+    case physics::LjMode::none: return "none";
+    case physics::LjMode::shift: return "shift";
+    case physics::LjMode::xplor: return "xplor";
+  }
+  return "?";
+}
+
+physics::LjMode parse_lj_mode(const std::string& name) {
+  if (name == "none") return physics::LjMode::none;
+  if (name == "shift") return physics::LjMode::shift;
+  if (name == "xplor") return physics::LjMode::xplor;
+  throw_input_error("LJ mode '", name, "' is unknown: allowed values are none, shift, xplor");
+}
+
+namespace {
+
+void validate_lj(const physics::LjPairParams& p) {
+  require_positive("LJ r_cut", p.rcut);
+  require_non_negative("LJ epsilon", p.epsilon);
+  require_positive("LJ sigma", p.sigma);
+  require_finite("LJ alpha", p.alpha);
+  require_non_negative("LJ r_on", p.ron);
+  const int mode = static_cast<int>(p.mode);
+  if (mode < 0 || mode > 2) throw_input_error("LJ mode = ", mode, " is invalid: allowed 0 (none), 1 (shift), 2 (xplor)");
+  if (p.mode == physics::LjMode::xplor && p.ron > p.rcut)
+    throw_input_error("LJ r_on = ", p.ron, " is invalid for mode xplor: it must be <= r_cut = ", p.rcut,
+                      " (use mode shift for a plain energy shift)");
+}
+
+}  // namespace
+
 double System::max_rcut() const {
   double rc = 0.0;
-  for (const auto& p : dpd.data()) rc = std::max(rc, p.rcut);
+  if (pair_style == PairStyle::lj) {
+    for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
+  } else {
+    for (const auto& p : dpd.data()) rc = std::max(rc, p.rcut);
+  }
   return rc;
 }
 
@@ -24,15 +70,24 @@ void System::validate(double skin) const {
   if (type_mass.size() != ntypes())
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
-  if (dpd.ntypes() != ntypes())
-    throw_input_error("DPD parameter table is ", dpd.ntypes(), "x", dpd.ntypes(), " but there are ",
-                      ntypes(), " types");
-  for (const auto& p : dpd.data()) {
-    require_positive("r_c", p.rcut);
-    require_finite("a", p.a);
-    require_non_negative("gamma", p.gamma);
-    require_non_negative("sigma", p.sigma);
-    require_positive("s", p.s);
+  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj)
+    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj");
+  if (pair_style == PairStyle::dpd) {
+    if (dpd.ntypes() != ntypes())
+      throw_input_error("DPD parameter table is ", dpd.ntypes(), "x", dpd.ntypes(), " but there are ",
+                        ntypes(), " types");
+    for (const auto& p : dpd.data()) {
+      require_positive("r_c", p.rcut);
+      require_finite("a", p.a);
+      require_non_negative("gamma", p.gamma);
+      require_non_negative("sigma", p.sigma);
+      require_positive("s", p.s);
+    }
+  } else {
+    if (lj.ntypes() != ntypes())
+      throw_input_error("LJ parameter table is ", lj.ntypes(), "x", lj.ntypes(), " but there are ",
+                        ntypes(), " types");
+    for (const auto& p : lj.data()) validate_lj(p);
   }
   require_non_negative("skin", skin);
   require_finite("body force g_x", body_force.g.x);
@@ -111,6 +166,59 @@ System make_dpd_fluid(const DpdFluidParams& p) {
     sys.particles.force[i] = {0.0, 0.0, 0.0};
   }
   place_uniform_random(sys, p.seed);
+  draw_maxwell_boltzmann(sys, p.kT, p.seed);
+  return sys;
+}
+
+double LjLiquidParams::density() const {
+  return packing_fraction > 0.0 ? 6.0 * packing_fraction / (std::numbers::pi * sigma * sigma * sigma) : rho;
+}
+
+void LjLiquidParams::validate() const {
+  if (n == 0) throw_input_error("N = 0 is invalid: the liquid needs at least one particle");
+  if (n > 0xffffffffull) throw_input_error("N = ", n, " is too large: tags are 32-bit (N < 2^32)");
+  require_non_negative("packing fraction", packing_fraction);
+  if (packing_fraction == 0.0) require_positive("rho", rho);
+  require_positive("kT", kT);
+  require_positive("mass", mass);
+  validate_lj({epsilon, sigma, alpha, rcut, ron, mode});
+  const double l = std::cbrt(static_cast<double>(n) / density());
+  const auto m = static_cast<uint64_t>(std::ceil(std::cbrt(static_cast<double>(n)) - 1e-9));
+  if (l / static_cast<double>(m) < 0.9 * sigma)
+    throw_input_error("rho = ", density(), " is too dense for the lattice start: spacing ",
+                      l / static_cast<double>(m), " < 0.9 sigma");
+}
+
+System make_lj_liquid(const LjLiquidParams& p) {
+  p.validate();
+  System sys;
+  const double l = std::cbrt(static_cast<double>(p.n) / p.density());
+  sys.box = Box(l);
+  sys.kT = p.kT;
+  sys.pair_style = PairStyle::lj;
+  sys.type_names = {"A"};
+  sys.type_mass = {p.mass};
+  sys.lj = PairTable<physics::LjPairParams>(1);
+  sys.lj.set(0, 0, {p.epsilon, p.sigma, p.alpha, p.rcut, p.ron, p.mode});
+  // Keep the unused DPD table consistent in size (ntypes x ntypes).
+  sys.dpd = PairTable<physics::DpdPairParams>(1);
+  const auto m = static_cast<uint64_t>(std::ceil(std::cbrt(static_cast<double>(p.n)) - 1e-9));
+  const uint64_t sites = m * m * m;
+  const double a = l / static_cast<double>(m);
+  sys.particles.resize(p.n);
+  for (uint64_t i = 0; i < p.n; ++i) {
+    // Site index spread evenly over [0, m^3): exact integer arithmetic.
+    const uint64_t s = static_cast<uint64_t>((static_cast<unsigned __int128>(i) * sites) / p.n);
+    const uint64_t ix = s % m, iy = (s / m) % m, iz = s / (m * m);
+    Vec3d r{-0.5 * l + (ix + 0.5) * a, -0.5 * l + (iy + 0.5) * a, -0.5 * l + (iz + 0.5) * a};
+    Image img{0, 0, 0};
+    sys.box.wrap(r, img);
+    sys.particles.position[i] = r;
+    sys.particles.tag[i] = static_cast<uint32_t>(i);
+    sys.particles.type[i] = 0;
+    sys.particles.image[i] = {0, 0, 0};
+    sys.particles.force[i] = {0.0, 0.0, 0.0};
+  }
   draw_maxwell_boltzmann(sys, p.kT, p.seed);
   return sys;
 }

@@ -7,7 +7,10 @@
 
 #include "meso/error.hpp"
 #include "meso/reference/dpd_force.hpp"
+#include "meso/reference/integrate_langevin.hpp"
+#include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
+#include "meso/reference/lj_force.hpp"
 
 namespace meso::reference {
 
@@ -24,6 +27,7 @@ void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
   steps_since_build_ = 0;
   dangerous_builds_ = 0;
   v_pred_.clear();
+  thermostat_ = {};
   steps_since_sort_ = UINT64_MAX;  // sort before the first neighbor list
   build_cells();
   build_neighbor_list();
@@ -98,6 +102,14 @@ bool CpuBackend<Real>::neighbor_list_stale() {
 
 template <class Real>
 void CpuBackend<Real>::compute_forces(uint64_t timestep, bool want_sums) {
+  if (sys_.pair_style == PairStyle::lj) {
+    const PairSums s =
+        compute_lj_forces(sys_, p_.position.data(), p_.type.data(), p_.n_local, nlist_, want_sums,
+                          p_.force.data());
+    if (want_sums) sums_ = s;
+    if (sys_.body_force.active()) add_body_force();
+    return;
+  }
   const bool predicted = params_.integrator == Integrator::groot_warren && !v_pred_.empty();
   const Vec3<Real>* v = predicted ? v_pred_.data() : p_.velocity.data();
   DpdForceArgs args;
@@ -128,6 +140,14 @@ void CpuBackend<Real>::add_body_force() {
 
 template <class Real>
 void CpuBackend<Real>::integrate_first_half() {
+  if (params_.integrator == Integrator::nvt) {
+    nose_hoover_first_half(sys_, p_, params_, thermostat_);
+    return;
+  }
+  if (params_.integrator == Integrator::langevin) {
+    langevin_first_half(sys_, p_, params_, timestep_);
+    return;
+  }
   reference::integrate_first_half(sys_, p_, params_.dt);
   if (params_.integrator == Integrator::groot_warren)
     predict_velocity(sys_, p_, params_.dt, params_.lambda, v_pred_);
@@ -135,12 +155,19 @@ void CpuBackend<Real>::integrate_first_half() {
 
 template <class Real>
 void CpuBackend<Real>::integrate_second_half() {
+  if (params_.integrator == Integrator::nvt) {
+    nose_hoover_second_half(sys_, p_, params_, thermostat_);
+    return;
+  }
   reference::integrate_second_half(sys_, p_, params_.dt);
 }
 
 template <class Real>
 ThermoSample CpuBackend<Real>::thermo(uint64_t timestep) const {
-  return compute_thermo(sys_, p_, sums_, timestep);
+  ThermoSample t = compute_thermo(sys_, p_, sums_, timestep);
+  if (params_.integrator == Integrator::nvt)
+    t.thermostat_energy = nose_hoover_energy(p_.n_local, params_, thermostat_);
+  return t;
 }
 
 template <class Real>

@@ -51,6 +51,15 @@ expect_bad "frobnicate"         run --frobnicate
 expect_bad "does not exist"     run --filter 'N=8192$' --json "$work/missing/dir/out.json"
 expect_bad "integrator 'leapfrog'" run --filter 'N=8192$' --param integrator=leapfrog
 expect_bad "matches no validation case" validate --filter 'nothing-here'
+# Lennard-Jones workload: LJ parameters, thermostat and mode.
+expect_bad "LJ r_cut = -1"      run --filter 'lj-liquid' --param rc=-1
+expect_bad "LJ r_on = 4"        run --filter 'lj-liquid' --param mode=xplor --param ron=4
+expect_bad "LJ mode 'smooth'"   run --filter 'lj-liquid' --param mode=smooth
+expect_bad "tau = 0"            run --filter 'lj-liquid' --param tau=0
+expect_bad "tau = -0.5"         run --filter 'lj-liquid' --param tau=-0.5
+expect_bad "integrator 'nph'"   run --filter 'lj-liquid' --param integrator=nph
+expect_bad "'a' is unknown for lj-liquid" run --filter 'lj-liquid' --param a=25
+expect_bad "too dense"          run --filter 'lj-liquid' --param rho=2
 
 # Physically valid input that diverges is refused, and nothing is written.
 expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0

@@ -21,6 +21,9 @@ namespace meso {
 enum class Integrator {
   velocity_verlet,  // forces from v(t + dt/2), as LAMMPS and HOOMD-blue do for DPD
   groot_warren,     // forces from the predicted v + lambda dt f/m (Groot & Warren 1997)
+  nve,              // plain velocity Verlet (MD name; the same steps as velocity_verlet)
+  nvt,              // Nose-Hoover, one thermostat variable, time constant tau (see below)
+  langevin,         // BAOAB Langevin (Leimkuhler & Matthews 2013), drag gamma, Philox noise
 };
 
 const char* to_string(Integrator i);
@@ -32,9 +35,26 @@ struct RunParams {
   double lambda = 0.65;        // Groot-Warren predictor weight (their optimum)
   double skin = 0.3;           // Verlet skin added to the largest r_c
   uint32_t rebuild_every = 0;  // 0: rebuild when a particle moved > skin/2
-  uint32_t seed = 1;           // key of the pair noise
+  uint32_t seed = 1;           // key of the pair noise and of the Langevin noise
+  // Thermostats (nvt, langevin). kT is their target temperature; the DPD
+  // thermostat lives in the pair force and its kT in the DPD table instead.
+  double kT = 1.0;
+  double tau = 0.5;    // Nose-Hoover time constant (HOOMD-blue's tau)
+  double gamma = 1.0;  // Langevin drag coefficient: F = -gamma v + noise (rate gamma/m)
 
   void validate() const;  // throws InputError naming the bad value
+};
+
+// Thermostat state that is not in the particles, so that a run can stop and
+// continue bit for bit (Simulation::checkpoint). Nose-Hoover (nvt):
+//   dv/dt = F/m - xi v,  dxi/dt = (T/kT - 1)/tau^2,  deta/dt = xi,
+// with T = 2 K/g, g = 3N - 3; the conserved quantity is
+//   H = K + U + g kT (tau^2 xi^2 / 2 + eta).
+// The other integrators have no state here (Langevin noise is keyed by tag,
+// step and seed, and the step is the Simulation's).
+struct IntegratorState {
+  double xi = 0.0;
+  double eta = 0.0;
 };
 
 struct NeighborStats {
@@ -77,7 +97,14 @@ class Backend {
   // step loop on the device (no host round trip between rebuilds).
   virtual void advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last);
 
+  // Thermostat variables, for exact restarts. The defaults suit a backend
+  // that implements no stateful integrator: it has the zero state and
+  // refuses any other.
+  virtual IntegratorState integrator_state() const { return {}; }
+  virtual void set_integrator_state(const IntegratorState& s);
+
   // Observables at the state of the last compute_forces(..., want_sums=true).
+  // thermostat_energy carries the Nose-Hoover term of the conserved quantity.
   virtual ThermoSample thermo(uint64_t timestep) const = 0;
   virtual NeighborStats neighbor_stats() const = 0;
   // Waits until queued work has finished (device backends); for timing.
@@ -89,6 +116,10 @@ class Backend {
  protected:
   explicit Backend(Variant v) : variant_(std::move(v)) {}
   Variant variant_;
+  // The step being advanced: advance() sets it before integrate_first_half()
+  // so that integrators keyed by the step (Langevin noise) need no extra
+  // argument; a backend overriding advance() must set it too.
+  uint64_t timestep_ = 0;
 };
 
 // Backends register a factory under their name ("cpu", "cuda").

@@ -17,4 +17,9 @@ void place_uniform_random(System& sys, uint64_t seed);
 // temperature with 3N - 3 degrees of freedom equals kT exactly.
 void draw_maxwell_boltzmann(System& sys, double kT, uint64_t seed);
 
+// Subtracts the centre-of-mass velocity from particles [0, n_local) (per-type
+// masses), so that the total momentum is zero up to round-off. Returns the
+// momentum that was removed.
+Vec3d remove_net_momentum(const System& sys, ParticleData<double>& p);
+
 }  // namespace meso

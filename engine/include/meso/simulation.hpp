@@ -12,9 +12,25 @@
 
 namespace meso {
 
+// Everything needed to continue a run exactly: the step counter (it keys the
+// noise), the particles and the thermostat variables. For conservative pair
+// styles (LJ) a run continued from a checkpoint is bitwise identical to the
+// uninterrupted run, whatever the integrator (tests/reference/
+// lj_dynamics_test.cpp); DPD forces are recomputed from v(t) at the restart
+// rather than from v(t - dt/2), as HOOMD-blue does at the start of a run.
+struct Checkpoint {
+  uint64_t step = 0;
+  ParticleData<double> particles;  // in tag order
+  IntegratorState integrator;
+};
+
 class Simulation {
  public:
   Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params);
+  // Continues from a checkpoint: sys supplies the box and parameters, the
+  // checkpoint the particles, the step and the thermostat state.
+  Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+             const Checkpoint& from);
 
   // Advances nsteps. If sample_every > 0, calls on_sample with a thermo sample
   // every sample_every steps (energies and virial are only accumulated then).
@@ -32,6 +48,7 @@ class Simulation {
   // Thermo at the current state (energy and virial from the forces of the
   // last step, which every run() call accumulates).
   ThermoSample thermo() const;
+  Checkpoint checkpoint() const;
 
  private:
   std::unique_ptr<Backend> backend_;

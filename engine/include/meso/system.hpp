@@ -1,6 +1,7 @@
-// A System is everything a backend needs to advance DPD dynamics: the box, the
-// particles and the per-type-pair parameter tables. Heterogeneous bead types
-// are ordinary input: every parameter is looked up per (type_i, type_j).
+// A System is everything a backend needs to advance the dynamics: the box, the
+// particles, the pair style and its per-type-pair parameter tables.
+// Heterogeneous bead types are ordinary input: every parameter is looked up
+// per (type_i, type_j).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "meso/particle_data.hpp"
 #include "physics/body_force.hpp"
 #include "physics/dpd_force.hpp"
+#include "physics/lj_force.hpp"
 
 namespace meso {
 
@@ -37,18 +39,29 @@ class PairTable {
   std::vector<T> data_;
 };
 
+// Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
+// table) or Lennard-Jones (the `lj` table). One style per system.
+enum class PairStyle { dpd, lj };
+const char* to_string(PairStyle s);
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj"
+const char* to_string(physics::LjMode m);
+physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
+
 struct System {
   Box box;
   ParticleData<double> particles;
   std::vector<std::string> type_names{"A"};
   std::vector<double> type_mass{1.0};
+  PairStyle pair_style = PairStyle::dpd;
   PairTable<physics::DpdPairParams> dpd{1};
+  PairTable<physics::LjPairParams> lj{1};  // read when pair_style == lj
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.
   physics::BodyForce body_force;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
+  // Largest cutoff of the active pair style's table.
   double max_rcut() const;
   double density() const { return static_cast<double>(particles.n_local) / box.volume(); }
 
@@ -79,5 +92,36 @@ struct DpdFluidParams {
 // Builds a homogeneous DPD fluid: uniform random positions and Maxwell-Boltzmann
 // velocities at kT with zero net momentum (see init.hpp), both from `seed`.
 System make_dpd_fluid(const DpdFluidParams& p);
+
+// A homogeneous Lennard-Jones liquid (the `lj-liquid` workload and the
+// nve-drift validation): one type, eps, sigma, alpha, r_cut, mode, r_on.
+// Density from rho, or from the packing fraction phi = pi/6 rho sigma^3 when
+// packing_fraction > 0.
+struct LjLiquidParams {
+  uint64_t n = 5000;
+  double rho = 0.4;
+  double packing_fraction = 0.0;  // overrides rho when > 0
+  double kT = 1.0;
+  double epsilon = 1.0;
+  double sigma = 1.0;
+  double alpha = 1.0;
+  double rcut = 2.5;
+  double ron = 0.0;
+  physics::LjMode mode = physics::LjMode::shift;
+  double mass = 1.0;
+  uint64_t seed = 1;
+
+  double density() const;  // rho, or 6 phi / (pi sigma^3)
+  void validate() const;
+};
+
+// Builds the liquid on a simple cubic lattice: m = ceil(N^(1/3)) sites per
+// side, N of the m^3 sites taken evenly spaced in site order (so vacancies are
+// spread through the box, not bunched at one end). A uniform random start at
+// these densities puts pairs at r << sigma whose r^-12 forces blow up the
+// first steps; the lattice spacing L/m is >= 1.2 sigma at rho <= 0.4 for any
+// N >= 1000 (no overlaps), and a short NVT run melts it (rho = 0.4, kT = 1 is
+// a liquid state). validate() refuses spacings below 0.9 sigma. Velocities: Maxwell-Boltzmann at kT with zero net momentum.
+System make_lj_liquid(const LjLiquidParams& p);
 
 }  // namespace meso

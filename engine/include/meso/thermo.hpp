@@ -11,7 +11,7 @@ namespace meso {
 
 struct PairSums {
   double energy = 0.0;  // sum over pairs of U(r_ij)
-  double virial = 0.0;  // sum over pairs of r_ij . F_ij (all DPD force terms)
+  double virial = 0.0;  // sum over pairs of r_ij . F_ij (all force terms of the pair style)
 };
 
 struct ThermoSample {
@@ -21,6 +21,13 @@ struct ThermoSample {
   double temperature = 0.0;  // 2 KE / (3N - 3): momentum is conserved
   double pressure = 0.0;     // (2 KE + virial) / (3 V)
   Vec3d momentum{0.0, 0.0, 0.0};
+  // Nose-Hoover term g kT (tau^2 xi^2/2 + eta) of the conserved quantity
+  // (integrator nvt; 0 otherwise), filled in by the backend.
+  double thermostat_energy = 0.0;
+
+  double total_energy() const { return kinetic_energy + potential_energy; }
+  // What the integrator conserves: E for nve/vv, E + thermostat term for nvt.
+  double conserved_energy() const { return total_energy() + thermostat_energy; }
 };
 
 template <class Real>

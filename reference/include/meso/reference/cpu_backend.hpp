@@ -1,5 +1,7 @@
-// The CPU reference backend: cell list, Verlet list, DPD forces and Verlet
-// integration in plain C++ with OpenMP over particles. It is the ground truth
+// The CPU reference backend: cell list, Verlet list, DPD or Lennard-Jones
+// forces (System::pair_style) and velocity-Verlet, Groot-Warren, Nose-Hoover
+// or Langevin integration (RunParams::integrator) in plain C++ with OpenMP
+// over particles. It is the ground truth
 // for every CUDA variant. Storage precision is a template parameter (double by
 // default; float storage for single-precision studies, double arithmetic).
 #pragma once
@@ -34,6 +36,9 @@ class CpuBackend final : public Backend {
   void integrate_first_half() override;
   void integrate_second_half() override;
 
+  IntegratorState integrator_state() const override { return thermostat_; }
+  void set_integrator_state(const IntegratorState& s) override { thermostat_ = s; }
+
   ThermoSample thermo(uint64_t timestep) const override;
   NeighborStats neighbor_stats() const override;
   std::vector<std::vector<uint32_t>> neighbors_by_tag() const override;
@@ -47,6 +52,7 @@ class CpuBackend final : public Backend {
   CellList cells_;
   NeighborList nlist_;
   PairSums sums_;
+  IntegratorState thermostat_;  // Nose-Hoover xi, eta
   // Puts particles in cell-list order (reorder=cell) so that neighbors are
   // near in memory: at large N the force loop is otherwise bound by cache
   // misses on randomly ordered positions.

@@ -1,0 +1,88 @@
+// The Lennard-Jones pair force in HOOMD-blue's conventions (Anderson, Lorenz &
+// Travesset, J. Comput. Phys. 227 (2008) 5342; HOOMD-blue pair.lj), written
+// once for every backend:
+//
+//   V(r) = 4 eps [ (sigma/r)^12 - alpha (sigma/r)^6 ],  r < r_cut
+//
+// Modes (HOOMD's `mode` of a pair potential):
+//   none:  V as is, truncated at r_cut (energy jumps by V(r_cut)).
+//   shift: V(r) - V(r_cut): energy continuous at r_cut, force still jumps.
+//   xplor: V(r) S(r), with the XPLOR switch
+//            S = 1                                                  r <  r_on
+//            S = (rc^2 - r^2)^2 (rc^2 + 2r^2 - 3ron^2) / (rc^2 - ron^2)^3,  r_on <= r < r_cut
+//          energy and force continuous at r_on and r_cut.
+//          When r_on >= r_cut there is no smoothing region; HOOMD-blue then
+//          shifts the energy instead (PotentialPair: xplor with r_on > r_cut
+//          sets the energy shift), and so do we, for r_on == r_cut as well, so
+//          the energy stays continuous. System::validate rejects r_on > r_cut
+//          for xplor as almost certainly a typo; r_on == r_cut is accepted.
+//
+// The evaluator returns the force as f_over_r (force on i is f_over_r r_ij,
+// r_ij = r_i - r_j), the pair energy and the pair virial r_ij . F_ij =
+// f_over_r rsq. Scalar is the arithmetic type: double for the reference and
+// `double`/`mixed` kernels, float for a `single` build.
+#pragma once
+
+#include "meso_hd.hpp"
+
+namespace meso::physics {
+
+enum class LjMode : int { none = 0, shift = 1, xplor = 2 };
+
+struct LjPairParams {
+  double epsilon = 1.0;
+  double sigma = 1.0;
+  double alpha = 1.0;  // weight of the attractive term (HOOMD's alpha)
+  double rcut = 2.5;
+  double ron = 0.0;    // XPLOR turn-on radius (xplor only)
+  LjMode mode = LjMode::shift;
+};
+
+template <class Scalar>
+struct LjPairForce {
+  Scalar f_over_r;  // force on i is f_over_r * r_ij
+  Scalar energy;    // pair energy (after shift / smoothing)
+  Scalar virial;    // r_ij . F_ij = f_over_r * rsq
+};
+
+// Unshifted V(r) and -dV/dr / r from 1/r^2 (no sqrt needed).
+template <class Scalar>
+MESO_HD void lj_raw(Scalar r2inv, Scalar lj1, Scalar lj2, Scalar& energy, Scalar& f_over_r) {
+  const Scalar r6inv = r2inv * r2inv * r2inv;
+  energy = r6inv * (lj1 * r6inv - lj2);
+  f_over_r = r2inv * r6inv * (Scalar(12) * lj1 * r6inv - Scalar(6) * lj2);
+}
+
+// rsq = |r_ij|^2 > 0. Pairs at or beyond r_cut give exactly zero; the caller
+// may test the cutoff itself (cheaper in a neighbor loop) but need not.
+template <class Scalar = double>
+MESO_HD LjPairForce<Scalar> lj_pair_force(Scalar rsq, const LjPairParams& p) {
+  const Scalar rcsq = Scalar(p.rcut) * Scalar(p.rcut);
+  if (!(rsq < rcsq)) return {Scalar(0), Scalar(0), Scalar(0)};
+  const Scalar s2 = Scalar(p.sigma) * Scalar(p.sigma);
+  const Scalar s6 = s2 * s2 * s2;
+  const Scalar lj1 = Scalar(4) * Scalar(p.epsilon) * s6 * s6;
+  const Scalar lj2 = Scalar(4) * Scalar(p.epsilon) * Scalar(p.alpha) * s6;
+  Scalar energy, f_over_r;
+  lj_raw(Scalar(1) / rsq, lj1, lj2, energy, f_over_r);
+  const Scalar ronsq = Scalar(p.ron) * Scalar(p.ron);
+  const bool smooth_region = p.mode == LjMode::xplor && ronsq < rcsq;
+  const bool shift = p.mode == LjMode::shift || (p.mode == LjMode::xplor && !(ronsq < rcsq));
+  if (shift) {
+    Scalar e_cut, f_cut;
+    lj_raw(Scalar(1) / rcsq, lj1, lj2, e_cut, f_cut);
+    energy -= e_cut;
+  } else if (smooth_region && rsq >= ronsq) {
+    // S and dS/dr / r (HOOMD-blue PotentialPair, xplor branch).
+    const Scalar d = rcsq - rsq;
+    const Scalar inv_den = Scalar(1) / ((rcsq - ronsq) * (rcsq - ronsq) * (rcsq - ronsq));
+    const Scalar s = d * d * (rcsq + Scalar(2) * rsq - Scalar(3) * ronsq) * inv_den;
+    const Scalar ds_dr_over_r = Scalar(12) * d * (ronsq - rsq) * inv_den;
+    // F = -d(V S)/dr = S (-dV/dr) - V dS/dr.
+    f_over_r = s * f_over_r - ds_dr_over_r * energy;
+    energy *= s;
+  }
+  return {f_over_r, energy, f_over_r * rsq};
+}
+
+}  // namespace meso::physics

@@ -1,0 +1,40 @@
+// Nose-Hoover NVT (one thermostat variable; HOOMD-blue's TwoStepNVT / the
+// NVT part of Martyna, Tobias & Klein, Mol. Phys. 87 (1996) 1117), integrated
+// with a time-reversible Trotter splitting around velocity Verlet:
+//
+//   first half:  xi  += dt/2 (T(t)/kT - 1)/tau^2;  eta += dt/2 xi
+//                v    = exp(-xi dt/2) v + dt/2 F(t)/m;  r += dt v
+//   second half: v    = exp(-xi dt/2) (v + dt/2 F(t+dt)/m)
+//                eta += dt/2 xi;  xi += dt/2 (T(t+dt)/kT - 1)/tau^2
+//
+// with T = 2K/g, g = 3N - 3 (the scaling keeps zero net momentum zero). The
+// conserved quantity K + U + g kT (tau^2 xi^2/2 + eta) is exact to O(dt^2)
+// per unit time and carries no drift beyond that of plain velocity Verlet.
+// K is summed serially in index order: it feeds the dynamics, and an OpenMP
+// reduction would make the trajectory depend on the thread schedule.
+#pragma once
+
+#include "meso/backend.hpp"
+#include "meso/system.hpp"
+
+namespace meso::reference {
+
+// Kinetic energy sum_i m v^2 / 2 in double, in index order (deterministic).
+template <class Real>
+double kinetic_energy_ordered(const System& sys, const ParticleData<Real>& p);
+
+// Degrees of freedom g = 3N - 3 of the Nose-Hoover temperature.
+inline double nose_hoover_dof(std::size_t n) { return n > 1 ? 3.0 * static_cast<double>(n) - 3.0 : 3.0; }
+
+template <class Real>
+void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
+                            IntegratorState& s);
+
+template <class Real>
+void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
+                             IntegratorState& s);
+
+// g kT (tau^2 xi^2/2 + eta): the thermostat's part of the conserved quantity.
+double nose_hoover_energy(std::size_t n, const RunParams& rp, const IntegratorState& s);
+
+}  // namespace meso::reference

@@ -1,0 +1,77 @@
+#include "meso/reference/integrate_nose_hoover.hpp"
+
+#include <cmath>
+
+namespace meso::reference {
+
+template <class Real>
+double kinetic_energy_ordered(const System& sys, const ParticleData<Real>& p) {
+  double twice = 0.0;
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    const Vec3d v = vec_cast<double>(p.velocity[i]);
+    twice += sys.type_mass[p.type[i]] * dot(v, v);
+  }
+  return 0.5 * twice;
+}
+
+namespace {
+
+double xi_rate(double kinetic, std::size_t n, const RunParams& rp) {
+  const double t = 2.0 * kinetic / nose_hoover_dof(n);
+  return (t / rp.kT - 1.0) / (rp.tau * rp.tau);
+}
+
+}  // namespace
+
+template <class Real>
+void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
+                            IntegratorState& s) {
+  const double dt = rp.dt;
+  s.xi += 0.5 * dt * xi_rate(kinetic_energy_ordered(sys, p), p.n_local, rp);
+  s.eta += 0.5 * dt * s.xi;
+  const double scale = std::exp(-0.5 * dt * s.xi);
+  const Box box = sys.box;
+  const std::size_t n = p.n_local;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const double h = 0.5 * dt / sys.type_mass[p.type[i]];
+    const Vec3d v = scale * vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
+    Vec3d r = vec_cast<double>(p.position[i]) + dt * v;
+    box.wrap(r, p.image[i]);
+    p.velocity[i] = vec_cast<Real>(v);
+    p.position[i] = vec_cast<Real>(r);
+  }
+}
+
+template <class Real>
+void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
+                             IntegratorState& s) {
+  const double dt = rp.dt;
+  const double scale = std::exp(-0.5 * dt * s.xi);
+  const std::size_t n = p.n_local;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const double h = 0.5 * dt / sys.type_mass[p.type[i]];
+    const Vec3d v = vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
+    p.velocity[i] = vec_cast<Real>(scale * v);
+  }
+  s.eta += 0.5 * dt * s.xi;
+  s.xi += 0.5 * dt * xi_rate(kinetic_energy_ordered(sys, p), p.n_local, rp);
+}
+
+double nose_hoover_energy(std::size_t n, const RunParams& rp, const IntegratorState& s) {
+  return nose_hoover_dof(n) * rp.kT * (0.5 * rp.tau * rp.tau * s.xi * s.xi + s.eta);
+}
+
+template double kinetic_energy_ordered<double>(const System&, const ParticleData<double>&);
+template double kinetic_energy_ordered<float>(const System&, const ParticleData<float>&);
+template void nose_hoover_first_half<double>(const System&, ParticleData<double>&, const RunParams&,
+                                             IntegratorState&);
+template void nose_hoover_first_half<float>(const System&, ParticleData<float>&, const RunParams&,
+                                            IntegratorState&);
+template void nose_hoover_second_half<double>(const System&, ParticleData<double>&, const RunParams&,
+                                              IntegratorState&);
+template void nose_hoover_second_half<float>(const System&, ParticleData<float>&, const RunParams&,
+                                             IntegratorState&);
+
+}  // namespace meso::reference

@@ -1,0 +1,130 @@
+// MSD with image flags, g(r) normalisation, and the drift fit with its errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "meso/error.hpp"
+#include "meso/linear_fit.hpp"
+#include "meso/msd.hpp"
+#include "meso/rdf.hpp"
+#include "meso/system.hpp"
+
+namespace {
+
+using namespace meso;
+
+TEST(Msd, CountsPeriodicCrossingsThroughImages) {
+  const Box box(10.0);
+  ParticleData<double> p;
+  p.resize(2);
+  p.position = {{4.5, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+  p.image = {{0, 0, 0}, {0, 0, 0}};
+  const MsdTracker msd(box, p);
+  // Particle 0 moves +1 in x: it crosses +L/2 and is wrapped to -4.5 with
+  // image +1; particle 1 moves (0, 3, 4). Minimum image alone would call
+  // particle 0's move 1 as well, so make it travel a full box more: +11.
+  Vec3d r0{4.5 + 11.0, 0.0, 0.0};
+  Image i0{0, 0, 0};
+  box.wrap(r0, i0);
+  EXPECT_EQ(i0.x, 2);
+  p.position = {r0, {0.0, 3.0, 4.0}};
+  p.image = {i0, {0, 0, 0}};
+  EXPECT_NEAR(msd(p), (121.0 + 25.0) / 2.0, 1e-12);
+}
+
+TEST(Rdf, IdealGasIsOne) {
+  const Box box(12.0);
+  ParticleData<double> p;
+  p.resize(4000);
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-6.0, 6.0);
+  for (auto& r : p.position) r = {u(rng), u(rng), u(rng)};
+  const Rdf g = compute_rdf(box, p, 5.0, 10);
+  // Counts per bin >= ~5000 pairs in the first bin: relative noise < 2%.
+  for (std::size_t b = 0; b < g.g.size(); ++b) EXPECT_NEAR(g.g[b], 1.0, 0.06) << g.r[b];
+  EXPECT_THROW(compute_rdf(box, p, 6.5, 10), InputError);
+}
+
+TEST(Rdf, LatticeHasPeakAtSpacing) {
+  LjLiquidParams lp;
+  lp.n = 1000;
+  lp.rho = 0.4;
+  const System sys = make_lj_liquid(lp);
+  const Rdf g = compute_rdf(sys.box, sys.particles, 2.0, 40);
+  const double a = std::cbrt(1.0 / 0.4);  // 10^3 sites: spacing = rho^(-1/3)
+  for (std::size_t b = 0; b < g.g.size(); ++b) {
+    if (g.r[b] + 0.5 * g.bin_width < a - 1e-9) EXPECT_EQ(g.g[b], 0.0) << g.r[b];
+    if (std::fabs(g.r[b] - a) < 0.5 * g.bin_width) EXPECT_GT(g.g[b], 5.0);
+  }
+}
+
+TEST(LinearFit, ExactLine) {
+  std::vector<double> x, y;
+  for (int i = 0; i < 50; ++i) x.push_back(0.1 * i), y.push_back(2.0 - 0.5 * 0.1 * i);
+  const auto f = linear_fit(x, y);
+  EXPECT_NEAR(f.slope, -0.5, 1e-14);
+  EXPECT_NEAR(f.intercept, 2.0, 1e-14);
+  EXPECT_LT(f.slope_se, 1e-13);
+  EXPECT_THROW(linear_fit({1.0, 2.0}, {1.0, 2.0}), std::invalid_argument);
+}
+
+TEST(LinearFit, SlopeErrorMatchesScatterForWhiteAndCorrelatedNoise) {
+  // Over many independent series the fitted slopes scatter by slope_se
+  // (white noise) and by slope_se_correlated (AR(1) noise, where the plain
+  // OLS error is too small by sqrt((1 + phi)/(1 - phi)) = 3 for phi = 0.8).
+  std::mt19937_64 rng(12345);
+  std::normal_distribution<double> n01;
+  for (double phi : {0.0, 0.8}) {
+    double sum_sq = 0.0, se = 0.0, se_ols = 0.0;
+    const int trials = 200, n = 2000;
+    std::vector<double> x(n), y(n);
+    for (int t = 0; t < trials; ++t) {
+      double e = 0.0;
+      for (int i = 0; i < n; ++i) {
+        e = phi * e + std::sqrt(1 - phi * phi) * n01(rng);
+        x[i] = i;
+        y[i] = 1.0 + 1e-3 * i + e;
+      }
+      const auto f = linear_fit(x, y, 20);
+      sum_sq += (f.slope - 1e-3) * (f.slope - 1e-3);
+      se += f.slope_se_correlated / trials;
+      se_ols += f.slope_se / trials;
+    }
+    const double scatter = std::sqrt(sum_sq / trials);
+    // 200 trials: the scatter is known to ~5% (1/sqrt(2*200)); block
+    // estimates of the inefficiency add ~15%.
+    EXPECT_NEAR(se / scatter, 1.0, 0.25) << "phi " << phi;
+    if (phi > 0) EXPECT_LT(se_ols / scatter, 0.5);
+  }
+}
+
+TEST(LinearFit, RandomWalkNoiseNeedsTheWalkError) {
+  // Line plus a random walk (a conserved quantity under round-off or a
+  // force-discontinuous cutoff): the block-residual error is far too small,
+  // the walk error matches the scatter of fitted slopes.
+  std::mt19937_64 rng(777);
+  std::normal_distribution<double> n01;
+  const int trials = 200, n = 2000;
+  double sum_sq = 0.0, se_walk = 0.0, se_corr = 0.0;
+  std::vector<double> x(n), y(n);
+  for (int t = 0; t < trials; ++t) {
+    double w = 0.0;
+    for (int i = 0; i < n; ++i) {
+      w += n01(rng);
+      x[i] = i;
+      y[i] = 5e-3 * i + w;
+    }
+    const auto f = linear_fit(x, y, 20);
+    sum_sq += (f.slope - 5e-3) * (f.slope - 5e-3);
+    se_walk += f.slope_se_walk / trials;
+    se_corr += f.slope_se_correlated / trials;
+    EXPECT_EQ(f.slope_se_robust, std::max(f.slope_se_walk, f.slope_se_correlated));
+  }
+  const double scatter = std::sqrt(sum_sq / trials);
+  EXPECT_NEAR(se_walk / scatter, 1.0, 0.3);
+  EXPECT_LT(se_corr / scatter, 0.7);
+}
+
+}  // namespace

@@ -1,0 +1,39 @@
+// ctest -L validation: the short form of nve-drift (shift and xplor, double
+// and single storage on the CPU) through the same code path as
+// `mesobench validate --filter nve-drift`.
+#include <gtest/gtest.h>
+
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/validation/validation_case.hpp"
+
+namespace {
+
+using namespace meso;
+
+class NveDrift : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(NveDrift, ShortForm) {
+  const auto [name, precision] = GetParam();
+  BackendRegistry reg;
+  reference::register_cpu_backend(reg);
+  validation::Context ctx;
+  ctx.registry = &reg;
+  ctx.backend = "cpu";
+  ctx.variant = Variant::parse(std::string("precision=") + precision);
+  validation::Result r;
+  for (const auto& c : validation::all_cases())
+    if (c.name == name) r = c.run(ctx);
+  ASSERT_EQ(r.name, name);
+  for (const auto& g : r.data["gates"])
+    EXPECT_TRUE(g["passed"].get<bool>()) << g.dump();
+  EXPECT_TRUE(r.passed);
+  // The error bars must be meaningful (not zero, not of the order of the value).
+  EXPECT_GT(r.uncertainty, 0.0);
+  EXPECT_LT(r.uncertainty, 0.5 * r.measured);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, NveDrift,
+                         ::testing::Combine(::testing::Values("nve-drift-shift", "nve-drift-xplor"),
+                                            ::testing::Values("double", "single")));
+
+}  // namespace
