@@ -30,7 +30,9 @@
 
 #include "cell_list.cuh"
 #include "dpd_force.cuh"
+#include "integrate_thermostats.cuh"
 #include "integrate_verlet.cuh"
+#include "lj_force.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_dpd_backend.hpp"
 #include "meso/cuda/device_buffer.hpp"
@@ -92,6 +94,16 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   NeighborStats neighbor_stats() const override;
   std::vector<std::vector<uint32_t>> neighbors_by_tag() const override;
   void synchronize() const override { MESO_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  IntegratorState integrator_state() const override {
+    pull_ctl();
+    return {h_ctl_->nh_xi, h_ctl_->nh_eta};
+  }
+  void set_integrator_state(const IntegratorState& st) override {
+    pull_ctl();
+    h_ctl_->nh_xi = st.xi;
+    h_ctl_->nh_eta = st.eta;
+    push_ctl();
+  }
 
   std::size_t device_bytes() const override;
   std::map<std::string, KernelProfile> profile_kernels(int repeats) override;
@@ -120,6 +132,9 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   ReorderKind reorder_ = ReorderKind::none;
   bool tea_ = false, fuse_ = false, gw_ = false, ballot_ = true, sorted_cells_ = false;
   bool use_graphs_ = true;
+  bool lj_ = false, nvt_ = false, langevin_ = false;
+  DeviceBuffer<physics::LjPairParams> lj_params_;
+  DeviceBuffer<double> ke_partials_;
 
   DeviceBuffer<S4> pos_, vel_, force_, vel_pred_, last_pos_;
   DeviceBuffer<uint32_t> tag_, sig_;
@@ -201,6 +216,10 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
     return {sys_.box, mass_.data(), params_.dt, params_.lambda,
             physics::tea_seed_whitening(params_.seed), tea_};
   }
+  ThermostatArgs thermostat_args() const {
+    const double dof = n_ > 1 ? 3.0 * double(n_) - 3.0 : 3.0;  // as the reference
+    return {params_.kT, params_.tau, params_.gamma, dof, params_.seed};
+  }
   FirstHalfMode first_half_mode() const {
     if (gw_) return FirstHalfMode::gw;
     return fuse_ ? FirstHalfMode::vv_fused : FirstHalfMode::vv;
@@ -211,6 +230,10 @@ template <class P>
 void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   params.validate();
   sys.validate(params.skin);
+  if ((params.integrator == Integrator::nvt || params.integrator == Integrator::langevin) &&
+      variant_.fuse == "on")
+    throw_input_error("variant fuse=on is only provided with the vv, nve and gw integrators, not ",
+                      to_string(params.integrator));
   if (sys.particles.n_local > 0xffffffffull / 64)
     throw_input_error("N = ", sys.particles.n_local, " is too large for the cuda backend");
   destroy_graph();
@@ -221,6 +244,9 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   tea_ = variant_.rng == "tea";
   fuse_ = variant_.fuse == "on";
   gw_ = params.integrator == Integrator::groot_warren;
+  lj_ = sys.pair_style == PairStyle::lj;
+  nvt_ = params.integrator == Integrator::nvt;
+  langevin_ = params.integrator == Integrator::langevin;
   ballot_ = variant_.nlist == "ballot";
   sorted_cells_ = variant_.cells == "sorted";
 
@@ -249,6 +275,12 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   pair_params_.resize(sys.dpd.data().size());
   MESO_CUDA_CHECK(cudaMemcpy(pair_params_.data(), sys.dpd.data().data(),
                              pair_params_.bytes(), cudaMemcpyHostToDevice));
+  if (lj_) {
+    lj_params_.resize(sys.lj.data().size());
+    MESO_CUDA_CHECK(cudaMemcpy(lj_params_.data(), sys.lj.data().data(), lj_params_.bytes(),
+                               cudaMemcpyHostToDevice));
+  }
+  if (nvt_) ke_partials_.resize(ke_blocks(n_)); else ke_partials_.release();
   mass_.resize(sys.type_mass.size());
   MESO_CUDA_CHECK(cudaMemcpy(mass_.data(), sys.type_mass.data(), mass_.bytes(), cudaMemcpyHostToDevice));
 
@@ -282,7 +314,13 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   if (tea_) tea_signatures(view(), false, physics::tea_seed_whitening(params_.seed), stream_);
   // At t = 0 there is no force to predict with: forces use v(0) itself.
   set_step(0);
-  {
+  if (lj_) {
+    LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
+                      sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
+                      false};
+    compute_lj_forces<P>(a, true, stream_);
+    reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
+  } else {
     // The initial forces read v(0) from vel, whatever the integrator.
     DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),
                        sys_.ntypes(), sys_.body_force, params_.dt, 1.0 / std::sqrt(params_.dt),
@@ -380,6 +418,14 @@ void CudaDpdBackend<P>::enqueue_nlist() {
 
 template <class P>
 void CudaDpdBackend<P>::enqueue_force(bool sums) {
+  if (lj_) {
+    LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
+                      sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
+                      fuse_ && !gw_};
+    compute_lj_forces<P>(a, sums, stream_);
+    if (sums) reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
+    return;
+  }
   DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),
                      sys_.ntypes(), sys_.body_force, params_.dt, 1.0 / std::sqrt(params_.dt),
                      params_.seed, ctl_.data(), partials_.data(), fuse_ && !gw_};
@@ -395,11 +441,25 @@ void CudaDpdBackend<P>::enqueue_force(bool sums) {
 
 template <class P>
 void CudaDpdBackend<P>::enqueue_first_half() {
+  if (nvt_) {
+    nose_hoover_first_half<S4>(view(), integrate_args(), thermostat_args(), ke_partials_.data(),
+                               ctl_.data(), stream_);
+    return;
+  }
+  if (langevin_) {
+    langevin_first_half<S4>(view(), integrate_args(), thermostat_args(), ctl_.data(), stream_);
+    return;
+  }
   cuda::integrate_first_half<S4>(view(), integrate_args(), first_half_mode(), ctl_.data(), stream_);
 }
 
 template <class P>
 void CudaDpdBackend<P>::enqueue_second_half() {
+  if (nvt_) {
+    nose_hoover_second_half<S4>(view(), integrate_args(), thermostat_args(), ke_partials_.data(),
+                                ctl_.data(), stream_);
+    return;
+  }
   if (!fuse_) cuda::integrate_second_half<S4>(view(), integrate_args(), ctl_.data(), stream_);
 }
 
@@ -549,6 +609,7 @@ void CudaDpdBackend<P>::finish_step_after_abort(bool sums) {
 template <class P>
 void CudaDpdBackend<P>::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
   if (nsteps == 0) return;
+  timestep_ = first_step + nsteps - 1;  // the step numbers live on the device (ctl->step)
   set_step(first_step - 1);
   const uint64_t last = first_step + nsteps - 1;
   uint64_t next = first_step;  // next step to launch
@@ -658,7 +719,13 @@ template <class P>
 ThermoSample CudaDpdBackend<P>::thermo(uint64_t timestep) const {
   ParticleData<double> p;
   get_particles(p);
-  return compute_thermo(sys_, p, sums_, timestep);
+  ThermoSample t = compute_thermo(sys_, p, sums_, timestep);
+  if (nvt_) {
+    const IntegratorState st = integrator_state();
+    const ThermostatArgs a = thermostat_args();
+    t.thermostat_energy = a.dof * a.kT * (0.5 * a.tau * a.tau * st.xi * st.xi + st.eta);
+  }
+  return t;
 }
 
 template <class P>

@@ -164,6 +164,8 @@ struct StepControl {
   unsigned long long dangerous_builds;
   unsigned long long sorts;
   unsigned int tea_key[4];  // TEA pair key of the step in progress
+  double nh_xi;   // Nose-Hoover thermostat variables (integrator nvt)
+  double nh_eta;
 };
 
 }  // namespace meso::cuda

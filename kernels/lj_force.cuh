@@ -1,0 +1,33 @@
+// Lennard-Jones force kernel (HOOMD-blue PotentialPairGPU with the LJ
+// evaluator): one thread per particle over the full neighbor list shared
+// with the DPD kernels, calling the shared evaluator physics::lj_pair_force
+// (engine/physics/lj_force.hpp) in the arithmetic of the precision policy.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device_views.cuh"
+#include "physics/body_force.hpp"
+#include "physics/lj_force.hpp"
+
+namespace meso::cuda {
+
+template <class S4>
+struct LjForceArgs {
+  ParticleView<S4> p;
+  NlistView nl;
+  Box box;
+  const physics::LjPairParams* params;  // ntypes x ntypes
+  const double* type_mass;
+  uint32_t ntypes;
+  physics::BodyForce body;
+  double dt;
+  const StepControl* ctl;
+  double* partials;  // 2 per block (energy, virial) when sums
+  bool fuse;         // velocity Verlet second half-step folded in (base in vel_pred)
+};
+
+template <class P>
+void compute_lj_forces(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s);
+
+}  // namespace meso::cuda
