@@ -26,6 +26,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cell_list.cuh"
@@ -407,8 +408,12 @@ void CudaDpdBackend<P>::enqueue_cells() {
 template <class P>
 void CudaDpdBackend<P>::enqueue_nlist() {
   const double rc = sys_.max_rcut();
-  NlistBuildArgs a{grid_, cell_view(), nlist_view(), sys_.box, r_list() * r_list(), rc * rc,
-                   ctl_.data(), n_};
+  // fp32 builds (mixed, single) widen the list radius by 2^-20 relative, far
+  // above fp32 rounding of |r|^2 (~2^-23), so rounding can add but never drop
+  // a pair inside r_c + skin.
+  const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
+  NlistBuildArgs a{grid_, cell_view(), nlist_view(), sys_.box, r_list() * r_list() * widen,
+                   rc * rc, ctl_.data(), n_};
   if (ballot_)
     build_nlist_ballot<S4>(pos_.data(), a, stream_);
   else

@@ -14,24 +14,6 @@
 namespace meso::cuda {
 namespace {
 
-template <class A>
-__device__ __forceinline__ A rint_t(A x);
-template <>
-__device__ __forceinline__ double rint_t<double>(double x) { return rint(x); }
-template <>
-__device__ __forceinline__ float rint_t<float>(float x) { return rintf(x); }
-
-// Minimum image in the arithmetic type A (float for `single`).
-template <class A>
-struct BoxA {
-  A lx, ly, lz, ilx, ily, ilz;
-  __device__ void min_image(A& x, A& y, A& z) const {
-    x -= lx * rint_t(x * ilx);
-    y -= ly * rint_t(y * ily);
-    z -= lz * rint_t(z * ilz);
-  }
-};
-
 template <class P, class Pow, class BoxMuller, bool TEA, bool SUMS, bool FUSE, bool PRED>
 __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<typename P::S4> a) {
   using S4 = typename P::S4;
@@ -52,8 +34,7 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
   S4 pi{};
   uint32_t ti = 0;
   if (active) {
-    const Vec3d L = a.box.lengths();
-    const BoxA<A> box{A(L.x), A(L.y), A(L.z), A(1.0 / L.x), A(1.0 / L.y), A(1.0 / L.z)};
+    const MinImage<A> box(a.box);
     const uint64_t step = ctl->step;
     physics::TeaPairKey key{};
     if constexpr (TEA) key = {{ctl->tea_key[0], ctl->tea_key[1], ctl->tea_key[2], ctl->tea_key[3]}};
@@ -74,7 +55,7 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
       const S4 pj = ldg4(pos + j);
       A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
-      box.min_image(dx, dy, dz);
+      box.apply(dx, dy, dz);
       const A rsq = dx * dx + dy * dy + dz * dz;
       const physics::DpdPairParams& pp = row[type_of(pj)];
       const A rc = A(pp.rcut);

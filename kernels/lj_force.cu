@@ -9,12 +9,6 @@
 namespace meso::cuda {
 namespace {
 
-template <class A>
-__device__ __forceinline__ A rint_a(A x) {
-  if constexpr (sizeof(A) == 4) return rintf(x);
-  else return rint(x);
-}
-
 template <class P, bool SUMS, bool FUSE>
 __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typename P::S4> a) {
   using S4 = typename P::S4;
@@ -23,9 +17,7 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
   const bool active = i < a.p.n && !a.ctl->abort;
   double e = 0.0, w = 0.0;
   if (active) {
-    const Vec3d L = a.box.lengths();
-    const A lx = A(L.x), ly = A(L.y), lz = A(L.z);
-    const A ilx = A(1.0 / L.x), ily = A(1.0 / L.y), ilz = A(1.0 / L.z);
+    const MinImage<A> box(a.box);
     const S4* __restrict__ pos = a.p.pos;
     const S4 pi = ldg4(pos + i);
     const uint32_t ti = type_of(pi);
@@ -37,9 +29,7 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
       const S4 pj = ldg4(pos + j);
       A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
-      dx -= lx * rint_a(dx * ilx);
-      dy -= ly * rint_a(dy * ily);
-      dz -= lz * rint_a(dz * ilz);
+      box.apply(dx, dy, dz);
       const A rsq = dx * dx + dy * dy + dz * dz;
       // The evaluator returns exact zeros at and beyond r_cut.
       const auto pf = physics::lj_pair_force<A>(rsq, row[type_of(pj)]);

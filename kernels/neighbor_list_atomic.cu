@@ -16,8 +16,11 @@ __global__ void atomic_kernel(const S4* __restrict__ pos, uint32_t n, NlistBuild
   if (i >= n) return;
   StepControl* ctl = a.ctl;
   if (ctl->abort || ctl->cell_overflow) return;
-  const Vec3d ri = xyz(ldg4(pos + i));
-  const uint32_t c = a.grid.cell_of(ri);
+  using R = BuildReal<S4>;
+  const S4 pi = ldg4(pos + i);
+  const uint32_t c = a.grid.cell_of(xyz(pi));
+  const MinImage<R> box(a.box);
+  const R r_list_sq = R(a.r_list_sq);
   const int ns = a.grid.stencil_size();
   const uint32_t cap = a.nl.cap;
   uint32_t cnt = 0;
@@ -27,8 +30,10 @@ __global__ void atomic_kernel(const S4* __restrict__ pos, uint32_t n, NlistBuild
     for (uint32_t t = 0; t < m; ++t) {
       const uint32_t j = __ldg(a.cells.members + b + t);
       if (j == i) continue;
-      const Vec3d d = a.box.min_image(ri - xyz(ldg4(pos + j)));
-      if (dot(d, d) < a.r_list_sq) {
+      const S4 pj = ldg4(pos + j);
+      R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
+      box.apply(dx, dy, dz);
+      if (dx * dx + dy * dy + dz * dz < r_list_sq) {
         if (cnt < cap) a.nl.idx[size_t(cnt) * a.nl.stride + i] = j;
         ++cnt;
       }

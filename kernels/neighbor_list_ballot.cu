@@ -40,7 +40,7 @@ constexpr int kMaxWarpsPerBlock = 4;
 constexpr size_t kSmemLimit = 200 * 1024;  // opt-in dynamic shared memory we allow
 
 __host__ __device__ size_t words_per_warp(uint32_t cap) {
-  // tile kGroup x (cap + 1) | candidates | cand x,y,z (doubles) | counts | order
+  // tile kGroup x (cap + 1) | candidates | cand x,y,z (up to doubles) | counts | order
   size_t w = size_t(kGroup) * (cap + 1) + kBatch + 2 * 32 + 2 * 32;
   w = (w + 1) & ~size_t(1);  // 8-byte alignment of the doubles that follow
   return w + 2 * 3 * kBatch;
@@ -66,7 +66,10 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   uint32_t* n_skin = n_core + 32;
   uint32_t* order = n_skin + 32;   // stencil cell of rank r
   uint32_t* prefix = order + 32;   // candidates before rank r
-  double* cpos = reinterpret_cast<double*>(base + ((size_t(kGroup) * row + kBatch + 128 + 1) & ~size_t(1)));
+  using R = BuildReal<S4>;
+  R* cpos = reinterpret_cast<R*>(base + ((size_t(kGroup) * row + kBatch + 128 + 1) & ~size_t(1)));
+  const MinImage<R> mi(a.box);
+  const R r_list_sq = R(a.r_list_sq), r_core_sq = R(a.r_core_sq);
 
   // Rank the stencil cells by their first member (ties and empty cells by
   // stencil position) so candidates come in ascending index order.
@@ -101,15 +104,14 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
 
   const uint32_t m_c = a.cells.size(c);
   const uint32_t b_c = a.cells.begin(c);
-  const Box box = a.box;
   const uint32_t lt = (1u << lane) - 1u;
   for (uint32_t g0 = 0; g0 < m_c; g0 += kGroup) {
     const uint32_t gs = min(kGroup, m_c - g0);
     uint32_t my_i = 0;
-    Vec3d my_r{0.0, 0.0, 0.0};
+    S4 my_r{};
     if (lane < gs) {
       my_i = a.cells.members[b_c + g0 + lane];
-      my_r = xyz(ldg4(pos + my_i));
+      my_r = ldg4(pos + my_i);
     }
     n_core[lane] = 0;
     n_skin[lane] = 0;
@@ -122,16 +124,17 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
         while (r + 1 < ns && prefix[r + 1] <= k) ++r;
         const uint32_t j = a.cells.members[order[r] + (k - prefix[r])];
         cand[t] = j;
-        const Vec3d rj = xyz(ldg4(pos + j));
-        cpos[t] = rj.x;
-        cpos[kBatch + t] = rj.y;
-        cpos[2 * kBatch + t] = rj.z;
+        const S4 rj = ldg4(pos + j);
+        cpos[t] = R(rj.x);
+        cpos[kBatch + t] = R(rj.y);
+        cpos[2 * kBatch + t] = R(rj.z);
       }
       __syncwarp();
       for (uint32_t r = 0; r < gs; ++r) {
         const uint32_t i = __shfl_sync(0xffffffffu, my_i, r);
-        const Vec3d ri{__shfl_sync(0xffffffffu, my_r.x, r), __shfl_sync(0xffffffffu, my_r.y, r),
-                       __shfl_sync(0xffffffffu, my_r.z, r)};
+        const R rix = R(__shfl_sync(0xffffffffu, my_r.x, r));
+        const R riy = R(__shfl_sync(0xffffffffu, my_r.y, r));
+        const R riz = R(__shfl_sync(0xffffffffu, my_r.z, r));
         uint32_t cc = n_core[r], ss = n_skin[r];
         uint32_t* trow = tile + size_t(r) * row;
         for (uint32_t t0 = 0; t0 < bs; t0 += 32) {
@@ -140,10 +143,11 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
           uint32_t j = 0;
           if (t < bs) {
             j = cand[t];
-            const Vec3d d = box.min_image(ri - Vec3d{cpos[t], cpos[kBatch + t], cpos[2 * kBatch + t]});
-            const double d2 = dot(d, d);
-            in_list = j != i && d2 < a.r_list_sq;
-            in_core = in_list && d2 < a.r_core_sq;
+            R dx = rix - cpos[t], dy = riy - cpos[kBatch + t], dz = riz - cpos[2 * kBatch + t];
+            mi.apply(dx, dy, dz);
+            const R d2 = dx * dx + dy * dy + dz * dz;
+            in_list = j != i && d2 < r_list_sq;
+            in_core = in_list && d2 < r_core_sq;
           }
           const uint32_t mc = __ballot_sync(0xffffffffu, in_core);
           const uint32_t ms = __ballot_sync(0xffffffffu, in_list && !in_core);
