@@ -56,6 +56,18 @@ ReorderKind parse_reorder(const std::string& r) {
 
 uint32_t round_up(uint32_t x, uint32_t m) { return (x + m - 1) / m * m; }
 
+// Adds an IF conditional node after `dep` and returns its body graph.
+cudaGraph_t add_if_node(cudaGraph_t graph, cudaGraphConditionalHandle h, const cudaGraphNode_t* dep,
+                        cudaGraphNode_t* node) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = h;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 1;
+  MESO_CUDA_CHECK(cudaGraphAddNode(node, graph, dep, nullptr, 1, &p));
+  return p.conditional.phGraph_out[0];
+}
+
 __global__ void sort_flag_kernel(const StepControl* ctl, cudaGraphConditionalHandle hs) {
   cudaGraphSetConditional(hs, (ctl->sort_due && !ctl->abort) ? 1u : 0u);
 }
@@ -180,6 +192,13 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
     return uint32_t((uint64_t(n_) * kThreadsPerParticle + kForceBlock - 1) / kForceBlock);
   }
 
+  // Energy and virial of the last sums launch (waits for the stream).
+  void fetch_sums() {
+    double s[2];
+    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, stream_));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    sums_ = {s[0], s[1]};
+  }
   void pull_ctl() const {
     MESO_CUDA_CHECK(cudaMemcpyAsync(h_ctl_, ctl_.data(), sizeof(StepControl),
                                     cudaMemcpyDeviceToHost, stream_));
@@ -333,10 +352,7 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
     compute_dpd_forces<P>(a, c, stream_);
     reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
   }
-  double s[2];
-  MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, stream_));
-  MESO_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  sums_ = {s[0], s[1]};
+  fetch_sums();
 }
 
 template <class P>
@@ -540,14 +556,8 @@ void CudaDpdBackend<P>::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
 
   // Phase B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }.
-  cudaGraphNodeParams cp{};
-  cp.type = cudaGraphNodeTypeConditional;
-  cp.conditional.handle = hr;
-  cp.conditional.type = cudaGraphCondTypeIf;
-  cp.conditional.size = 1;
   cudaGraphNode_t cond;
-  MESO_CUDA_CHECK(cudaGraphAddNode(&cond, graph, &a_last, nullptr, 1, &cp));
-  cudaGraph_t body = cp.conditional.phGraph_out[0];
+  cudaGraph_t body = add_if_node(graph, hr, &a_last, &cond);
   cudaGraphNode_t body_dep = nullptr;
   if (reorder_ != ReorderKind::none) {
     cudaGraphConditionalHandle hs;
@@ -558,13 +568,7 @@ void CudaDpdBackend<P>::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec
     MESO_CUDA_CHECK(cudaGetLastError());
     last_node(flag);
     MESO_CUDA_CHECK(cudaStreamEndCapture(stream_, &body));
-    cudaGraphNodeParams sp{};
-    sp.type = cudaGraphNodeTypeConditional;
-    sp.conditional.handle = hs;
-    sp.conditional.type = cudaGraphCondTypeIf;
-    sp.conditional.size = 1;
-    MESO_CUDA_CHECK(cudaGraphAddNode(&body_dep, body, &flag, nullptr, 1, &sp));
-    cudaGraph_t sort_body = sp.conditional.phGraph_out[0];
+    cudaGraph_t sort_body = add_if_node(body, hs, &flag, &body_dep);
     MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, sort_body, nullptr, nullptr, 0, mode));
     enqueue_reorder();
     MESO_CUDA_CHECK(cudaStreamEndCapture(stream_, &sort_body));
@@ -640,10 +644,7 @@ void CudaDpdBackend<P>::advance(uint64_t first_step, uint64_t nsteps, bool sums_
     }
   }
   if (sums_on_last) {
-    double s[2];
-    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, stream_));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    sums_ = {s[0], s[1]};
+    fetch_sums();
   }
 }
 
@@ -674,10 +675,7 @@ void CudaDpdBackend<P>::compute_forces(uint64_t timestep, bool want_sums) {
   set_step(timestep);
   enqueue_force(want_sums);
   if (want_sums) {
-    double s[2];
-    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, stream_));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    sums_ = {s[0], s[1]};
+    fetch_sums();
   }
   synchronize();
 }

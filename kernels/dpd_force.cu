@@ -107,27 +107,7 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
       a.p.vel[i] = make4<S4>({double(v.x) + h * gx, double(v.y) + h * gy, double(v.z) + h * gz}, 0.0);
     }
   }
-  if constexpr (SUMS) {
-    __shared__ double se[kForceBlock / 32], sw[kForceBlock / 32];
-    for (int o = 16; o > 0; o >>= 1) {
-      e += __shfl_xor_sync(0xffffffffu, e, o);
-      w += __shfl_xor_sync(0xffffffffu, w, o);
-    }
-    if ((threadIdx.x & 31u) == 0) {
-      se[threadIdx.x >> 5] = e;
-      sw[threadIdx.x >> 5] = w;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      double te = 0.0, tw = 0.0;
-      for (int k = 0; k < kForceBlock / 32; ++k) {
-        te += se[k];
-        tw += sw[k];
-      }
-      a.partials[2 * blockIdx.x] = te;
-      a.partials[2 * blockIdx.x + 1] = tw;
-    }
-  }
+  if constexpr (SUMS) block_partials(e, w, a.partials);
 }
 
 __global__ void reduce_partials_kernel(const double* __restrict__ partials, uint32_t nblocks,

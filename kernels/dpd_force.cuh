@@ -49,6 +49,32 @@ template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
                         cudaStream_t s);
 
+// Writes the block's sums of e and w (every thread's contribution) to
+// partials[2 blockIdx.x], partials[2 blockIdx.x + 1] in a fixed order: the
+// deterministic first stage of the energy/virial reduction. Call from all
+// threads of a kForceBlock-thread block.
+__device__ __forceinline__ void block_partials(double e, double w, double* partials) {
+  __shared__ double se[kForceBlock / 32], sw[kForceBlock / 32];
+  for (int o = 16; o > 0; o >>= 1) {
+    e += __shfl_xor_sync(0xffffffffu, e, o);
+    w += __shfl_xor_sync(0xffffffffu, w, o);
+  }
+  if ((threadIdx.x & 31u) == 0) {
+    se[threadIdx.x >> 5] = e;
+    sw[threadIdx.x >> 5] = w;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double te = 0.0, tw = 0.0;
+    for (int k = 0; k < kForceBlock / 32; ++k) {
+      te += se[k];
+      tw += sw[k];
+    }
+    partials[2 * blockIdx.x] = te;
+    partials[2 * blockIdx.x + 1] = tw;
+  }
+}
+
 // Sums the per-block partials of the last sums launch in a fixed order (one
 // block), so that energy and virial are deterministic: out[0] = energy,
 // out[1] = virial.
