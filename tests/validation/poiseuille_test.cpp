@@ -2,27 +2,15 @@
 // same code path as `mesobench validate --filter poiseuille`.
 #include <gtest/gtest.h>
 
-#include "meso/reference/cpu_backend.hpp"
-#include "meso/validation/validation_case.hpp"
+#include "run_case.hpp"
 
 namespace {
 
 using namespace meso;
-
-validation::Result run(const std::string& name) {
-  BackendRegistry reg;
-  reference::register_cpu_backend(reg);
-  validation::Context ctx;
-  ctx.registry = &reg;
-  ctx.backend = "cpu";
-  for (const auto& c : validation::all_cases())
-    if (c.name == name) return c.run(ctx);
-  ADD_FAILURE() << "no validation case " << name;
-  return {};
-}
+using meso::test_support::run_validation_case;
 
 TEST(Validation, PoiseuilleViscosityShort) {
-  const auto r = run("poiseuille-viscosity");
+  const auto r = run_validation_case("poiseuille-viscosity");
   EXPECT_TRUE(r.passed) << "eta = " << r.measured << " +/- " << r.uncertainty << ", reference " << r.reference
                         << ", tolerance " << r.tolerance << ", steady " << r.data["steady"] << " ("
                         << r.rule << ")";
@@ -33,7 +21,7 @@ TEST(Validation, PoiseuilleViscosityShort) {
 }
 
 TEST(Validation, PoiseuilleTransientShort) {
-  const auto r = run("poiseuille-transient");
+  const auto r = run_validation_case("poiseuille-transient");
   EXPECT_TRUE(r.passed) << "worst L2 = " << r.measured << ", threshold " << r.tolerance << " ("
                         << r.rule << ")";
   for (const auto& t : r.data["times"])
