@@ -51,6 +51,10 @@ expect_bad "frobnicate"         run --frobnicate
 expect_bad "does not exist"     run --filter 'N=8192$' --json "$work/missing/dir/out.json"
 expect_bad "integrator 'leapfrog'" run --filter 'N=8192$' --param integrator=leapfrog
 expect_bad "matches no validation case" validate --filter 'nothing-here'
+expect_bad "--param 'colour=1'" validate --filter poiseuille --param colour=1
+expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
+expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
+expect_bad "max_time = 50"      validate --filter poiseuille-transient --param max_time=50
 
 # Physically valid input that diverges is refused, and nothing is written.
 expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0

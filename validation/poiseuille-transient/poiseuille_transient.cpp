@@ -30,6 +30,18 @@ Result run_poiseuille_transient(const Context& ctx) {
   rp.integrator = Integrator::velocity_verlet;
   rp.skin = 0.3;
 
+  // Knobs first, so that bad input is refused before anything runs.
+  const int runs = static_cast<int>(knob(ctx, "runs", is_long ? 10 : 4));
+  if (runs < 2)
+    throw_input_error("poiseuille-transient runs = ", runs,
+                      " is invalid: the profile noise is measured from the scatter of >= 2 runs");
+  const double max_time = knob(ctx, "max_time", 10000.0);
+  std::vector<double> published;
+  for (double T : {100.0, 200.0, 500.0, 1000.0, 2000.0, 10000.0})
+    if (T <= max_time) published.push_back(T);
+  if (published.empty())
+    throw_input_error("poiseuille-transient max_time = ", max_time, " is invalid: it must be >= 100");
+
   // 1. nu of this fluid from the viscosity case's code path (its own box,
   //    runs and seeds: independent of the transient runs).
   ReversePoiseuilleSetup st;
@@ -61,17 +73,6 @@ Result run_poiseuille_transient(const Context& ctx) {
   fluid.lz = 2.0 * d;
   const double g = 5e-4 / (scale * scale);
   const uint32_t bins = 2 * static_cast<uint32_t>(std::lround(2.0 * d));  // ~0.5 wide, edge at z = 0
-  const int runs = static_cast<int>(knob(ctx, "runs", is_long ? 10 : 4));
-  if (runs < 2)
-    throw_input_error("poiseuille-transient runs = ", runs,
-                      " is invalid: the profile noise is measured from the scatter of >= 2 runs");
-  const double max_time = knob(ctx, "max_time", 10000.0);
-  std::vector<double> published;
-  for (double T : {100.0, 200.0, 500.0, 1000.0, 2000.0, 10000.0})
-    if (T <= max_time) published.push_back(T);
-  if (published.empty())
-    throw_input_error("poiseuille-transient max_time = ", max_time, " is invalid: it must be >= 100");
-
   const auto step_of = [&](double t) { return static_cast<uint64_t>(std::llround(t / rp.dt)); };
   // Samples every 5 steps (0.05 time units); each window runs from the first
   // to the last sample inside [T - 0.5, T + 0.5], and the analytic series is
