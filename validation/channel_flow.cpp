@@ -1,6 +1,8 @@
 #include "meso/validation/channel_flow.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 #include "meso/error.hpp"
@@ -171,8 +173,13 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
       double lo = 0.0, hi = 0.0, nlo = 0.0, nhi = 0.0;
       for (std::size_t i = 0; i < p.n_local; ++i) {
         const double v = component(p.velocity[i], 2);
-        if (p.position[i].x < 0.0) lo += v, nlo += 1.0;
-        else hi += v, nhi += 1.0;
+        if (p.position[i].x < 0.0) {
+          lo += v;
+          nlo += 1.0;
+        } else {
+          hi += v;
+          nhi += 1.0;
+        }
       }
       run.monitor_time.push_back(static_cast<double>(sim.step()) * dt);
       run.monitor_amplitude.push_back(0.5 * (lo / std::max(nlo, 1.0) - hi / std::max(nhi, 1.0)));
