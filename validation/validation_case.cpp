@@ -8,6 +8,8 @@ namespace meso::validation {
 Result run_dpd_temperature(const Context& ctx);  // dpd-temperature/dpd_temperature.cpp
 Result run_nve_drift_shift(const Context& ctx);  // nve-drift/nve_drift.cpp
 Result run_nve_drift_xplor(const Context& ctx);
+Result run_poiseuille_viscosity(const Context& ctx);  // poiseuille-viscosity/
+Result run_poiseuille_transient(const Context& ctx);  // poiseuille-transient/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -24,8 +26,25 @@ const std::vector<Case>& all_cases() {
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
        "N = 5000, rho = 0.4, r_cut = 2.5, XPLOR r_on = 1.5",
        run_nve_drift_xplor},
+      {"poiseuille-viscosity",
+       "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
+       "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",
+       run_poiseuille_viscosity,
+       {"runs: independent runs", "production: averaging time per run", "equilibration: time from rest"}},
+      {"poiseuille-transient",
+       "Tang & Karniadakis, CPC 185, 2809 (2014) sec. 4.2 Eq. 10; Sigalotti et al., JCP 191, 622 "
+       "(2003): start-up of double Poiseuille flow, rho = 5, a = 15, sigma = 3, kT = 1",
+       run_poiseuille_transient,
+       {"runs: transient repeats", "max_time: last published time profiled (long-form units)",
+        "steady_runs: runs of the steady viscosity measurement",
+        "steady_production: averaging time per steady run"}},
   };
   return cases;
+}
+
+double knob(const Context& ctx, const std::string& key, double fallback) {
+  const auto it = ctx.params.find(key);
+  return it == ctx.params.end() ? fallback : it->second;
 }
 
 BlockAverage block_average(const std::vector<double>& series, int blocks) {

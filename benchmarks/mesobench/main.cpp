@@ -4,7 +4,7 @@
 //   mesobench                          default suite on the best backend
 //   mesobench list [--filter RE]
 //   mesobench run --filter RE --backend cpu|cuda|auto --variant STR --json FILE
-//   mesobench validate --filter RE [--long]
+//   mesobench validate --filter RE [--long] [--param knob=value]
 #include <iostream>
 #include <regex>
 #include <string>
@@ -94,7 +94,10 @@ int cmd_list(const CommonOptions& o, const BackendRegistry& reg) {
     std::cout << s.names[i] << (s.cases[i].in_default_suite ? "  [default]" : "") << '\n';
   const std::regex re = compile_filter(o.filter);
   for (const auto& v : validation::all_cases())
-    if (std::regex_search(v.name, re)) std::cout << "validate: " << v.name << '\n';
+    if (std::regex_search(v.name, re)) {
+      std::cout << "validate: " << v.name << '\n';
+      for (const auto& k : v.knobs) std::cout << "    --param " << k << '\n';
+    }
   return 0;
 }
 
@@ -135,6 +138,35 @@ int cmd_validate(const CommonOptions& o, const BackendRegistry& reg) {
   ctx.seed = o.seed;
   reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
   const std::regex re = compile_filter(o.filter);
+  // --param k=v overrides a knob of the selected cases (e.g. runs=2 to
+  // smoke-test a long form); a knob none of them has is an input error.
+  for (const auto& kv : o.params) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq);
+    bool known = false;
+    std::string offered;
+    for (const auto& c : validation::all_cases()) {
+      if (!std::regex_search(c.name, re)) continue;
+      for (const auto& k : c.knobs) {
+        const std::string name = k.substr(0, k.find(':'));
+        offered += (offered.empty() ? "" : ", ") + name;
+        known = known || name == key;
+      }
+    }
+    if (eq == std::string::npos || !known)
+      throw_input_error("--param '", kv, "' is invalid: the selected validation cases take key=value with key in {",
+                        offered, "}");
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(kv.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != kv.size() - eq - 1 || !(v > 0.0))
+      throw_input_error("--param '", kv, "' is invalid: the value must be a number > 0");
+    ctx.params[key] = v;
+  }
   std::vector<validation::Result> results;
   for (const auto& c : validation::all_cases()) {
     if (!std::regex_search(c.name, re)) continue;
@@ -158,6 +190,7 @@ int cmd_validate(const CommonOptions& o, const BackendRegistry& reg) {
                           {"variant", ctx.variant.to_string()},
                           {"form", to_string(ctx.form)},
                           {"seed", ctx.seed},
+                          {"params", ctx.params},
                           {"cases", nlohmann::json::array()}};
     for (const auto& r : results)
       doc["cases"].push_back({{"name", r.name},
@@ -216,6 +249,9 @@ int main(int argc, char** argv) {
   add_selection_options(validate, o);
   validate->add_option("--json", o.json, "Write the results (with series for plots) to this file");
   validate->add_flag("--long", o.long_form, "Full form (published system size; meant for a GPU)");
+  validate->add_option("--param", o.params,
+                       "Override a knob of the selected cases, key=value (see `mesobench list`); "
+                       "repeatable; for smoke tests, not the published protocol");
   validate->add_option("--seed", o.seed, "Seed of the initial configuration and noise")
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xffffffff}));
 

@@ -60,6 +60,10 @@ expect_bad "tau = -0.5"         run --filter 'lj-liquid' --param tau=-0.5
 expect_bad "integrator 'nph'"   run --filter 'lj-liquid' --param integrator=nph
 expect_bad "'a' is unknown for lj-liquid" run --filter 'lj-liquid' --param a=25
 expect_bad "too dense"          run --filter 'lj-liquid' --param rho=2
+expect_bad "--param 'colour=1'" validate --filter poiseuille --param colour=1
+expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
+expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
+expect_bad "max_time = 50"      validate --filter poiseuille-transient --param max_time=50
 
 # Physically valid input that diverges is refused, and nothing is written.
 expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0

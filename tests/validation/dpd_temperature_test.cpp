@@ -2,27 +2,15 @@
 // same code path as `mesobench validate`.
 #include <gtest/gtest.h>
 
-#include "meso/reference/cpu_backend.hpp"
-#include "meso/validation/validation_case.hpp"
+#include "run_case.hpp"
 
 namespace {
 
 using namespace meso;
-
-validation::Result run(const std::string& name) {
-  BackendRegistry reg;
-  reference::register_cpu_backend(reg);
-  validation::Context ctx;
-  ctx.registry = &reg;
-  ctx.backend = "cpu";
-  for (const auto& c : validation::all_cases())
-    if (c.name == name) return c.run(ctx);
-  ADD_FAILURE() << "no validation case " << name;
-  return {};
-}
+using meso::test_support::run_validation_case;
 
 TEST(Validation, DpdTemperatureShort) {
-  const auto r = run("dpd-temperature");
+  const auto r = run_validation_case("dpd-temperature");
   EXPECT_TRUE(r.passed) << "<T> = " << r.measured << " +/- " << r.uncertainty << ", reference "
                         << r.reference << ", tolerance " << r.tolerance << " (" << r.rule << ")";
   // The error bar itself must be meaningful: a few tenths of a percent for

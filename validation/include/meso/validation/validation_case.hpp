@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,22 @@ struct Context {
   Variant variant;
   const BackendRegistry* registry = nullptr;
   uint64_t seed = 1;
+  // Overrides of a case's own knobs (`mesobench validate --param k=v`), e.g.
+  // fewer runs to smoke-test a long form. A run with overrides is not the
+  // published protocol; results record them.
+  std::map<std::string, double> params;
 };
+
+// The value of knob `key` (an override from ctx.params, else `fallback`).
+double knob(const Context& ctx, const std::string& key, double fallback);
 
 struct Case {
   std::string name;
   std::string source;  // citation
   std::function<Result(const Context&)> run;
+  // Knobs the case reads from Context::params, "name: meaning" (listed by
+  // `mesobench list`; an override no selected case knows is an input error).
+  std::vector<std::string> knobs = {};
 };
 
 const std::vector<Case>& all_cases();

@@ -1,0 +1,307 @@
+#include "meso/validation/channel_flow.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numbers>
+
+#include "meso/error.hpp"
+#include "meso/parabola_fit.hpp"
+#include "meso/simulation.hpp"
+#include "meso/velocity_profile.hpp"
+
+namespace meso::validation {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Average of exp(-a t) over [t0, t1] (point value when t0 == t1).
+double mean_exp(double a, double t0, double t1) {
+  if (t1 - t0 <= 0.0) return std::exp(-a * t0);
+  return (std::exp(-a * t0) - std::exp(-a * t1)) / (a * (t1 - t0));
+}
+
+// Average of cos(k z) over [z0, z1].
+double mean_cos(double k, double z0, double z1) {
+  if (z1 - z0 <= 0.0) return std::cos(k * z0);
+  return (std::sin(k * z1) - std::sin(k * z0)) / (k * (z1 - z0));
+}
+
+double component(const Vec3d& v, int c) { return c == 0 ? v.x : (c == 1 ? v.y : v.z); }
+
+// Curvature of the two halves combined, C = (c2_upper - c2_lower) / 2, as
+// weights over all bins (the upper half is driven by -g, so both halves
+// contribute with the same sign): eta = rho g / (2 C).
+std::vector<double> combined_curvature_weights(const std::vector<double>& centers) {
+  const std::size_t half = centers.size() / 2;
+  const std::vector<double> lower(centers.begin(), centers.begin() + half);
+  const std::vector<double> upper(centers.begin() + half, centers.end());
+  const auto wl = parabola_curvature_weights(lower), wu = parabola_curvature_weights(upper);
+  std::vector<double> w(centers.size());
+  for (std::size_t b = 0; b < half; ++b) {
+    w[b] = -0.5 * wl[b];
+    w[half + b] = 0.5 * wu[b];
+  }
+  return w;
+}
+
+struct HalfFits {
+  ParabolaFit lower, upper;
+};
+
+HalfFits fit_halves(const std::vector<double>& centers, const std::vector<double>& u) {
+  const std::size_t half = centers.size() / 2;
+  HalfFits f;
+  f.lower = fit_parabola({centers.begin(), centers.begin() + half}, {u.begin(), u.begin() + half});
+  f.upper = fit_parabola({centers.begin() + half, centers.end()}, {u.begin() + half, u.end()});
+  return f;
+}
+
+// Fluctuating-hydrodynamics variance of sum_b w_b ubar_b, where ubar_b is the
+// time average over T of the bin-mean velocity. The transverse velocity
+// field averaged over the cross-section has Fourier modes k = 2 pi m / L,
+// each with equipartition variance kT / M (M the total mass; exact in
+// equilibrium for any interaction) and, in the hydrodynamic limit,
+// correlation exp(-nu k^2 t); the time average of a mode with correlation
+// time tau has variance (2 tau / T)(1 - (tau / T)(1 - exp(-T / tau))) times
+// its instantaneous variance. Averaging over a bin of width h multiplies the
+// mode by sinc(k h / 2). m = 0 is excluded: the profile is taken in the
+// centre-of-mass frame, and the weights of a curvature sum to zero anyway.
+double hydrodynamic_variance(const std::vector<double>& w, const std::vector<double>& centers, double L,
+                             double h, double kT, double total_mass, double nu, double T) {
+  double var = 0.0;
+  const int mmax = 200 * static_cast<int>(centers.size());
+  for (int m = 1; m <= mmax; ++m) {
+    const double k = 2.0 * kPi * m / L;
+    double re = 0.0, im = 0.0;
+    for (std::size_t b = 0; b < w.size(); ++b) {
+      re += w[b] * std::cos(k * centers[b]);
+      im += w[b] * std::sin(k * centers[b]);
+    }
+    const double sinc = std::sin(0.5 * k * h) / (0.5 * k * h);
+    const double tau = 1.0 / (nu * k * k);
+    const double time_factor = 2.0 * tau / T * (1.0 - tau / T * (1.0 - std::exp(-T / tau)));
+    // Modes m and -m are complex conjugates: together 2 |W_m|^2 kT / M.
+    var += 2.0 * (re * re + im * im) * sinc * sinc * kT / total_mass * time_factor;
+  }
+  return var;
+}
+
+double integrate_simpson(const std::function<double(double)>& f, double a, double b, int n = 2000) {
+  const double h = (b - a) / n;
+  double s = f(a) + f(b);
+  for (int i = 1; i < n; ++i) s += (i % 2 ? 4.0 : 2.0) * f(a + i * h);
+  return s * h / 3.0;
+}
+
+}  // namespace
+
+double startup_channel_velocity(double z0, double z1, double t0, double t1, double g, double nu, double d) {
+  require_positive("channel width d", d);
+  require_positive("kinematic viscosity nu", nu);
+  if (z1 < z0) std::swap(z0, z1);
+  if (t1 < t0) std::swap(t0, t1);
+  // Mean of 1 - (2z/d)^2 over [z0, z1].
+  const double mean_quad = z1 - z0 > 0.0 ? 1.0 - 4.0 * (z1 * z1 * z1 - z0 * z0 * z0) / (3.0 * d * d * (z1 - z0))
+                                         : 1.0 - 4.0 * z0 * z0 / (d * d);
+  const double amp = g * d * d / nu;
+  double u = amp / 8.0 * mean_quad;
+  // The series converges like 1/n^3 at t = 0 (and exponentially after):
+  // 20000 terms leave < 1e-9 of amp.
+  for (int n = 0; n < 20000; ++n) {
+    const double j = 2.0 * n + 1.0;
+    const double k = j * kPi / d;
+    const double decay = mean_exp(nu * k * k, t0, t1);
+    const double term = 4.0 * amp / (kPi * kPi * kPi * j * j * j) * mean_cos(k, z0, z1) * decay;
+    u -= (n % 2 == 0 ? 1.0 : -1.0) * term;
+    if (decay < 1e-18) break;
+  }
+  return u;
+}
+
+KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, double rcut, double s) {
+  const auto wd = [&](double r) { return std::pow(1.0 - r / rcut, 2.0 * s); };
+  const double i2 = integrate_simpson([&](double r) { return r * r * wd(r); }, 0.0, rcut);
+  const double i4 = integrate_simpson([&](double r) { return r * r * r * r * wd(r); }, 0.0, rcut);
+  KineticViscosity v;
+  v.kinetic = 3.0 * kT / (2.0 * gamma * 4.0 * kPi * i2);
+  v.dissipative = 2.0 * kPi * gamma * rho * rho / 15.0 * i4;
+  return v;
+}
+
+ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleSetup& s) {
+  if (s.bins < 8 || s.bins % 2 != 0)
+    throw_input_error("reverse Poiseuille bins = ", s.bins, " is invalid: it must be even and >= 8");
+  if (s.runs < 1) throw_input_error("reverse Poiseuille runs = ", s.runs, " is invalid: it must be >= 1");
+  require_positive("production time", s.production_time);
+  require_non_negative("equilibration time", s.equilibrate_time);
+  const double dt = s.run.dt;
+  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
+  const uint64_t eq_steps = steps(s.equilibrate_time), prod_steps = steps(s.production_time);
+  const uint64_t sample_steps = std::max<uint64_t>(1, steps(s.sample_every_time));
+  const uint64_t monitor_steps = std::max<uint64_t>(sample_steps, steps(s.monitor_every_time));
+
+  ReversePoiseuilleResult res;
+  std::vector<double> weights;
+  for (int k = 0; k < s.runs; ++k) {
+    ReversePoiseuilleRun run;
+    run.seed = ctx.seed + 1000003ull * static_cast<uint64_t>(k);
+    DpdFluidParams fluid = s.fluid;
+    fluid.seed = run.seed;  // independent initial configuration ...
+    RunParams rp = s.run;
+    rp.seed = static_cast<uint32_t>(run.seed);  // ... and pair noise
+    System sys = make_dpd_fluid(fluid);
+    sys.body_force.g = {0.0, 0.0, s.g};
+    sys.body_force.reverse_axis = 0;
+    Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
+    const double M = static_cast<double>(sys.particles.n_local) * fluid.mass;
+    res.mass_density = M / sys.box.volume();
+    res.n = sys.particles.n_local;
+
+    VelocityProfile prof(sys.box, /*axis=*/0, /*component=*/2, s.bins);
+    prof.set_remove_center_of_mass(true);
+    VelocityProfile first = prof, second = prof;
+    if (res.centers.empty()) {
+      res.centers = prof.centers();
+      weights = combined_curvature_weights(res.centers);
+    }
+    // Flow amplitude: mean velocity of the lower half minus that of the
+    // upper half, over 2 (centre-of-mass frame); it rises from 0 to 2/3 of
+    // the centre-line velocity as the start-up transient dies out.
+    const auto monitor = [&](const ParticleData<double>& p) {
+      double lo = 0.0, hi = 0.0, nlo = 0.0, nhi = 0.0;
+      for (std::size_t i = 0; i < p.n_local; ++i) {
+        const double v = component(p.velocity[i], 2);
+        if (p.position[i].x < 0.0) {
+          lo += v;
+          nlo += 1.0;
+        } else {
+          hi += v;
+          nhi += 1.0;
+        }
+      }
+      run.monitor_time.push_back(static_cast<double>(sim.step()) * dt);
+      run.monitor_amplitude.push_back(0.5 * (lo / std::max(nlo, 1.0) - hi / std::max(nhi, 1.0)));
+    };
+    monitor(sim.particles());
+    for (uint64_t done = 0; done < eq_steps;) {
+      const uint64_t n = std::min(monitor_steps, eq_steps - done);
+      sim.run(n);
+      done += n;
+      monitor(sim.particles());
+    }
+    for (uint64_t done = 0; done < prod_steps;) {
+      const uint64_t n = std::min(sample_steps, prod_steps - done);
+      sim.run(n);
+      done += n;
+      const ParticleData<double> p = sim.particles();
+      prof.add(p, sys.type_mass);
+      (done <= prod_steps / 2 ? first : second).add(p, sys.type_mass);
+      if (done % monitor_steps == 0) monitor(p);
+    }
+    const auto eta_of = [&](const std::vector<double>& u) {
+      double c = 0.0;
+      for (std::size_t b = 0; b < u.size(); ++b) c += weights[b] * u[b];
+      return res.mass_density * s.g / (2.0 * c);
+    };
+    run.profile = prof.mean();
+    for (double u : run.profile)
+      if (!std::isfinite(u))
+        throw_input_error("reverse Poiseuille: an empty profile bin; bins = ", s.bins, " is too many for N = ",
+                          res.n);
+    run.eta = eta_of(run.profile);
+    run.eta_first = eta_of(first.mean());
+    run.eta_second = eta_of(second.mean());
+    const HalfFits hf = fit_halves(res.centers, run.profile);
+    run.eta_lower = -res.mass_density * s.g / (2.0 * hf.lower.curvature());
+    run.eta_upper = res.mass_density * s.g / (2.0 * hf.upper.curvature());
+    const double c = res.mass_density * s.g / (2.0 * run.eta);
+    const double var = hydrodynamic_variance(weights, res.centers, sys.box.lengths().x,
+                                             sys.box.lengths().x / s.bins, fluid.kT, M,
+                                             run.eta / res.mass_density, s.production_time);
+    run.model_se = run.eta * std::sqrt(var) / std::fabs(c);
+    res.runs.push_back(std::move(run));
+  }
+
+  // Combine the runs (equal lengths: plain means).
+  const double R = static_cast<double>(res.runs.size());
+  res.mean_profile.assign(res.centers.size(), 0.0);
+  double sum = 0.0, model_var = 0.0;
+  for (const auto& r : res.runs) {
+    sum += r.eta;
+    model_var += r.model_se * r.model_se;
+    for (std::size_t b = 0; b < r.profile.size(); ++b) res.mean_profile[b] += r.profile[b] / R;
+  }
+  res.eta = sum / R;
+  res.se_model = std::sqrt(model_var) / R;
+  if (res.runs.size() >= 2) {
+    double ss = 0.0;
+    for (const auto& r : res.runs) ss += (r.eta - res.eta) * (r.eta - res.eta);
+    res.se_runs = std::sqrt(ss / (R - 1.0) / R);
+  }
+  if (res.runs.size() >= 5) {
+    res.se = res.se_runs;
+    res.se_method = "standard deviation of the independent runs / sqrt(runs)";
+  } else {
+    res.se = res.se_model;
+    res.se_method = "fluctuating hydrodynamics (fewer than 5 runs): equipartition kT/M per velocity mode, "
+                    "decay nu k^2, propagated through the fit";
+  }
+
+  // How steady was the production window? The start-up series with the
+  // measured viscosity, averaged over the production window and fitted like
+  // the data, gives the curvature the transient still misses.
+  const double L = s.fluid.lx, d = 0.5 * L, nu = res.eta / res.mass_density;
+  res.relaxation_time = d * d / (kPi * kPi * nu);
+  std::vector<double> transient(res.centers.size());
+  const double t0 = s.equilibrate_time, t1 = s.equilibrate_time + s.production_time;
+  for (std::size_t b = 0; b < res.centers.size(); ++b) {
+    const double x = res.centers[b], h = 0.5 * (L / s.bins);
+    const double sign = x < 0.0 ? 1.0 : -1.0;
+    const double centre = x < 0.0 ? -0.5 * d : 0.5 * d;
+    transient[b] = sign * startup_channel_velocity(x - h - centre, x + h - centre, t0, t1, s.g, nu, d);
+  }
+  double c_transient = 0.0;
+  for (std::size_t b = 0; b < transient.size(); ++b) c_transient += weights[b] * transient[b];
+  res.startup_bias = 1.0 - c_transient / (s.g / (2.0 * nu));
+  res.steady = res.startup_bias <= 0.25 * res.se / res.eta;
+
+  const HalfFits mf = fit_halves(res.centers, res.mean_profile);
+  const auto fit_json = [](const ParabolaFit& f) {
+    return nlohmann::json{{"x0", f.x0}, {"c", f.c}, {"se", f.se}, {"residual_rms", f.residual_rms}};
+  };
+  res.fits = {{"lower", fit_json(mf.lower)}, {"upper", fit_json(mf.upper)}};
+  return res;
+}
+
+nlohmann::json to_json(const ReversePoiseuilleResult& r) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& k : r.runs)
+    runs.push_back({{"seed", k.seed},
+                    {"eta", k.eta},
+                    {"eta_lower_half", k.eta_lower},
+                    {"eta_upper_half", k.eta_upper},
+                    {"eta_first_half_of_production", k.eta_first},
+                    {"eta_second_half_of_production", k.eta_second},
+                    {"model_se", k.model_se},
+                    {"profile", k.profile},
+                    {"monitor_time", k.monitor_time},
+                    {"monitor_amplitude", k.monitor_amplitude}});
+  return {{"N", r.n},
+          {"mass_density", r.mass_density},
+          {"eta", r.eta},
+          {"se", r.se},
+          {"se_method", r.se_method},
+          {"se_runs", r.se_runs},
+          {"se_model", r.se_model},
+          {"relaxation_time", r.relaxation_time},
+          {"startup_bias", r.startup_bias},
+          {"steady", r.steady},
+          {"centers", r.centers},
+          {"mean_profile", r.mean_profile},
+          {"fits", r.fits},
+          {"runs", runs}};
+}
+
+}  // namespace meso::validation
