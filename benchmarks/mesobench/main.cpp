@@ -81,7 +81,10 @@ Selection select(const CommonOptions& o, const BackendRegistry& reg, bool for_li
     s.cases.push_back(c);
     s.names.push_back(name);
   }
-  if (s.cases.empty())
+  // A listing may match only validation cases (`list --filter poiseuille`).
+  bool validation_match = false;
+  for (const auto& v : validation::all_cases()) validation_match = validation_match || std::regex_search(v.name, re);
+  if (s.cases.empty() && !(for_listing && validation_match))
     throw_input_error("--filter '", o.filter, "' matches no benchmark case",
                       max_n ? " with N <= " + std::to_string(max_n) + " (see --max-n)" : "",
                       "; `mesobench list` shows the names");
