@@ -86,27 +86,9 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
     fy += __shfl_xor_sync(0xffffffffu, fy, o);
     fz += __shfl_xor_sync(0xffffffffu, fz, o);
   }
-  if (active && sub == 0) {
-    double gx = fx, gy = fy, gz = fz;
-    if (a.body.active()) {
-      const Vec3d b = a.body.force(xyz(pi), ti, a.type_mass[ti]);
-      gx += b.x;
-      gy += b.y;
-      gz += b.z;
-    }
-    a.p.force[i] = make4<S4>({gx, gy, gz}, 0.0);
-    if constexpr (FUSE) {
-      // Second velocity-Verlet half-step, v += dt/2 f/m, with the force still
-      // in registers: saves one pass over v and f (Shkurti et al.).
-      // The base is v(t + dt/2): kept in vel_pred for velocity Verlet (so
-      // that this write to vel cannot race with other threads' dissipative
-      // loads, which read vel_pred), in vel for Groot-Warren (whose loads read
-      // the prediction in vel_pred). Each thread touches only its own entry.
-      const double h = 0.5 * a.dt / a.type_mass[ti];
-      const S4 v = a.fuse_base_pred ? a.p.vel_pred[i] : a.p.vel[i];
-      a.p.vel[i] = make4<S4>({double(v.x) + h * gx, double(v.y) + h * gy, double(v.z) + h * gz}, 0.0);
-    }
-  }
+  if (active && sub == 0)
+    finish_particle<FUSE>(a.p, i, Vec3d{double(fx), double(fy), double(fz)}, pi, ti, a.body,
+                          a.type_mass, a.dt, a.fuse_base_pred);
   if constexpr (SUMS) block_partials(e, w, a.partials);
 }
 

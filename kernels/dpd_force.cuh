@@ -75,6 +75,30 @@ __device__ __forceinline__ void block_partials(double e, double w, double* parti
   }
 }
 
+// The common end of a pair-force kernel for particle i: adds the body force
+// to the pair sum, stores it and, when fused, performs the second
+// velocity-Verlet half-step v = v_base + dt/2 f/m with the force still in
+// registers (Shkurti et al.'s BRAHMS fusion). v_base is v(t + dt/2): kept in
+// vel_pred for velocity Verlet, so that this write to vel cannot race with
+// other threads' dissipative loads (which read vel_pred); in vel for
+// Groot-Warren (whose loads read the prediction in vel_pred). Each thread
+// touches only its own entry.
+template <bool FUSE, class S4>
+__device__ __forceinline__ void finish_particle(const ParticleView<S4>& p, uint32_t i,
+                                                const Vec3d& pair_force, const S4& pos_i,
+                                                uint32_t type_i, const physics::BodyForce& body,
+                                                const double* type_mass, double dt,
+                                                bool base_in_pred) {
+  Vec3d f = pair_force;
+  if (body.active()) f += body.force(xyz(pos_i), type_i, type_mass[type_i]);
+  p.force[i] = make4<S4>(f, 0.0);
+  if constexpr (FUSE) {
+    const double h = 0.5 * dt / type_mass[type_i];
+    const Vec3d v = xyz(base_in_pred ? p.vel_pred[i] : p.vel[i]) + h * f;
+    p.vel[i] = make4<S4>(v, 0.0);
+  }
+}
+
 // Sums the per-block partials of the last sums launch in a fixed order (one
 // block), so that energy and virial are deterministic: out[0] = energy,
 // out[1] = virial.

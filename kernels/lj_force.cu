@@ -41,19 +41,8 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
         w += 0.5 * double(pf.virial);
       }
     }
-    double gx = fx, gy = fy, gz = fz;
-    if (a.body.active()) {
-      const Vec3d b = a.body.force(xyz(pi), ti, a.type_mass[ti]);
-      gx += b.x;
-      gy += b.y;
-      gz += b.z;
-    }
-    a.p.force[i] = make4<S4>({gx, gy, gz}, 0.0);
-    if constexpr (FUSE) {
-      const double h = 0.5 * a.dt / a.type_mass[ti];
-      const S4 v = a.p.vel_pred[i];  // v(t + dt/2), see dpd_force.cu
-      a.p.vel[i] = make4<S4>({double(v.x) + h * gx, double(v.y) + h * gy, double(v.z) + h * gz}, 0.0);
-    }
+    finish_particle<FUSE>(a.p, i, Vec3d{double(fx), double(fy), double(fz)}, pi, ti, a.body,
+                          a.type_mass, a.dt, true);
   }
   if constexpr (SUMS) block_partials(e, w, a.partials);
 }
