@@ -188,9 +188,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
             cell_cap_};
   }
   NlistView nlist_view() { return {nl_idx_.data(), nl_count_.data(), nl_stride_, nl_cap_}; }
-  uint32_t force_blocks() const {
-    return uint32_t((uint64_t(n_) * kThreadsPerParticle + kForceBlock - 1) / kForceBlock);
-  }
+  uint32_t force_blocks() const { return (n_ + kForceBlock - 1) / kForceBlock; }
 
   // Energy and virial of the last sums launch (waits for the stream).
   void fetch_sums() {
@@ -223,7 +221,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   void enqueue_reorder();
   void enqueue_cells();
   void enqueue_nlist();
-  void enqueue_force(bool sums);
+  void enqueue_force(bool sums, bool initial = false);
   void enqueue_first_half();
   void enqueue_second_half();
   void enqueue_control(bool graph, cudaGraphConditionalHandle hr);
@@ -334,24 +332,7 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   if (tea_) tea_signatures(view(), false, physics::tea_seed_whitening(params_.seed), stream_);
   // At t = 0 there is no force to predict with: forces use v(0) itself.
   set_step(0);
-  if (lj_) {
-    LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
-                      sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
-                      false};
-    compute_lj_forces<P>(a, true, stream_);
-    reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
-  } else {
-    // The initial forces read v(0) from vel, whatever the integrator.
-    DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),
-                       sys_.ntypes(), sys_.body_force, params_.dt, 1.0 / std::sqrt(params_.dt),
-                       params_.seed, ctl_.data(), partials_.data(), false};
-    DpdForceConfig c;
-    c.fast_math = variant_.pow == "fast";
-    c.tea = tea_;
-    c.sums = true;
-    compute_dpd_forces<P>(a, c, stream_);
-    reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
-  }
+  enqueue_force(true, /*initial=*/true);
   fetch_sums();
 }
 
@@ -437,26 +418,30 @@ void CudaDpdBackend<P>::enqueue_nlist() {
   finish_nlist_build<S4>(pos_.data(), last_pos_.data(), n_, ctl_.data(), stream_);
 }
 
+// initial: the forces of t = 0 at set_system, which read v(0) from vel
+// whatever the integrator and are never fused with a half-step.
 template <class P>
-void CudaDpdBackend<P>::enqueue_force(bool sums) {
+void CudaDpdBackend<P>::enqueue_force(bool sums, bool initial) {
+  const bool fuse = fuse_ && !initial;
+  // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
+  const bool base_in_pred = !gw_;
   if (lj_) {
     LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
                       sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
-                      fuse_ && !gw_};
+                      fuse, base_in_pred};
     compute_lj_forces<P>(a, sums, stream_);
-    if (sums) reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
-    return;
+  } else {
+    DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),
+                       sys_.ntypes(), sys_.body_force, params_.dt, 1.0 / std::sqrt(params_.dt),
+                       params_.seed, ctl_.data(), partials_.data(), base_in_pred};
+    DpdForceConfig c;
+    c.fast_math = variant_.pow == "fast";
+    c.tea = tea_;
+    c.fuse = fuse;
+    c.sums = sums;
+    c.predicted = !initial && (gw_ || fuse_);
+    compute_dpd_forces<P>(a, c, stream_);
   }
-  DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),
-                     sys_.ntypes(), sys_.body_force, params_.dt, 1.0 / std::sqrt(params_.dt),
-                     params_.seed, ctl_.data(), partials_.data(), fuse_ && !gw_};
-  DpdForceConfig c;
-  c.fast_math = variant_.pow == "fast";
-  c.tea = tea_;
-  c.fuse = fuse_;
-  c.sums = sums;
-  c.predicted = gw_ || fuse_;
-  compute_dpd_forces<P>(a, c, stream_);
   if (sums) reduce_partials(partials_.data(), force_blocks(), sums_d_.data(), stream_);
 }
 

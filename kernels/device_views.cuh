@@ -190,7 +190,6 @@ struct StepControl {
   unsigned int steps_since_sort;
   unsigned long long builds;
   unsigned long long dangerous_builds;
-  unsigned long long sorts;
   unsigned int tea_key[4];  // TEA pair key of the step in progress
   double nh_xi;   // Nose-Hoover thermostat variables (integrator nvt)
   double nh_eta;

@@ -39,11 +39,6 @@ struct DpdForceArgs {
 };
 
 constexpr int kForceBlock = 128;
-// Lanes sharing one particle's list. Measured on the H200 (N = 1M, mixed):
-// 4 lanes sped up the force kernel with morton2 ordering (580 -> 503 us) but
-// slowed it with pow=fast,rng=tea,fuse=on (498 -> 567 us), and whole-step TPS
-// fell 2-3% in both; 1 is kept. Must divide 32.
-constexpr uint32_t kThreadsPerParticle = 1;
 
 template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,

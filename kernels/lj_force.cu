@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
       }
     }
     finish_particle<FUSE>(a.p, i, Vec3d{double(fx), double(fy), double(fz)}, pi, ti, a.body,
-                          a.type_mass, a.dt, true);
+                          a.type_mass, a.dt, a.fuse_base_pred);
   }
   if constexpr (SUMS) block_partials(e, w, a.partials);
 }

@@ -24,7 +24,8 @@ struct LjForceArgs {
   double dt;
   const StepControl* ctl;
   double* partials;  // 2 per block (energy, virial) when sums
-  bool fuse;         // velocity Verlet second half-step folded in (base in vel_pred)
+  bool fuse;            // second half-step folded into the kernel (finish_particle)
+  bool fuse_base_pred;  // its base v(t + dt/2) is in vel_pred (velocity Verlet) or vel (gw)
 };
 
 template <class P>

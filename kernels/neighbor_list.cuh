@@ -26,8 +26,7 @@ struct NlistBuildArgs {
 // ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
 template <class S4>
 void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
-// Shared memory the ballot kernel needs per warp, and whether it fits.
-size_t ballot_smem_per_warp(uint32_t cap);
+// Whether the ballot kernel's shared-memory tile fits for this capacity.
 bool ballot_fits(uint32_t cap);
 
 // atomic (HOOMD-blue NeighborListGPUBinned): one thread per particle over the

@@ -188,7 +188,10 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
 
 }  // namespace
 
+namespace {
 size_t ballot_smem_per_warp(uint32_t cap) { return words_per_warp(cap) * sizeof(uint32_t); }
+}  // namespace
+
 bool ballot_fits(uint32_t cap) { return ballot_smem_per_warp(cap) <= kSmemLimit; }
 
 template <class S4>

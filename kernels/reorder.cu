@@ -81,15 +81,27 @@ __host__ __device__ uint32_t fine(double x, double lo, double inv_w, int n) {
   return f < 0.0 ? 0u : (f > top ? uint32_t(top) : uint32_t(f));
 }
 
+// The sort key of a position for each curve.
+__device__ unsigned long long reorder_key(ReorderKind kind, const CellGrid& g,
+                                                   const Vec3d& r) {
+  if (kind == ReorderKind::cell) return g.cell_of(r);
+  const uint32_t fx = fine(r.x, g.lo_x, g.inv_wx, g.nx), fy = fine(r.y, g.lo_y, g.inv_wy, g.ny),
+                 fz = fine(r.z, g.lo_z, g.inv_wz, g.nz);
+  if (kind == ReorderKind::morton2) {
+    const uint32_t m = (1u << kFineBits) - 1u;
+    return (morton3(fx >> kFineBits, fy >> kFineBits, fz >> kFineBits) << (3 * kFineBits)) |
+           morton3(fx & m, fy & m, fz & m);
+  }
+  const int nmax = g.nx > g.ny ? (g.nx > g.nz ? g.nx : g.nz) : (g.ny > g.nz ? g.ny : g.nz);
+  return hilbert3(fx, fy, fz, bits_for(uint32_t(nmax)) + kFineBits);
+}
+
 template <class S4>
 __global__ void keys_kernel(const S4* __restrict__ pos, uint32_t n, ReorderKind kind,
                             CellGrid grid, unsigned long long* __restrict__ keys,
                             uint32_t* __restrict__ vals, StepControl* ctl) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i == 0) {
-    ctl->steps_since_sort = 0;
-    ctl->sorts += 1;
-  }
+  if (i == 0) ctl->steps_since_sort = 0;
   if (i >= n) return;
   keys[i] = reorder_key(kind, grid, xyz(ldg4(pos + i)));
   vals[i] = i;
@@ -112,20 +124,6 @@ void permute(T* a, const ReorderScratch& sc, uint32_t n, cudaStream_t s) {
 }
 
 }  // namespace
-
-__host__ __device__ unsigned long long reorder_key(ReorderKind kind, const CellGrid& g,
-                                                   const Vec3d& r) {
-  if (kind == ReorderKind::cell) return g.cell_of(r);
-  const uint32_t fx = fine(r.x, g.lo_x, g.inv_wx, g.nx), fy = fine(r.y, g.lo_y, g.inv_wy, g.ny),
-                 fz = fine(r.z, g.lo_z, g.inv_wz, g.nz);
-  if (kind == ReorderKind::morton2) {
-    const uint32_t m = (1u << kFineBits) - 1u;
-    return (morton3(fx >> kFineBits, fy >> kFineBits, fz >> kFineBits) << (3 * kFineBits)) |
-           morton3(fx & m, fy & m, fz & m);
-  }
-  const int nmax = g.nx > g.ny ? (g.nx > g.nz ? g.nx : g.nz) : (g.ny > g.nz ? g.ny : g.nz);
-  return hilbert3(fx, fy, fz, bits_for(uint32_t(nmax)) + kFineBits);
-}
 
 size_t reorder_temp_bytes(uint32_t n) {
   size_t bytes = 0;

@@ -26,14 +26,9 @@ struct ReorderScratch {
 size_t reorder_temp_bytes(uint32_t n);
 
 // Computes keys, sorts and permutes pos, vel, force, vel_pred, tag, image,
-// signature (those that exist). Counts the sort in ctl.
+// signature (those that exist). Resets ctl->steps_since_sort.
 template <class S4>
 void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& grid,
                        const ReorderScratch& sc, StepControl* ctl, cudaStream_t s);
-
-// The key of a position (host+device, for tests): exposed for unit tests of
-// the curves' locality and bijectivity.
-__host__ __device__ unsigned long long reorder_key(ReorderKind kind, const CellGrid& grid,
-                                                   const Vec3d& r);
 
 }  // namespace meso::cuda

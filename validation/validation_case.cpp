@@ -47,21 +47,5 @@ double knob(const Context& ctx, const std::string& key, double fallback) {
   return it == ctx.params.end() ? fallback : it->second;
 }
 
-BlockAverage block_average(const std::vector<double>& series, int blocks) {
-  const std::size_t per = series.size() / static_cast<std::size_t>(blocks);
-  if (blocks < 2 || per == 0) throw std::invalid_argument("block_average: too few samples");
-  std::vector<double> means(static_cast<std::size_t>(blocks), 0.0);
-  for (int b = 0; b < blocks; ++b) {
-    for (std::size_t k = 0; k < per; ++k) means[b] += series[b * per + k];
-    means[b] /= static_cast<double>(per);
-  }
-  double m = 0.0;
-  for (double x : means) m += x;
-  m /= blocks;
-  double var = 0.0;
-  for (double x : means) var += (x - m) * (x - m);
-  var /= blocks - 1;
-  return {m, std::sqrt(var / blocks)};
-}
 
 }  // namespace meso::validation

@@ -1,5 +1,7 @@
 #include "meso/linear_fit.hpp"
 
+#include "meso/block_average.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -32,34 +34,19 @@ LinearFit linear_fit(const std::vector<double>& x, const std::vector<double>& y,
   f.residual_sd = std::sqrt(var);
   f.slope_se = std::sqrt(var / sxx);
   const std::size_t per = blocks >= 2 ? n / static_cast<std::size_t>(blocks) : 0;
-  if (per >= 2 && var > 0.0) {
-    std::vector<double> means(static_cast<std::size_t>(blocks), 0.0);
-    for (int b = 0; b < blocks; ++b) {
-      for (std::size_t k = 0; k < per; ++k) means[b] += res[b * per + k];
-      means[b] /= static_cast<double>(per);
-    }
-    double mm = 0.0;
-    for (double m : means) mm += m;
-    mm /= blocks;
-    double vb = 0.0;
-    for (double m : means) vb += (m - mm) * (m - mm);
-    vb /= blocks - 1;
-    // Var(block mean) = s Var / per  =>  s = per Var(block mean) / Var.
-    f.inefficiency = std::max(1.0, static_cast<double>(per) * vb / var);
-  }
-  f.slope_se_correlated = f.slope_se * std::sqrt(f.inefficiency);
   if (per >= 2) {
+    const BlockAverage ba = block_average(res, blocks);
+    // Var(block mean) = s Var / per  =>  s = per Var(block mean) / Var.
+    if (var > 0.0)
+      f.inefficiency = std::max(1.0, static_cast<double>(per) * ba.var_of_means / var);
     // Differences of consecutive block means of the residuals. For a walk
     // with Var(W(t)) = 2 D t they have variance (4/3) D T_b, so D = 3
     // Var(dmean) / (4 T_b) and Var(slope) = (6/5) 2 D / T. Differencing block
     // means (not endpoints) keeps white noise from posing as a walk: it
     // contributes only 2 Var / per to Var(dmean).
-    std::vector<double> means(static_cast<std::size_t>(blocks), 0.0);
+    const std::vector<double>& means = ba.means;
     double tb = 0.0;
-    for (int b = 0; b < blocks; ++b) {
-      for (std::size_t k = 0; k < per; ++k) means[b] += res[b * per + k] / static_cast<double>(per);
-      tb += (x[b * per + per - 1] - x[b * per]) / blocks;
-    }
+    for (int b = 0; b < blocks; ++b) tb += (x[b * per + per - 1] - x[b * per]) / blocks;
     tb *= static_cast<double>(per) / static_cast<double>(per - 1);  // block length incl. last interval
     double md = 0.0, vd = 0.0;
     for (int b = 1; b < blocks; ++b) md += (means[b] - means[b - 1]) / (blocks - 1);
@@ -70,6 +57,7 @@ LinearFit linear_fit(const std::vector<double>& x, const std::vector<double>& y,
     const double span = x[n - 1] - x[0];
     if (tb > 0.0 && span > 0.0) f.slope_se_walk = std::sqrt(1.8 * vd / (tb * span));
   }
+  f.slope_se_correlated = f.slope_se * std::sqrt(f.inefficiency);
   f.slope_se_robust = std::max(f.slope_se_correlated, f.slope_se_walk);
   return f;
 }

@@ -13,8 +13,7 @@
 #include <random>
 #include <string>
 
-#include "meso/cuda/cuda_dpd_backend.hpp"
-#include "meso/cuda/device_info.hpp"
+#include "gpu_test_support.hpp"
 #include "meso/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
@@ -23,17 +22,8 @@ namespace {
 
 using namespace meso;
 
-#define REQUIRE_GPU() \
-  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device"
-
-uint64_t fresh_seed() { return (uint64_t(std::random_device{}()) << 20) ^ std::random_device{}(); }
-
-BackendRegistry make_registry() {
-  BackendRegistry r;
-  reference::register_cpu_backend(r);
-  cuda::register_cuda_backend(r);
-  return r;
-}
+using test::fresh_seed;
+using test::make_registry;
 
 // A heterogeneous two-type DPD fluid (type-pair matrices of a, gamma, r_c,
 // s, per-type masses; non-integer s exercises pow), random positions and

@@ -9,8 +9,7 @@
 #include <random>
 #include <string>
 
-#include "meso/cuda/cuda_dpd_backend.hpp"
-#include "meso/cuda/device_info.hpp"
+#include "gpu_test_support.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
 
@@ -18,14 +17,8 @@ namespace {
 
 using namespace meso;
 
-uint64_t fresh_seed() { return (uint64_t(std::random_device{}()) << 20) ^ std::random_device{}(); }
-
-BackendRegistry make_registry() {
-  BackendRegistry r;
-  reference::register_cpu_backend(r);
-  cuda::register_cuda_backend(r);
-  return r;
-}
+using test::fresh_seed;
+using test::make_registry;
 
 // An LJ liquid (rho = 0.4, r_cut = 2.5) after 200 Langevin steps on the
 // reference from a randomly displaced lattice: fresh, liquid-like, no
@@ -43,7 +36,6 @@ System lj_liquid(uint64_t seed, physics::LjMode mode, uint64_t n) {
   RunParams rp;
   rp.integrator = Integrator::langevin;
   rp.seed = uint32_t(seed);
-  reference::CpuBackend<double> cpu(Variant{});
   Simulation s(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, rp);
   s.run(200);
   sys.particles = s.particles();
@@ -68,7 +60,7 @@ double tolerance(const std::string& precision) {
 }
 
 TEST(CudaLj, ForcesEnergyVirialMatchReference) {
-  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -104,7 +96,7 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
 // the bound is 10x the separation of two reference runs whose starts differ
 // by 1e-13 (as for DPD).
 TEST(CudaLj, IntegratorsTrackReference) {
-  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -149,7 +141,7 @@ TEST(CudaLj, IntegratorsTrackReference) {
 // import round-trip exactly, and the thermostat energy in thermo() follows
 // them (H_NH = g kT (tau^2 xi^2 / 2 + eta), g = 3N - 3).
 TEST(CudaLj, NoseHooverStateRoundTrip) {
-  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
   const System sys = lj_liquid(seed, physics::LjMode::xplor, 4000);

@@ -12,7 +12,7 @@
 #include "meso/init.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
-#include "meso/validation/validation_case.hpp"
+#include "meso/block_average.hpp"
 
 namespace {
 
@@ -196,7 +196,7 @@ TEST(LjDynamics, NoseHooverSamplesTargetTemperature) {
     h.push_back(t.conserved_energy());
     e.push_back(t.total_energy());
   });
-  const auto avg = validation::block_average(temp, 20);
+  const auto avg = block_average(temp, 20);
   SCOPED_TRACE("T = " + std::to_string(avg.mean) + " +/- " + std::to_string(avg.sem));
   // <T> equals the target up to the statistical error (4 SEM from 20 blocks).
   EXPECT_NEAR(avg.mean, 1.5, 4.0 * avg.sem);
@@ -240,7 +240,7 @@ TEST(LjDynamics, LangevinSamplesTargetTemperature) {
     // Langevin does not conserve momentum: all 3N degrees of freedom.
     temp.push_back(2.0 * t.kinetic_energy / (3.0 * 1000));
   });
-  const auto avg = validation::block_average(temp, 20);
+  const auto avg = block_average(temp, 20);
   SCOPED_TRACE("T = " + std::to_string(avg.mean) + " +/- " + std::to_string(avg.sem));
   // BAOAB's kinetic temperature at the full step is biased by O(dt^2)
   // (~1e-4 here), far below 4 SEM (~0.01).

@@ -1,13 +1,11 @@
-// An owning, typed device allocation (RAII). Capacity grows geometrically on
-// request and never shrinks, so rebuilds after an overflow do not reallocate
-// every time; contents are not preserved by grow(). An allocation failure
-// becomes meso::InputError-like std::runtime_error naming the request, so an
-// oversize system fails with a clear message instead of a sticky CUDA error.
+// An owning, typed device allocation (RAII); resize() does not preserve the
+// contents. An allocation failure becomes DeviceMemoryError naming the
+// request and the free memory, so an oversize system fails with a clear
+// message instead of a sticky CUDA error.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -54,10 +52,6 @@ class DeviceBuffer {
     }
     ptr_ = static_cast<T*>(p);
     size_ = n;
-  }
-  // At least n elements; grows by 1.5x to amortize repeated overflows.
-  void reserve(std::size_t n) {
-    if (n > size_) resize(std::max(n, size_ + size_ / 2));
   }
   void release() {
     if (ptr_) cudaFree(ptr_);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
+#include "meso/block_average.hpp"
 
 namespace meso::validation {
 
@@ -58,13 +59,8 @@ struct Case {
 
 const std::vector<Case>& all_cases();
 
-// Standard error of the mean of a correlated time series by block averaging
-// (Flyvbjerg & Petersen 1989): the series is cut into `blocks` equal blocks
-// and the spread of block means gives the error.
-struct BlockAverage {
-  double mean = 0.0;
-  double sem = 0.0;
-};
-BlockAverage block_average(const std::vector<double>& series, int blocks);
+// Block averaging lives in the engine (meso/block_average.hpp).
+using meso::block_average;
+using meso::BlockAverage;
 
 }  // namespace meso::validation

@@ -1,0 +1,31 @@
+// Shared by the CUDA backend tests: a fresh seed per run (printed through
+// SCOPED_TRACE by the callers, so a failure can be replayed), a registry with
+// both backends, and the clean skip when no device is present.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+
+#include "meso/cuda/cuda_dpd_backend.hpp"
+#include "meso/cuda/device_info.hpp"
+#include "meso/reference/cpu_backend.hpp"
+
+#define REQUIRE_GPU() \
+  if (::meso::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device"
+
+namespace meso::test {
+
+inline uint64_t fresh_seed() {
+  return (uint64_t(std::random_device{}()) << 20) ^ std::random_device{}();
+}
+
+inline BackendRegistry make_registry() {
+  BackendRegistry r;
+  reference::register_cpu_backend(r);
+  cuda::register_cuda_backend(r);
+  return r;
+}
+
+}  // namespace meso::test
