@@ -6,8 +6,12 @@ bin=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$bin" list | grep -q '^dpd-fluid/step/cpu/reorder=none,sort=0,precision=double,rng=philox/rho=3/rc=1/s=0.5/N=8192  \[default\]$'
-"$bin" list --filter 'rho=50' | grep -q 'rho=50'
+# Outputs go to files before grep: `cmd | grep -q` under pipefail fails at
+# random when grep exits first and cmd is killed by SIGPIPE.
+"$bin" list > "$work/list.txt"
+grep -q '^dpd-fluid/step/cpu/reorder=none,sort=0,precision=double,rng=philox/rho=3/rc=1/s=0.5/N=8192  \[default\]$' "$work/list.txt"
+"$bin" list --filter 'rho=50' > "$work/list50.txt"
+grep -q 'rho=50' "$work/list50.txt"
 "$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --repeats 2 --min-time 0.05 \
   --warmup-time 0.05 --json "$work/r.json" > "$work/table.txt"
 grep -q 'MPS/s' "$work/table.txt"
