@@ -6,10 +6,23 @@ drift and momentum drift against the published Table 2 values.
 
     scripts/plot_nve_drift.py results/validation/nve-drift-short-double.json \
         results/validation/nve-drift-short-single.json -o nve-drift-short.png
+
+Inputs may be compressed (.json.xz, .json.gz). With many runs per case only
+the first few are drawn in the E(t) panels; the table uses all of them.
 """
 import argparse
+import gzip
 import json
+import lzma
 import sys
+
+
+def open_json(path):
+    if path.endswith(".xz"):
+        return lzma.open(path, "rt")
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt")
+    return open(path)
 
 
 def main():
@@ -20,12 +33,12 @@ def main():
     cases = []
     for path in args.json:
         try:
-            with open(path) as f:
+            with open_json(path) as f:
                 doc = json.load(f)
             for c in doc["cases"]:
                 if c["name"].startswith("nve-drift"):
                     cases.append((doc.get("backend", "?"), c))
-        except (OSError, KeyError, json.JSONDecodeError) as e:
+        except (OSError, KeyError, json.JSONDecodeError, lzma.LZMAError) as e:
             print(f"plot_nve_drift: cannot read {path}: {e}", file=sys.stderr)
             return 2
     if not cases:
@@ -44,10 +57,16 @@ def main():
     for backend, c in cases:
         d = c["data"]
         label = f"{d['mode']} {d['precision']} ({backend})"
-        for k, run in enumerate(d["per_run"]):
-            kw = {"lw": 0.7, "label": label if k == 0 else None}
-            line = ax_s.plot(run["short_t"], run["short_e_minus_e0_per_n"], **kw)[0]
-            ax_l.plot(run["long_t"], run["long_e_minus_e0_per_n"], color=line.get_color(), **kw)
+        color = None
+        for k, run in enumerate(d["per_run"][:2]):
+            kw = {"lw": 0.7, "label": label if k == 0 else None, "color": color}
+            # The first 5 tau of the short run: one |dE/E| window.
+            short = [(t, e) for t, e in zip(run["short_t"], run["short_e_minus_e0_per_n"])
+                     if t - run["short_t"][0] <= 5.0]
+            line = ax_s.plot([t for t, _ in short], [e for _, e in short], **kw)[0]
+            color = line.get_color()
+            kw["color"] = color
+            ax_l.plot(run["long_t"], run["long_e_minus_e0_per_n"], **kw)
         for g in d["gates"]:
             lim = g.get("limit", g.get("tolerance"))
             rows.append([label, g["quantity"], f"{g['measured']:.3g} ± {g['sem']:.2g}",

@@ -1,15 +1,21 @@
 #include "meso/validation/validation_case.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <stdexcept>
+
+#include "meso/error.hpp"
 
 namespace meso::validation {
 
 Result run_dpd_temperature(const Context& ctx);  // dpd-temperature/dpd_temperature.cpp
 Result run_nve_drift_shift(const Context& ctx);  // nve-drift/nve_drift.cpp
 Result run_nve_drift_xplor(const Context& ctx);
+Result analyse_nve_drift_shift(const Context& ctx, const nlohmann::json& data);
+Result analyse_nve_drift_xplor(const Context& ctx, const nlohmann::json& data);
 Result run_poiseuille_viscosity(const Context& ctx);  // poiseuille-viscosity/
 Result run_poiseuille_transient(const Context& ctx);  // poiseuille-transient/
+Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& data);
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -21,11 +27,17 @@ const std::vector<Case>& all_cases() {
       {"nve-drift-shift",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
        "N = 5000, rho = 0.4, r_cut = 2.5, shifted",
-       run_nve_drift_shift},
+       run_nve_drift_shift,
+       {"runs: independent runs"},
+       analyse_nve_drift_shift,
+       true},
       {"nve-drift-xplor",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
        "N = 5000, rho = 0.4, r_cut = 2.5, XPLOR r_on = 1.5",
-       run_nve_drift_xplor},
+       run_nve_drift_xplor,
+       {"runs: independent runs"},
+       analyse_nve_drift_xplor,
+       true},
       {"poiseuille-viscosity",
        "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
        "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",
@@ -37,7 +49,8 @@ const std::vector<Case>& all_cases() {
        run_poiseuille_transient,
        {"runs: transient repeats", "max_time: last published time profiled (long-form units)",
         "steady_runs: runs of the steady viscosity measurement",
-        "steady_production: averaging time per steady run"}},
+        "steady_production: averaging time per steady run"},
+       analyse_poiseuille_transient},
   };
   return cases;
 }
@@ -45,6 +58,31 @@ const std::vector<Case>& all_cases() {
 double knob(const Context& ctx, const std::string& key, double fallback) {
   const auto it = ctx.params.find(key);
   return it == ctx.params.end() ? fallback : it->second;
+}
+
+RunRange shard_runs(const Context& ctx, int runs) {
+  const int k = ctx.shard_index, n = ctx.shard_count;
+  if (n < 1 || k < 0 || k >= n)
+    throw_input_error("--shard ", k, "/", n, " is invalid: it must be I/N with 0 <= I < N");
+  if (n > runs)
+    throw_input_error("--shard ", k, "/", n, " is invalid: the case has ", runs,
+                      " repeats, fewer than the ", n, " shards");
+  // Even split, the first runs % n shards one repeat longer.
+  const int base = runs / n, extra = runs % n;
+  RunRange r;
+  r.first = k * base + std::min(k, extra);
+  r.last = r.first + base + (k < extra ? 1 : 0);
+  return r;
+}
+
+Result shard_result(const Context& ctx, std::string name, nlohmann::json data) {
+  Result r;
+  r.name = std::move(name);
+  r.quantity = "shard " + std::to_string(ctx.shard_index) + "/" + std::to_string(ctx.shard_count) +
+               ": repeats only; `mesobench validate --merge` evaluates the gates";
+  r.partial = true;
+  r.data = std::move(data);
+  return r;
 }
 
 

@@ -4,7 +4,9 @@
 //   mesobench                          default suite on the best backend
 //   mesobench list [--filter RE]
 //   mesobench run --filter RE --backend cpu|cuda|auto --variant STR --json FILE
-//   mesobench validate --filter RE [--long] [--param knob=value]
+//   mesobench validate --filter RE [--long] [--param knob=value] [--shard I/N]
+//   mesobench validate --merge SHARD.json... --json FILE
+//   mesobench validate ... --time-limit S; mesobench validate --resume FILE
 #include <iostream>
 #include <regex>
 #include <string>
@@ -18,6 +20,7 @@
 #include "meso/validation/validation_case.hpp"
 #include "report.hpp"
 #include "runner.hpp"
+#include "validate.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -39,15 +42,11 @@ struct CommonOptions {
   uint64_t max_n = 0;
   bool long_form = false;
   uint64_t seed = 1;
+  std::string shard;
+  std::vector<std::string> merge;
+  double time_limit = -1.0;
+  std::string resume;
 };
-
-std::regex compile_filter(const std::string& re) {
-  try {
-    return std::regex(re.empty() ? std::string(".*") : re, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw_input_error("--filter '", re, "' is not a valid regular expression: ", e.what());
-  }
-}
 
 struct Selection {
   std::vector<BenchCase> cases;
@@ -131,85 +130,20 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
   return 0;
 }
 
-int cmd_validate(const CommonOptions& o, const BackendRegistry& reg) {
-  if (!o.json.empty()) check_writable(o.json);
-  validation::Context ctx;
-  ctx.form = o.long_form ? validation::Form::long_form : validation::Form::short_form;
-  ctx.variant = Variant::parse(o.variant);
-  ctx.backend = reg.resolve(o.backend);
-  ctx.registry = &reg;
-  ctx.seed = o.seed;
-  reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
-  const std::regex re = compile_filter(o.filter);
-  // --param k=v overrides a knob of the selected cases (e.g. runs=2 to
-  // smoke-test a long form); a knob none of them has is an input error.
-  for (const auto& kv : o.params) {
-    const auto eq = kv.find('=');
-    const std::string key = kv.substr(0, eq);
-    bool known = false;
-    std::string offered;
-    for (const auto& c : validation::all_cases()) {
-      if (!std::regex_search(c.name, re)) continue;
-      for (const auto& k : c.knobs) {
-        const std::string name = k.substr(0, k.find(':'));
-        offered += (offered.empty() ? "" : ", ") + name;
-        known = known || name == key;
-      }
-    }
-    if (eq == std::string::npos || !known)
-      throw_input_error("--param '", kv, "' is invalid: the selected validation cases take key=value with key in {",
-                        offered, "}");
-    std::size_t used = 0;
-    double v = 0.0;
-    try {
-      v = std::stod(kv.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != kv.size() - eq - 1 || !(v > 0.0))
-      throw_input_error("--param '", kv, "' is invalid: the value must be a number > 0");
-    ctx.params[key] = v;
-  }
-  std::vector<validation::Result> results;
-  for (const auto& c : validation::all_cases()) {
-    if (!std::regex_search(c.name, re)) continue;
-    std::cerr << "  running " << c.name << " (" << to_string(ctx.form) << " form, " << ctx.backend
-              << ")\n";
-    results.push_back(c.run(ctx));
-  }
-  if (results.empty())
-    throw_input_error("--filter '", o.filter, "' matches no validation case; `mesobench list` shows them");
-  bool all_passed = true;
-  std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
-              "tolerance", "result");
-  for (const auto& r : results) {
-    std::printf("%-24s %-6s %14.6g %12.3g %12.6g %12.3g  %s\n", r.name.c_str(), to_string(ctx.form),
-                r.measured, r.uncertainty, r.reference, r.tolerance, r.passed ? "PASS" : "FAIL");
-    all_passed = all_passed && r.passed;
-  }
-  if (!o.json.empty()) {
-    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
-                          {"backend", ctx.backend},
-                          {"variant", ctx.variant.to_string()},
-                          {"form", to_string(ctx.form)},
-                          {"seed", ctx.seed},
-                          {"params", ctx.params},
-                          {"cases", nlohmann::json::array()}};
-    for (const auto& r : results)
-      doc["cases"].push_back({{"name", r.name},
-                              {"quantity", r.quantity},
-                              {"measured", r.measured},
-                              {"uncertainty", r.uncertainty},
-                              {"reference", r.reference},
-                              {"reference_uncertainty", r.reference_uncertainty},
-                              {"tolerance", r.tolerance},
-                              {"rule", r.rule},
-                              {"passed", r.passed},
-                              {"data", r.data}});
-    write_json_atomically(o.json, doc);
-    std::cout << "wrote " << o.json << '\n';
-  }
-  return all_passed ? 0 : 1;
+ValidateOptions validate_options(const CommonOptions& o) {
+  ValidateOptions v;
+  v.filter = o.filter;
+  v.backend = o.backend;
+  v.variant = o.variant;
+  v.json = o.json;
+  v.params = o.params;
+  v.long_form = o.long_form;
+  v.seed = o.seed;
+  v.shard = o.shard;
+  v.merge = o.merge;
+  v.time_limit = o.time_limit;
+  v.resume = o.resume;
+  return v;
 }
 
 void add_selection_options(CLI::App* app, CommonOptions& o) {
@@ -257,6 +191,23 @@ int main(int argc, char** argv) {
                        "repeatable; for smoke tests, not the published protocol");
   validate->add_option("--seed", o.seed, "Seed of the initial configuration and noise")
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xffffffff}));
+  auto* shard = validate->add_option(
+      "--shard", o.shard,
+      "Run shard I of N of each case's independent repeats (I/N, 0 <= I < N; e.g. one per GPU or Slurm "
+      "array task); join the shards' JSON with --merge");
+  validate->add_option("--merge", o.merge,
+                       "Join these shard JSON files (all N shards of one run) and evaluate the gates; runs "
+                       "nothing")
+      ->expected(1, -1)
+      ->excludes(shard)
+      ->check(CLI::ExistingFile);
+  validate->add_option("--time-limit", o.time_limit,
+                       "Seconds of wall time, after which a resumable case (nve-drift) stops at the next safe "
+                       "point and writes what --resume needs (exit code 3)")
+      ->check(CLI::Range(0.0, 1e9));
+  validate->add_option("--resume", o.resume,
+                       "Continue the run stopped at its time limit in this JSON file (its settings are reused)")
+      ->check(CLI::ExistingFile);
 
   try {
     app.parse(argc, argv);
@@ -275,7 +226,8 @@ int main(int argc, char** argv) {
     BackendRegistry registry;
     register_backends(registry);
     if (*list) return cmd_list(o, registry);
-    if (*validate) return cmd_validate(o, registry);
+    if (*validate && !o.merge.empty()) return cmd_merge(validate_options(o));
+    if (*validate) return cmd_validate(validate_options(o), registry);
     return cmd_run(o, registry);  // `run`, or no subcommand: the default suite
   } catch (const InputError& e) {
     std::cerr << "mesobench: error: " << e.what() << '\n';

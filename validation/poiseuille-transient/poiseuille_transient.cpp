@@ -2,6 +2,7 @@
 // analytic series at the published times, with nu from an independent steady
 // reverse-Poiseuille measurement in the same fluid. See README.md beside this
 // file for the coordinates, the short-form scaling and the threshold rule.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -12,6 +13,8 @@
 #include "meso/velocity_profile.hpp"
 
 namespace meso::validation {
+
+Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& data);
 
 Result run_poiseuille_transient(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
@@ -55,9 +58,10 @@ Result run_poiseuille_transient(const Context& ctx) {
   st.production_time = knob(ctx, "steady_production", is_long ? 200.0 : 300.0);
   st.runs = static_cast<int>(knob(ctx, "steady_runs", is_long ? 10 : 1));
   st.seed = ctx.seed + 7777;
-  const ReversePoiseuilleResult steady = measure_reverse_poiseuille(ctx, st);
-  const double nu = steady.eta / steady.mass_density;
-  const double nu_se = steady.se / steady.mass_density;
+  // With shards, shard 0 alone measures nu (the merge takes it from there).
+  const RunRange range = shard_runs(ctx, runs);
+  nlohmann::json steady_json;
+  if (ctx.shard_index == 0) steady_json = to_json(measure_reverse_poiseuille(ctx, st));
 
   // 2. Start-up of the double Poiseuille flow. Channel width d = Lz / 2: flow
   //    along x, gradient along z, +g for z < 0 (channel centred at -d/2) and
@@ -91,11 +95,11 @@ Result run_poiseuille_transient(const Context& ctx) {
   }
   const uint64_t end_step = window_steps.back().second;
 
-  std::vector<std::vector<std::vector<double>>> profiles(published.size());  // [time][run][bin]
+  nlohmann::json per_run = nlohmann::json::array();
   std::vector<double> centers;
-  double max_com_speed = 0.0;
   uint64_t n = 0;
-  for (int k = 0; k < runs; ++k) {
+  for (int k = range.first; k < range.last; ++k) {
+    double max_com_speed = 0.0;
     const uint64_t seed = ctx.seed + 1000003ull * static_cast<uint64_t>(k);
     DpdFluidParams f = fluid;
     f.seed = seed;
@@ -122,7 +126,65 @@ Result run_poiseuille_transient(const Context& ctx) {
         max_com_speed = std::max(max_com_speed, std::fabs(P.x) / (n * f.mass));
       }
     }
-    for (std::size_t t = 0; t < published.size(); ++t) profiles[t].push_back(wp.windows()[t].profile.mean());
+    nlohmann::json profiles = nlohmann::json::array();  // [time][bin]
+    for (std::size_t t = 0; t < published.size(); ++t) profiles.push_back(wp.windows()[t].profile.mean());
+    per_run.push_back({{"run", k}, {"seed", seed}, {"profiles", profiles}, {"max_center_of_mass_speed", max_com_speed}});
+  }
+  nlohmann::json times = nlohmann::json::array();
+  for (std::size_t t = 0; t < published.size(); ++t)
+    times.push_back({{"published_time", published[t]},
+                     {"window", {windows[t].first, windows[t].second}},
+                     {"samples_per_run", (window_steps[t].second - window_steps[t].first) / sample_steps + 1}});
+  nlohmann::json data = {{"N", n},
+                         {"box", {fluid.lx, fluid.ly, fluid.lz}},
+                         {"channel_width", d},
+                         {"time_scale_factor", scale * scale},
+                         {"g", g},
+                         {"bins", bins},
+                         {"runs", runs},
+                         {"dt", rp.dt},
+                         {"integrator", to_string(rp.integrator)},
+                         {"fluid", {{"rho", fluid.rho}, {"a", fluid.a}, {"gamma", fluid.gamma}, {"kT", fluid.kT}}},
+                         {"centers", centers},
+                         {"times", times},
+                         {"steady_box", {st.fluid.lx, st.fluid.ly, st.fluid.lz}},
+                         {"steady_g", st.g},
+                         {"overrides", ctx.params},
+                         {"per_run", per_run}};
+  if (!steady_json.is_null()) data["steady_measurement"] = steady_json;
+  if (ctx.shard_count > 1) return shard_result(ctx, "poiseuille-transient", std::move(data));
+  return analyse_poiseuille_transient(ctx, data);
+}
+
+// Profiles of all repeats against the analytic series, from the data that
+// run_poiseuille_transient (or --merge) assembled.
+Result analyse_poiseuille_transient(const Context&, const nlohmann::json& data) {
+  const nlohmann::json& per_run = data.at("per_run");
+  const int runs = static_cast<int>(per_run.size());
+  if (runs != data.at("runs").get<int>())
+    throw_input_error("poiseuille-transient: ", runs, " repeats recorded, ", data.at("runs").get<int>(),
+                      " expected (a shard missing from --merge?)");
+  if (!data.contains("steady_measurement"))
+    throw_input_error("poiseuille-transient: no steady_measurement (shard 0 measures nu; is it in --merge?)");
+  const nlohmann::json& steady = data.at("steady_measurement");
+  const double nu = steady.at("eta").get<double>() / steady.at("mass_density").get<double>();
+  const double nu_se = steady.at("se").get<double>() / steady.at("mass_density").get<double>();
+  const double d = data.at("channel_width").get<double>();
+  const double g = data.at("g").get<double>();
+  const auto bins = data.at("bins").get<uint32_t>();
+  const auto centers = data.at("centers").get<std::vector<double>>();
+  std::vector<double> published;
+  std::vector<std::pair<double, double>> windows;
+  for (const auto& t : data.at("times")) {
+    published.push_back(t.at("published_time").get<double>());
+    windows.emplace_back(t.at("window")[0].get<double>(), t.at("window")[1].get<double>());
+  }
+  std::vector<std::vector<std::vector<double>>> profiles(published.size());  // [time][run][bin]
+  double max_com_speed = 0.0;
+  for (const auto& r : per_run) {
+    for (std::size_t t = 0; t < published.size(); ++t)
+      profiles[t].push_back(r.at("profiles")[t].get<std::vector<double>>());
+    max_com_speed = std::max(max_com_speed, r.at("max_center_of_mass_speed").get<double>());
   }
 
   // 3. Compare each time with the analytic series averaged over the same bin
@@ -136,7 +198,7 @@ Result run_poiseuille_transient(const Context& ctx) {
     return sign * startup_channel_velocity(z - h - centre, z + h - centre, t0, t1, g, nu_, d);
   };
   nlohmann::json per_time = nlohmann::json::array();
-  bool all_pass = steady.steady;
+  bool all_pass = steady.at("steady").get<bool>();
   double worst_ratio = -1.0, worst_l2 = 0.0, worst_noise = 0.0, worst_threshold = 0.0;
   for (std::size_t t = 0; t < published.size(); ++t) {
     const std::size_t nb = centers.size();
@@ -169,7 +231,7 @@ Result run_poiseuille_transient(const Context& ctx) {
     per_time.push_back({{"published_time", published[t]},
                         {"time", 0.5 * (t0 + t1)},
                         {"window", {t0, t1}},
-                        {"samples_per_run", (window_steps[t].second - window_steps[t].first) / sample_steps + 1},
+                        {"samples_per_run", data.at("times")[t].at("samples_per_run")},
                         {"l2_relative", l2},
                         {"noise_relative", noise},
                         {"threshold", threshold},
@@ -181,7 +243,9 @@ Result run_poiseuille_transient(const Context& ctx) {
                         {"analytic_nu_uncertainty", dnu}});
   }
 
-  const KineticViscosity kt = kinetic_theory_viscosity(fluid.rho, fluid.gamma, fluid.kT, 1.0, 1.0);
+  const nlohmann::json& fl = data.at("fluid");
+  const KineticViscosity kt = kinetic_theory_viscosity(fl.at("rho").get<double>(), fl.at("gamma").get<double>(),
+                                                       fl.at("kT").get<double>(), 1.0, 1.0);
   Result res;
   res.name = "poiseuille-transient";
   res.quantity = "L2(u_sim - u_analytic) / u_steady at the worst published time";
@@ -194,28 +258,15 @@ Result run_poiseuille_transient(const Context& ctx) {
              "over g d^2/(8 nu), <= 4 x the RMS of the per-bin standard error (scatter of the runs) and of "
              "the nu error propagated; nu from a steady reverse-Poiseuille run of the same fluid";
   res.passed = all_pass;
-  res.data = {{"N", n},
-              {"box", {fluid.lx, fluid.ly, fluid.lz}},
-              {"channel_width", d},
-              {"time_scale_factor", scale * scale},
-              {"g", g},
-              {"bins", bins},
-              {"runs", runs},
-              {"dt", rp.dt},
-              {"integrator", to_string(rp.integrator)},
-              {"nu", nu},
-              {"nu_se", nu_se},
-              {"eta", steady.eta},
-              {"eta_se", steady.se},
-              {"steady_amplitude", u_ss},
-              {"max_center_of_mass_speed", max_com_speed},
-              {"centers", centers},
-              {"times", per_time},
-              {"kinetic_theory", {{"kinetic", kt.kinetic}, {"dissipative", kt.dissipative}, {"total", kt.total()}}},
-              {"steady_measurement", to_json(steady)},
-              {"steady_box", {st.fluid.lx, st.fluid.ly, st.fluid.lz}},
-              {"steady_g", st.g},
-              {"overrides", ctx.params}};
+  res.data = data;
+  res.data["nu"] = nu;
+  res.data["nu_se"] = nu_se;
+  res.data["eta"] = steady.at("eta");
+  res.data["eta_se"] = steady.at("se");
+  res.data["steady_amplitude"] = u_ss;
+  res.data["max_center_of_mass_speed"] = max_com_speed;
+  res.data["times"] = per_time;
+  res.data["kinetic_theory"] = {{"kinetic", kt.kinetic}, {"dissipative", kt.dissipative}, {"total", kt.total()}};
   return res;
 }
 

@@ -5,8 +5,10 @@
 // validation) and `long_form` with the full system (ctest -L validation-long).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,12 @@ struct Result {
   double tolerance = 0.0;    // |measured - reference| must not exceed this
   std::string rule;          // how the tolerance was derived
   bool passed = false;
+  // A shard (Context::shard_count > 1) holds some of the repeats: its gates
+  // are not evaluated until `mesobench validate --merge` joins the shards.
+  bool partial = false;
+  // Stopped at Context::stop_at before its repeats finished: data holds what
+  // `mesobench validate --resume` needs to continue (partial is set too).
+  bool incomplete = false;
   nlohmann::json data;       // series and details for plots
 };
 
@@ -43,7 +51,29 @@ struct Context {
   // fewer runs to smoke-test a long form. A run with overrides is not the
   // published protocol; results record them.
   std::map<std::string, double> params;
+  // Repeats are independent (own seed and initial configuration), so a case
+  // that keeps per-repeat records can be split over processes, GPUs, nodes or
+  // sessions: this process runs shard `shard_index` of `shard_count`
+  // (`mesobench validate --shard I/N`), and `--merge` joins the JSON files.
+  // Repeat k has the same seed whichever shard runs it, so the merged result
+  // equals the unsplit one.
+  int shard_index = 0;
+  int shard_count = 1;
+  // A repeat longer than one job can stop at a safe point once this time has
+  // passed (`--time-limit`) and continue later from the data it left
+  // (`--resume`: `resume` is that data, this case's entry of the file).
+  // Only cases with Case::resumable read these.
+  std::optional<std::chrono::steady_clock::time_point> stop_at;
+  const nlohmann::json* resume = nullptr;
 };
+
+// Repeats [first, last) of `runs` that this context's shard runs (an even
+// split, the first shards one longer). A shard with no repeat is an input
+// error naming the values.
+struct RunRange {
+  int first = 0, last = 0;
+};
+RunRange shard_runs(const Context& ctx, int runs);
 
 // The value of knob `key` (an override from ctx.params, else `fallback`).
 double knob(const Context& ctx, const std::string& key, double fallback);
@@ -55,7 +85,18 @@ struct Case {
   // Knobs the case reads from Context::params, "name: meaning" (listed by
   // `mesobench list`; an override no selected case knows is an input error).
   std::vector<std::string> knobs = {};
+  // Set by cases that can be sharded. `run` leaves its per-repeat records in
+  // Result::data["per_run"] (in repeat order) beside the shared fields, and
+  // `analyse` computes the result and the gates from such data alone. `run`
+  // calls it on its own data when unsharded; `--merge` calls it on the first
+  // shard's data with the per_run arrays of all shards joined in order.
+  std::function<Result(const Context&, const nlohmann::json& data)> analyse = {};
+  // Honours Context::stop_at and Context::resume.
+  bool resumable = false;
 };
+
+// A partial Result for a shard: name and data, no gate.
+Result shard_result(const Context& ctx, std::string name, nlohmann::json data);
 
 const std::vector<Case>& all_cases();
 

@@ -1,0 +1,301 @@
+#include "validate.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "meso/error.hpp"
+#include "meso/provenance.hpp"
+#include "meso/validation/validation_case.hpp"
+#include "report.hpp"
+
+namespace meso::bench {
+
+std::regex compile_filter(const std::string& re) {
+  try {
+    return std::regex(re.empty() ? std::string(".*") : re, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw_input_error("--filter '", re, "' is not a valid regular expression: ", e.what());
+  }
+}
+
+namespace {
+
+const validation::Case* find_case(const std::string& name) {
+  for (const auto& c : validation::all_cases())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// "I/N" with 0 <= I < N.
+std::pair<int, int> parse_shard(const std::string& s) {
+  int i = -1, n = 0;
+  char slash = 0;
+  std::size_t used = 0;
+  if (std::sscanf(s.c_str(), "%d%c%d%zn", &i, &slash, &n, &used) != 3 || slash != '/' || used != s.size() ||
+      n < 1 || i < 0 || i >= n)
+    throw_input_error("--shard '", s, "' is invalid: it must be I/N with 0 <= I < N (e.g. 2/10)");
+  return {i, n};
+}
+
+void print_results(const std::vector<validation::Result>& results, validation::Form form) {
+  std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
+              "tolerance", "result");
+  for (const auto& r : results) {
+    if (r.partial) {
+      std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", r.name.c_str(), to_string(form), "-", "-", "-", "-",
+                  r.incomplete ? "INCOMPLETE" : "SHARD");
+      continue;
+    }
+    std::printf("%-24s %-6s %14.6g %12.3g %12.6g %12.3g  %s\n", r.name.c_str(), to_string(form), r.measured,
+                r.uncertainty, r.reference, r.tolerance, r.passed ? "PASS" : "FAIL");
+  }
+}
+
+nlohmann::json case_json(const validation::Result& r) {
+  nlohmann::json j = {{"name", r.name}, {"quantity", r.quantity}, {"data", r.data}};
+  if (r.partial) {
+    j["partial"] = true;
+    if (r.incomplete) j["incomplete"] = true;
+    return j;
+  }
+  j.update({{"measured", r.measured},
+            {"uncertainty", r.uncertainty},
+            {"reference", r.reference},
+            {"reference_uncertainty", r.reference_uncertainty},
+            {"tolerance", r.tolerance},
+            {"rule", r.rule},
+            {"passed", r.passed}});
+  return j;
+}
+
+int exit_code(const std::vector<validation::Result>& results) {
+  for (const auto& r : results)
+    if (r.incomplete) return kExitIncomplete;
+  for (const auto& r : results)
+    if (!r.partial && !r.passed) return 1;
+  return 0;
+}
+
+nlohmann::json read_json(const std::string& path, const char* option) {
+  std::ifstream in(path);
+  if (!in) throw_input_error(option, ": cannot read '", path, "'");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw_input_error(option, ": '", path, "' is not valid JSON: ", e.what());
+  }
+}
+
+}  // namespace
+
+int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg) {
+  if (!o.json.empty()) check_writable(o.json);
+  validation::Context ctx;
+  ctx.registry = &reg;
+  std::vector<const validation::Case*> selected;
+  nlohmann::json resumed;  // the incomplete run being continued
+  if (!o.resume.empty()) {
+    if (!o.filter.empty() || o.long_form || !o.params.empty() || !o.shard.empty() || !o.variant.empty() ||
+        o.backend != "auto" || o.seed != 1)
+      throw_input_error("--resume takes the run's settings (case, form, backend, variant, seed, knobs, shard) ",
+                        "from '", o.resume, "'; drop the other options but --json and --time-limit");
+    resumed = read_json(o.resume, "--resume");
+    if (!resumed.value("incomplete", false))
+      throw_input_error("--resume: '", o.resume, "' is not a run stopped at its time limit; nothing to continue");
+    ctx.form = resumed.at("form") == "long" ? validation::Form::long_form : validation::Form::short_form;
+    ctx.backend = reg.resolve(resumed.at("backend").get<std::string>());
+    ctx.variant = Variant::parse(resumed.at("variant").get<std::string>());
+    ctx.seed = resumed.at("seed").get<uint64_t>();
+    ctx.params = resumed.at("params").get<std::map<std::string, double>>();
+    if (resumed.contains("shard")) {
+      ctx.shard_index = resumed["shard"]["index"].get<int>();
+      ctx.shard_count = resumed["shard"]["count"].get<int>();
+    }
+    for (const auto& c : resumed.at("cases")) {
+      const validation::Case* found = find_case(c.at("name").get<std::string>());
+      if (!found || !found->resumable)
+        throw_input_error("--resume: case '", c.at("name").get<std::string>(), "' is unknown or cannot be resumed");
+      selected.push_back(found);
+    }
+  } else {
+    ctx.form = o.long_form ? validation::Form::long_form : validation::Form::short_form;
+    ctx.variant = Variant::parse(o.variant);
+    ctx.backend = reg.resolve(o.backend);
+    ctx.seed = o.seed;
+    if (!o.shard.empty()) std::tie(ctx.shard_index, ctx.shard_count) = parse_shard(o.shard);
+    const std::regex re = compile_filter(o.filter);
+    for (const auto& c : validation::all_cases())
+      if (std::regex_search(c.name, re)) selected.push_back(&c);
+    if (selected.empty())
+      throw_input_error("--filter '", o.filter, "' matches no validation case; `mesobench list` shows them");
+  }
+  reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
+  if (ctx.shard_count > 1)
+    for (const auto* c : selected)
+      if (!c->analyse)
+        throw_input_error("--shard ", o.shard, ": validation case ", c->name,
+                          " cannot be sharded (it keeps no per-repeat records); narrow --filter");
+  if (o.time_limit >= 0.0) {
+    for (const auto* c : selected)
+      if (!c->resumable)
+        throw_input_error("--time-limit ", o.time_limit, ": validation case ", c->name,
+                          " cannot stop and resume (its repeats fit one job); narrow --filter");
+    ctx.stop_at = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(o.time_limit));
+  }
+  // --param k=v overrides a knob of the selected cases (e.g. runs=2 to
+  // smoke-test a long form); a knob none of them has is an input error.
+  for (const auto& kv : o.params) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq);
+    bool known = false;
+    std::string offered;
+    for (const auto* c : selected)
+      for (const auto& k : c->knobs) {
+        const std::string name = k.substr(0, k.find(':'));
+        offered += (offered.empty() ? "" : ", ") + name;
+        known = known || name == key;
+      }
+    if (eq == std::string::npos || !known)
+      throw_input_error("--param '", kv, "' is invalid: the selected validation cases take key=value with key in {",
+                        offered, "}");
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(kv.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != kv.size() - eq - 1 || !(v > 0.0))
+      throw_input_error("--param '", kv, "' is invalid: the value must be a number > 0");
+    ctx.params[key] = v;
+  }
+  std::vector<validation::Result> results;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const auto* c = selected[i];
+    std::cerr << "  " << (resumed.is_null() ? "running " : "resuming ") << c->name << " ("
+              << to_string(ctx.form) << " form, " << ctx.backend;
+    if (ctx.shard_count > 1) std::cerr << ", shard " << ctx.shard_index << "/" << ctx.shard_count;
+    std::cerr << ")\n";
+    ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
+    results.push_back(c->run(ctx));
+  }
+  print_results(results, ctx.form);
+  if (exit_code(results) == kExitIncomplete)
+    std::cout << "stopped at the time limit: continue with `mesobench validate --resume "
+              << (o.json.empty() ? std::string("FILE") : o.json) << " --json FILE`\n";
+  if (!o.json.empty()) {
+    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
+                          {"backend", ctx.backend},
+                          {"variant", ctx.variant.to_string()},
+                          {"form", to_string(ctx.form)},
+                          {"seed", ctx.seed},
+                          {"params", ctx.params},
+                          {"cases", nlohmann::json::array()}};
+    if (ctx.shard_count > 1) doc["shard"] = {{"index", ctx.shard_index}, {"count", ctx.shard_count}};
+    for (const auto& r : results) {
+      doc["cases"].push_back(case_json(r));
+      if (r.incomplete) doc["incomplete"] = true;
+    }
+    if (!resumed.is_null()) {
+      // Provenance of every call that contributed, oldest first.
+      nlohmann::json earlier = resumed.value("resumed_from", nlohmann::json::array());
+      earlier.push_back(resumed.at("provenance"));
+      doc["resumed_from"] = earlier;
+    }
+    write_json_atomically(o.json, doc);
+    std::cout << "wrote " << o.json << '\n';
+  }
+  return exit_code(results);
+}
+
+int cmd_merge(const ValidateOptions& o) {
+  if (!o.json.empty()) check_writable(o.json);
+  // Every shard of one run: the same form, backend, variant, seed and knobs,
+  // shard indices 0..N-1 once each.
+  std::vector<nlohmann::json> docs;
+  for (const auto& path : o.merge) docs.push_back(read_json(path, "--merge"));
+  const nlohmann::json& first = docs.front();
+  std::map<int, std::size_t> by_index;
+  int count = -1;
+  for (std::size_t k = 0; k < docs.size(); ++k) {
+    const nlohmann::json& d = docs[k];
+    for (const char* key : {"form", "backend", "variant", "seed", "params"}) {
+      if (!d.contains(key))
+        throw_input_error("--merge: '", o.merge[k], "' has no \"", key, "\": not a `mesobench validate` result");
+      if (d[key] != first[key])
+        throw_input_error("--merge: '", o.merge[k], "' has ", key, " = ", d[key].dump(), " but '", o.merge[0],
+                          "' has ", first[key].dump(), ": shards of different runs");
+    }
+    if (d.value("incomplete", false))
+      throw_input_error("--merge: '", o.merge[k], "' stopped at its time limit; finish it with --resume first");
+    if (!d.contains("shard"))
+      throw_input_error("--merge: '", o.merge[k], "' is not a shard (run with --shard I/N)");
+    const int index = d["shard"]["index"].get<int>(), n = d["shard"]["count"].get<int>();
+    if (count >= 0 && n != count)
+      throw_input_error("--merge: '", o.merge[k], "' is shard ", index, "/", n, " but others are of ", count);
+    count = n;
+    if (!by_index.emplace(index, k).second)
+      throw_input_error("--merge: shard ", index, "/", n, " is given twice ('", o.merge[by_index[index]], "', '",
+                        o.merge[k], "')");
+  }
+  std::string missing;
+  for (int i = 0; i < count; ++i)
+    if (!by_index.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+  if (!missing.empty())
+    throw_input_error("--merge: shards {", missing, "} of ", count, " are missing");
+
+  validation::Context ctx;
+  const std::string form = first["form"].get<std::string>();
+  ctx.form = form == "long" ? validation::Form::long_form : validation::Form::short_form;
+  ctx.backend = first["backend"].get<std::string>();
+  ctx.variant = Variant::parse(first["variant"].get<std::string>());
+  ctx.seed = first["seed"].get<uint64_t>();
+  ctx.params = first["params"].get<std::map<std::string, double>>();
+  std::vector<validation::Result> results;
+  const nlohmann::json& shard0 = docs[by_index.at(0)];
+  for (const auto& c0 : shard0["cases"]) {
+    const std::string name = c0["name"].get<std::string>();
+    const validation::Case* c = find_case(name);
+    if (!c || !c->analyse) throw_input_error("--merge: case '", name, "' is unknown or cannot be merged");
+    nlohmann::json data = c0["data"];
+    data["per_run"] = nlohmann::json::array();
+    for (const auto& [index, k] : by_index) {
+      const nlohmann::json* found = nullptr;
+      for (const auto& ck : docs[k]["cases"])
+        if (ck["name"] == name) found = &ck;
+      if (!found) throw_input_error("--merge: '", o.merge[k], "' has no case ", name);
+      for (const auto& r : (*found)["data"]["per_run"]) data["per_run"].push_back(r);
+    }
+    std::cerr << "  merging " << name << ": " << data["per_run"].size() << " repeats from " << count
+              << " shards\n";
+    results.push_back(c->analyse(ctx, data));
+  }
+  print_results(results, ctx.form);
+  if (!o.json.empty()) {
+    nlohmann::json shards = nlohmann::json::array();
+    for (const auto& [index, k] : by_index)
+      shards.push_back({{"file", o.merge[k]}, {"index", index}, {"provenance", docs[k]["provenance"]}});
+    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
+                          {"backend", ctx.backend},
+                          {"variant", first["variant"]},
+                          {"form", form},
+                          {"seed", ctx.seed},
+                          {"params", first["params"]},
+                          {"merged_from", shards},
+                          {"cases", nlohmann::json::array()}};
+    for (const auto& r : results) doc["cases"].push_back(case_json(r));
+    write_json_atomically(o.json, doc);
+    std::cout << "wrote " << o.json << '\n';
+  }
+  return exit_code(results);
+}
+
+}  // namespace meso::bench

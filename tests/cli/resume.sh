@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A resumable validation case stopped at its time limit and continued with
+# --resume gives bit for bit the result of the uninterrupted run (LJ
+# trajectories continue exactly from a checkpoint on the CPU reference), and
+# the stop and resume options refuse what they cannot do.
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+case_args=(validate --filter nve-drift-xplor --backend cpu --variant precision=single)
+"$bin" "${case_args[@]}" --json "$work/whole.json" > "$work/whole.txt"
+# --time-limit 0: every call advances by one chunk of the long run, then
+# stops with exit code 3 and a checkpoint in the JSON.
+rc=0
+"$bin" "${case_args[@]}" --time-limit 0 --json "$work/part1.json" > "$work/part1.txt" || rc=$?
+[[ $rc -eq 3 ]] || { echo "FAIL: --time-limit 0 exited $rc, want 3"; exit 1; }
+grep -q 'INCOMPLETE' "$work/part1.txt"
+rc=0
+"$bin" validate --resume "$work/part1.json" --time-limit 0 --json "$work/part2.json" > /dev/null || rc=$?
+[[ $rc -eq 3 ]] || { echo "FAIL: second stop exited $rc, want 3"; exit 1; }
+"$bin" validate --resume "$work/part2.json" --json "$work/done.json" > /dev/null
+python3 - "$work/whole.json" "$work/part1.json" "$work/part2.json" "$work/done.json" <<'PY'
+import json, sys
+whole, part1, part2, done = (json.load(open(p)) for p in sys.argv[1:5])
+(r1,) = part1["cases"][0]["data"]["per_run"]
+(r2,) = part2["cases"][0]["data"]["per_run"]
+assert r1["incomplete"] and r2["incomplete"]
+assert r2["checkpoint"]["step"] > r1["checkpoint"]["step"] > 1000, (r1["checkpoint"]["step"], r2["checkpoint"]["step"])
+(a,), (b,) = whole["cases"], done["cases"]
+assert "incomplete" not in done
+for ga, gb in zip(a["data"]["gates"], b["data"]["gates"]):
+    assert ga["measured"] == gb["measured"], (ga, gb)
+assert len(done["resumed_from"]) == 2
+print("resume ok: p_drift", b["data"]["gates"][2]["measured"])
+PY
+
+source "$(dirname "$0")/expect_refused.sh"
+expect_refused "nothing to continue" validate --resume "$work/done.json"
+expect_refused "drop the other options" validate --resume "$work/part1.json" --long
+expect_refused "cannot stop and resume" validate --filter poiseuille --time-limit 10
+expect_refused "finish it with --resume" validate --merge "$work/part1.json"
