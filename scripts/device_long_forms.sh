@@ -10,11 +10,10 @@
 #   scripts/device_long_forms.sh nve       <bin> <out> [modes] [precisions]
 #       nve-drift long form: 8 shards (one repeat each) per mode and precision,
 #       each stopping with --time-limit before the deadline (exit 3) when its
-#       10^7 steps are not done.
-#   scripts/device_long_forms.sh resume    <bin> <out>
-#       continues every incomplete shard JSON in <out> in place (--resume).
-#       The files (checkpoints included, ~4 MB each) stay on the machine, so
-#       run this in the next call while the machine is still warm.
+#       10^7 steps are not done. Run it again on the same <out> to go on: a
+#       finished shard is kept, an incomplete one continues (--resume), a
+#       missing one starts. The incomplete files (checkpoints, ~4 MB each) stay
+#       on the machine, so repeat the call while the machine is still warm.
 #   scripts/device_long_forms.sh transient <bin> <out> <first> <last> <variant>
 #       poiseuille-transient long form: shards first..last of 10 (one repeat
 #       each), one per GPU.
@@ -32,7 +31,7 @@ nvidia-smi -L > "$O/gpus.txt"
 # MPS lets the small nve-drift systems of several processes share a GPU's SMs
 # at once (without it, processes time-slice). Fall back when it won't start.
 mps=0
-if [[ $what == nve || $what == resume ]] && command -v nvidia-cuda-mps-control > /dev/null; then
+if [[ $what == nve ]] && command -v nvidia-cuda-mps-control > /dev/null; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
   if nvidia-cuda-mps-control -d && CUDA_VISIBLE_DEVICES=0 "$B/mesobench" run --backend cuda \
@@ -43,7 +42,7 @@ if [[ $what == nve || $what == resume ]] && command -v nvidia-cuda-mps-control >
     unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
   fi
 fi
-echo "gpus=$ngpu mps=$mps" | tee "$O/status.txt"
+echo "gpus=$ngpu mps=$mps ($what, $(date -u +%FT%TZ))" | tee -a "$O/status.txt"
 
 # unit <gpu> <name> <command...>: runs under the time left, logs its exit code.
 # A "@LIMIT@" argument becomes the seconds left minus 20 (for --time-limit).
@@ -80,25 +79,20 @@ nve)
   i=0
   for j in "${jobs[@]}"; do
     read -r mode p s <<< "$j"
+    f="$O/nve-$mode-$p-$s.json"
+    if [[ -f $f ]] && ! grep -q '"incomplete": true' "$f"; then continue; fi  # finished
     while (($(jobs -rp | wc -l) >= ngpu * per_gpu)); do wait -n; done
-    unit $((i % ngpu)) "nve-$mode-$p-$s" "$B/mesobench" validate --backend cuda --long \
-      --filter "nve-drift-$mode" --variant "precision=$p" --shard "$s/8" --time-limit @LIMIT@ \
-      --json "$O/nve-$mode-$p-$s.json" &
+    if [[ -f $f ]]; then
+      what_to_do=(validate --resume "$f")
+    else
+      what_to_do=(validate --backend cuda --long --filter "nve-drift-$mode" --variant "precision=$p" --shard "$s/8")
+    fi
+    unit $((i % ngpu)) "nve-$mode-$p-$s" "$B/mesobench" "${what_to_do[@]}" --time-limit @LIMIT@ --json "$f" &
     i=$((i + 1))
   done
   wait
-  ;;
-resume)
-  per_gpu=${PER_GPU:-$((mps ? 12 : 2))}
-  i=0
-  for f in "$O"/*.json; do
-    grep -q '"incomplete": true' "$f" || continue
-    while (($(jobs -rp | wc -l) >= ngpu * per_gpu)); do wait -n; done
-    unit $((i % ngpu)) "$(basename "$f" .json)-resume" "$B/mesobench" validate --resume "$f" \
-      --time-limit @LIMIT@ --json "$f" &
-    i=$((i + 1))
-  done
-  wait
+  echo "finished shards: $(grep -L '"incomplete": true' "$O"/nve-*.json 2> /dev/null | wc -l) of ${#jobs[@]}" \
+    >> "$O/status.txt"
   ;;
 transient)
   first=$1 last=$2 variant=$3
