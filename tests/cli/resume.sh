@@ -8,7 +8,8 @@ bin=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-case_args=(validate --filter nve-drift-xplor --backend cpu --variant precision=single)
+# A short thermalization keeps the test quick; it is about resuming, not physics.
+case_args=(validate --filter nve-drift-xplor --backend cpu --variant precision=single --param thermalize=2000)
 "$bin" "${case_args[@]}" --json "$work/whole.json" > "$work/whole.txt"
 # --time-limit 0: every call advances by one chunk of the long run, then
 # stops with exit code 3 and a checkpoint in the JSON.
