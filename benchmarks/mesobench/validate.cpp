@@ -92,9 +92,7 @@ nlohmann::json read_json(const std::string& path, const char* option) {
   }
 }
 
-}  // namespace
-
-int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg) {
+int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
   if (!o.json.empty()) check_writable(o.json);
   validation::Context ctx;
   ctx.registry = &reg;
@@ -114,8 +112,8 @@ int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg) {
     ctx.seed = resumed.at("seed").get<uint64_t>();
     ctx.params = resumed.at("params").get<std::map<std::string, double>>();
     if (resumed.contains("shard")) {
-      ctx.shard_index = resumed["shard"]["index"].get<int>();
-      ctx.shard_count = resumed["shard"]["count"].get<int>();
+      ctx.shard_index = resumed.at("shard").at("index").get<int>();
+      ctx.shard_count = resumed.at("shard").at("count").get<int>();
     }
     for (const auto& c : resumed.at("cases")) {
       const validation::Case* found = find_case(c.at("name").get<std::string>());
@@ -216,7 +214,7 @@ int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg) {
   return exit_code(results);
 }
 
-int cmd_merge(const ValidateOptions& o) {
+int merge_impl(const ValidateOptions& o) {
   if (!o.json.empty()) check_writable(o.json);
   // Every shard of one run: the same form, backend, variant, seed and knobs,
   // shard indices 0..N-1 once each.
@@ -238,7 +236,9 @@ int cmd_merge(const ValidateOptions& o) {
       throw_input_error("--merge: '", o.merge[k], "' stopped at its time limit; finish it with --resume first");
     if (!d.contains("shard"))
       throw_input_error("--merge: '", o.merge[k], "' is not a shard (run with --shard I/N)");
-    const int index = d["shard"]["index"].get<int>(), n = d["shard"]["count"].get<int>();
+    const int index = d.at("shard").at("index").get<int>(), n = d.at("shard").at("count").get<int>();
+    if (n < 1 || index < 0 || index >= n)
+      throw_input_error("--merge: '", o.merge[k], "' claims to be shard ", index, "/", n);
     if (count >= 0 && n != count)
       throw_input_error("--merge: '", o.merge[k], "' is shard ", index, "/", n, " but others are of ", count);
     count = n;
@@ -253,26 +253,26 @@ int cmd_merge(const ValidateOptions& o) {
     throw_input_error("--merge: shards {", missing, "} of ", count, " are missing");
 
   validation::Context ctx;
-  const std::string form = first["form"].get<std::string>();
+  const std::string form = first.at("form").get<std::string>();
   ctx.form = form == "long" ? validation::Form::long_form : validation::Form::short_form;
-  ctx.backend = first["backend"].get<std::string>();
-  ctx.variant = Variant::parse(first["variant"].get<std::string>());
-  ctx.seed = first["seed"].get<uint64_t>();
-  ctx.params = first["params"].get<std::map<std::string, double>>();
+  ctx.backend = first.at("backend").get<std::string>();
+  ctx.variant = Variant::parse(first.at("variant").get<std::string>());
+  ctx.seed = first.at("seed").get<uint64_t>();
+  ctx.params = first.at("params").get<std::map<std::string, double>>();
   std::vector<validation::Result> results;
   const nlohmann::json& shard0 = docs[by_index.at(0)];
-  for (const auto& c0 : shard0["cases"]) {
-    const std::string name = c0["name"].get<std::string>();
+  for (const auto& c0 : shard0.at("cases")) {
+    const std::string name = c0.at("name").get<std::string>();
     const validation::Case* c = find_case(name);
     if (!c || !c->analyse) throw_input_error("--merge: case '", name, "' is unknown or cannot be merged");
-    nlohmann::json data = c0["data"];
+    nlohmann::json data = c0.at("data");
     data["per_run"] = nlohmann::json::array();
     for (const auto& [index, k] : by_index) {
       const nlohmann::json* found = nullptr;
-      for (const auto& ck : docs[k]["cases"])
-        if (ck["name"] == name) found = &ck;
+      for (const auto& ck : docs[k].at("cases"))
+        if (ck.at("name") == name) found = &ck;
       if (!found) throw_input_error("--merge: '", o.merge[k], "' has no case ", name);
-      for (const auto& r : (*found)["data"]["per_run"]) data["per_run"].push_back(r);
+      for (const auto& r : found->at("data").at("per_run")) data["per_run"].push_back(r);
     }
     std::cerr << "  merging " << name << ": " << data["per_run"].size() << " repeats from " << count
               << " shards\n";
@@ -282,13 +282,13 @@ int cmd_merge(const ValidateOptions& o) {
   if (!o.json.empty()) {
     nlohmann::json shards = nlohmann::json::array();
     for (const auto& [index, k] : by_index)
-      shards.push_back({{"file", o.merge[k]}, {"index", index}, {"provenance", docs[k]["provenance"]}});
+      shards.push_back({{"file", o.merge[k]}, {"index", index}, {"provenance", docs[k].at("provenance")}});
     nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
                           {"backend", ctx.backend},
-                          {"variant", first["variant"]},
+                          {"variant", first.at("variant")},
                           {"form", form},
                           {"seed", ctx.seed},
-                          {"params", first["params"]},
+                          {"params", first.at("params")},
                           {"merged_from", shards},
                           {"cases", nlohmann::json::array()}};
     for (const auto& r : results) doc["cases"].push_back(case_json(r));
@@ -296,6 +296,28 @@ int cmd_merge(const ValidateOptions& o) {
     std::cout << "wrote " << o.json << '\n';
   }
   return exit_code(results);
+}
+
+// A shard or resume file that parses as JSON but lacks a field, or has one of
+// the wrong type, is bad input, named as such.
+template <class F>
+int reading_files(const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const nlohmann::json::exception& e) {
+    throw_input_error(what, ": a file is not a `mesobench validate` result: ", e.what());
+  }
+}
+
+}  // namespace
+
+int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg) {
+  if (o.resume.empty()) return validate_impl(o, reg);
+  return reading_files("--resume", [&] { return validate_impl(o, reg); });
+}
+
+int cmd_merge(const ValidateOptions& o) {
+  return reading_files("--merge", [&] { return merge_impl(o); });
 }
 
 }  // namespace meso::bench
