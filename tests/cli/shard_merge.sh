@@ -42,3 +42,9 @@ d = json.load(open(sys.argv[1])); d["seed"] = 2
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_refused "shards of different runs" validate --merge "$work/s0.json" "$work/other.json"
+python3 - "$work/s1.json" "$work/broken.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); del d["shard"]["count"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_refused "is not a \`mesobench validate\` result" validate --merge "$work/s0.json" "$work/broken.json"
