@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +24,16 @@ std::regex compile_filter(const std::string& re) {
 }
 
 namespace {
+
+// The run settings a validate result records: form, backend (as written),
+// variant, seed and knobs.
+void settings_from(const nlohmann::json& doc, validation::Context& ctx) {
+  ctx.form = doc.at("form") == "long" ? validation::Form::long_form : validation::Form::short_form;
+  ctx.backend = doc.at("backend").get<std::string>();
+  ctx.variant = Variant::parse(doc.at("variant").get<std::string>());
+  ctx.seed = doc.at("seed").get<uint64_t>();
+  ctx.params = doc.at("params").get<std::map<std::string, double>>();
+}
 
 const validation::Case* find_case(const std::string& name) {
   for (const auto& c : validation::all_cases())
@@ -106,11 +115,8 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     resumed = read_json(o.resume, "--resume");
     if (!resumed.value("incomplete", false))
       throw_input_error("--resume: '", o.resume, "' is not a run stopped at its time limit; nothing to continue");
-    ctx.form = resumed.at("form") == "long" ? validation::Form::long_form : validation::Form::short_form;
-    ctx.backend = reg.resolve(resumed.at("backend").get<std::string>());
-    ctx.variant = Variant::parse(resumed.at("variant").get<std::string>());
-    ctx.seed = resumed.at("seed").get<uint64_t>();
-    ctx.params = resumed.at("params").get<std::map<std::string, double>>();
+    settings_from(resumed, ctx);
+    ctx.backend = reg.resolve(ctx.backend);
     if (resumed.contains("shard")) {
       ctx.shard_index = resumed.at("shard").at("index").get<int>();
       ctx.shard_count = resumed.at("shard").at("count").get<int>();
@@ -253,12 +259,7 @@ int merge_impl(const ValidateOptions& o) {
     throw_input_error("--merge: shards {", missing, "} of ", count, " are missing");
 
   validation::Context ctx;
-  const std::string form = first.at("form").get<std::string>();
-  ctx.form = form == "long" ? validation::Form::long_form : validation::Form::short_form;
-  ctx.backend = first.at("backend").get<std::string>();
-  ctx.variant = Variant::parse(first.at("variant").get<std::string>());
-  ctx.seed = first.at("seed").get<uint64_t>();
-  ctx.params = first.at("params").get<std::map<std::string, double>>();
+  settings_from(first, ctx);
   std::vector<validation::Result> results;
   const nlohmann::json& shard0 = docs[by_index.at(0)];
   for (const auto& c0 : shard0.at("cases")) {
@@ -286,7 +287,7 @@ int merge_impl(const ValidateOptions& o) {
     nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
                           {"backend", ctx.backend},
                           {"variant", first.at("variant")},
-                          {"form", form},
+                          {"form", to_string(ctx.form)},
                           {"seed", ctx.seed},
                           {"params", first.at("params")},
                           {"merged_from", shards},

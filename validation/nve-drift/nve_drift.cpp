@@ -351,7 +351,7 @@ Result analyse_nve_drift(const Context&, physics::LjMode mode, const nlohmann::j
   // 1/sqrt(runs). Reported beside the gate, not gated.
   double mean_vec_sq = 0.0, mean_vec_se_sq = 0.0;
   for (int c = 0; c < 3; ++c) {
-    std::vector<double> comp, zero(per_run.size(), 0.0);
+    std::vector<double> comp;
     for (const auto& r : per_run) comp.push_back(r.at("p_drift_components")[c].get<double>());
     double m = 0.0, var = 0.0;
     for (double v : comp) m += v / runs;
