@@ -9,6 +9,8 @@ import argparse
 import json
 import sys
 
+from validation_provenance import provenance_line
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,9 +58,7 @@ def main():
     ax2.set_ylabel("<T>")
     ax2.set_title("PASS" if case["passed"] else "FAIL")
     ax2.legend(fontsize=7)
-    prov = doc["provenance"]
-    fig.text(0.01, 0.01, f'mesobench {prov["git_commit"]}  {prov["cpu_model"]} x{prov["cpu_threads"]}  '
-             f'{prov["date_utc"]}  backend {doc["backend"]}', fontsize=6, color="0.4")
+    fig.text(0.01, 0.01, provenance_line(doc), fontsize=6, color="0.4")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")

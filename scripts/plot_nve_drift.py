@@ -16,6 +16,8 @@ import json
 import lzma
 import sys
 
+from validation_provenance import provenance_line
+
 
 def open_json(path):
     if path.endswith(".xz"):
@@ -31,6 +33,7 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     cases = []
+    docs = []
     for path in args.json:
         try:
             with open_json(path) as f:
@@ -38,6 +41,7 @@ def main():
             for c in doc["cases"]:
                 if c["name"].startswith("nve-drift"):
                     cases.append((doc.get("backend", "?"), c))
+            docs.append(doc)
         except (OSError, KeyError, json.JSONDecodeError, lzma.LZMAError) as e:
             print(f"plot_nve_drift: cannot read {path}: {e}", file=sys.stderr)
             return 2
@@ -69,7 +73,7 @@ def main():
             ax_l.plot(run["long_t"], run["long_e_minus_e0_per_n"], **kw)
         for g in d["gates"]:
             lim = g.get("limit", g.get("tolerance"))
-            rows.append([label, g["quantity"], f"{g['measured']:.3g} ± {g['sem']:.2g}",
+            rows.append([f"{label}, {len(d['per_run'])} runs", g["quantity"], f"{g['measured']:.3g} ± {g['sem']:.2g}",
                          f"{g['published']:.3g} ({g['published_2sem']:.1g})", f"{lim:.3g}",
                          "PASS" if g["passed"] else "FAIL"])
     n = cases[0][1]["data"]["N"]
@@ -84,7 +88,8 @@ def main():
     tab.auto_set_font_size(False)
     tab.set_fontsize(7)
     tab.scale(1, 1.2)
-    fig.tight_layout()
+    fig.text(0.01, 0.01, provenance_line(docs), fontsize=6, color="0.4")
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")
     return 0

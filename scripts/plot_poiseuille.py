@@ -17,6 +17,8 @@ import json
 import os
 import sys
 
+from validation_provenance import provenance_line
+
 
 def parabola(fit, xs):
     c0, c1, c2 = fit["c"]
@@ -24,12 +26,7 @@ def parabola(fit, xs):
 
 
 def footer(fig, doc):
-    prov = doc["provenance"]
-    params = doc.get("params") or {}
-    extra = ("  overrides " + ",".join(f"{k}={v:g}" for k, v in params.items())) if params else ""
-    fig.text(0.01, 0.01, f'mesobench {prov["git_commit"]}  {prov["cpu_model"]} x{prov["cpu_threads"]}  '
-             f'GPU {prov.get("gpu_model") or "none"}  {prov["date_utc"]}  backend {doc["backend"]}  '
-             f'{doc["form"]} form{extra}', fontsize=6, color="0.4")
+    fig.text(0.01, 0.01, provenance_line(doc), fontsize=6, color="0.4")
 
 
 def plot_viscosity(case, doc, out, plt):
