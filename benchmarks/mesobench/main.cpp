@@ -30,22 +30,14 @@ using namespace meso::bench;
 
 constexpr uint64_t kCpuDefaultMaxN = 262144;
 
-struct CommonOptions {
-  std::string filter;
-  std::string backend = "auto";
-  std::string variant;
-  std::string json;
-  std::vector<std::string> params;
+// The options of every subcommand: the shared ones (filter, backend, variant,
+// json, params, seed, long form) and validate's live in ValidateOptions, which
+// `validate` receives as is; run and list add their timing and size options.
+struct CommonOptions : ValidateOptions {
   int repeats = 5;
   double min_time = 0.2;
   double warmup_time = 0.3;
   uint64_t max_n = 0;
-  bool long_form = false;
-  uint64_t seed = 1;
-  std::string shard;
-  std::vector<std::string> merge;
-  double time_limit = -1.0;
-  std::string resume;
 };
 
 struct Selection {
@@ -130,22 +122,6 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
   return 0;
 }
 
-ValidateOptions validate_options(const CommonOptions& o) {
-  ValidateOptions v;
-  v.filter = o.filter;
-  v.backend = o.backend;
-  v.variant = o.variant;
-  v.json = o.json;
-  v.params = o.params;
-  v.long_form = o.long_form;
-  v.seed = o.seed;
-  v.shard = o.shard;
-  v.merge = o.merge;
-  v.time_limit = o.time_limit;
-  v.resume = o.resume;
-  return v;
-}
-
 void add_selection_options(CLI::App* app, CommonOptions& o) {
   app->add_option("--filter", o.filter, "Regular expression matched against the full case name");
   app->add_option("--backend", o.backend, "Backend: auto (best present), cpu, cuda");
@@ -226,8 +202,8 @@ int main(int argc, char** argv) {
     BackendRegistry registry;
     register_backends(registry);
     if (*list) return cmd_list(o, registry);
-    if (*validate && !o.merge.empty()) return cmd_merge(validate_options(o));
-    if (*validate) return cmd_validate(validate_options(o), registry);
+    if (*validate && !o.merge.empty()) return cmd_merge(o);
+    if (*validate) return cmd_validate(o, registry);
     return cmd_run(o, registry);  // `run`, or no subcommand: the default suite
   } catch (const InputError& e) {
     std::cerr << "mesobench: error: " << e.what() << '\n';

@@ -217,9 +217,10 @@ Protocol protocol(const Context& ctx) {
   return pr;
 }
 
+Result analyse_nve_drift(const Context& ctx, physics::LjMode mode, const nlohmann::json& data);
+
 // Runs this shard's repeats; the per-repeat records go to data["per_run"].
-Result run_nve_drift(const Context& ctx, physics::LjMode mode,
-                     Result (*analyse)(const Context&, const nlohmann::json&)) {
+Result run_nve_drift(const Context& ctx, physics::LjMode mode) {
   const Protocol pr = protocol(ctx);
   const RunRange range = shard_runs(ctx, pr.runs);
   // Repeats a resumed shard finished before are kept; an incomplete one
@@ -273,7 +274,7 @@ Result run_nve_drift(const Context& ctx, physics::LjMode mode,
     return res;
   }
   if (ctx.shard_count > 1) return shard_result(ctx, name, std::move(data));
-  return analyse(ctx, data);
+  return analyse_nve_drift(ctx, mode, data);
 }
 
 // |dE/E| of one run: sd(E) / |<E>| in each short window of the short-run
@@ -411,10 +412,10 @@ Result analyse_nve_drift_xplor(const Context& ctx, const nlohmann::json& data) {
   return analyse_nve_drift(ctx, physics::LjMode::xplor, data);
 }
 Result run_nve_drift_shift(const Context& ctx) {
-  return run_nve_drift(ctx, physics::LjMode::shift, analyse_nve_drift_shift);
+  return run_nve_drift(ctx, physics::LjMode::shift);
 }
 Result run_nve_drift_xplor(const Context& ctx) {
-  return run_nve_drift(ctx, physics::LjMode::xplor, analyse_nve_drift_xplor);
+  return run_nve_drift(ctx, physics::LjMode::xplor);
 }
 
 }  // namespace meso::validation
