@@ -91,7 +91,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
 
   std::string name() const override { return "cuda"; }
   std::vector<std::string> applicable_axes() const override {
-    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse"};
+    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp"};
   }
 
   void set_system(const System& sys, const RunParams& params) override;
@@ -144,6 +144,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   cudaStream_t stream_ = nullptr;
   ReorderKind reorder_ = ReorderKind::none;
   bool tea_ = false, fuse_ = false, gw_ = false, ballot_ = true, sorted_cells_ = false;
+  uint32_t tpp_ = 1;  // LJ force threads per particle (variant axis tpp)
   bool use_graphs_ = true;
   bool lj_ = false, nvt_ = false, langevin_ = false;
   DeviceBuffer<physics::LjPairParams> lj_params_;
@@ -188,7 +189,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
             cell_cap_};
   }
   NlistView nlist_view() { return {nl_idx_.data(), nl_count_.data(), nl_stride_, nl_cap_}; }
-  uint32_t force_blocks() const { return (n_ + kForceBlock - 1) / kForceBlock; }
+  uint32_t force_blocks() const { return lj_ ? lj_force_blocks(n_, tpp_) : (n_ + kForceBlock - 1) / kForceBlock; }
 
   // Energy and virial of the last sums launch (waits for the stream).
   void fetch_sums() {
@@ -252,6 +253,9 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
       variant_.fuse == "on")
     throw_input_error("variant fuse=on is only provided with the vv, nve and gw integrators, not ",
                       to_string(params.integrator));
+  if (variant_.tpp != "1" && sys.pair_style != PairStyle::lj)
+    throw_input_error("variant tpp=", variant_.tpp,
+                      " is only provided for the lj pair style; DPD forces use one thread per particle");
   if (sys.particles.n_local > 0xffffffffull / 64)
     throw_input_error("N = ", sys.particles.n_local, " is too large for the cuda backend");
   destroy_graph();
@@ -267,6 +271,7 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   langevin_ = params.integrator == Integrator::langevin;
   ballot_ = variant_.nlist == "ballot";
   sorted_cells_ = variant_.cells == "sorted";
+  tpp_ = uint32_t(std::stoul(variant_.tpp));  // one of 1..32 (Variant::parse)
 
   // Particle arrays, converted to the storage precision (type in pos.w).
   std::vector<S4> hp(n_), hv(n_);
@@ -428,7 +433,7 @@ void CudaDpdBackend<P>::enqueue_force(bool sums, bool initial) {
   if (lj_) {
     LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
                       sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
-                      fuse, base_in_pred};
+                      fuse, base_in_pred, tpp_};
     compute_lj_forces<P>(a, sums, stream_);
   } else {
     DpdForceArgs<S4> a{view(), nlist_view(), sys_.box, pair_params_.data(), mass_.data(),

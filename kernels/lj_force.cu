@@ -2,6 +2,18 @@
 // argument as dpd_force.cu: each pair evaluated from both sides from a full
 // list, F_ji = -F_ij bit for bit, no atomics; energy and virial by fixed-order
 // block partials (reduced by reduce_partials in dpd_force.cu).
+//
+// Threads per particle (variant axis tpp, HOOMD-blue's threads_per_particle):
+// TPP adjacent lanes of a warp share particle i; lane s of the group takes
+// neighbor slots s, s + TPP, s + 2 TPP, ... and the group's partial forces are
+// summed by a fixed XOR butterfly, so the result is deterministic for a given
+// TPP (and differs between TPPs by summation order only). Why: at N = 64000
+// and ~65 neighbors, one thread per particle leaves ~15 warps per SM on an
+// H100/H200, too few to hide the latency of the gathered j positions; TPP
+// lanes multiply the warps in flight. The column-major list keeps each
+// group's loads of one slot row in one 32-byte sector (8 particles x 4 lanes).
+#include <stdexcept>
+
 #include "dpd_force.cuh"
 #include "lj_force.cuh"
 #include "meso/cuda/check.hpp"
@@ -9,23 +21,27 @@
 namespace meso::cuda {
 namespace {
 
-template <class P, bool SUMS, bool FUSE>
+template <class P, bool SUMS, bool FUSE, uint32_t TPP>
 __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typename P::S4> a) {
+  static_assert(TPP >= 1 && TPP <= 32 && (TPP & (TPP - 1)) == 0, "TPP: a power of two up to 32");
   using S4 = typename P::S4;
   using A = typename P::A;
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t i = t / TPP, sub = t % TPP;
   const bool active = i < a.p.n && !a.ctl->abort;
   double e = 0.0, w = 0.0;
+  A fx = 0, fy = 0, fz = 0;
+  S4 pi{};
+  uint32_t ti = 0;
   if (active) {
     const MinImage<A> box(a.box);
     const S4* __restrict__ pos = a.p.pos;
-    const S4 pi = ldg4(pos + i);
-    const uint32_t ti = type_of(pi);
+    pi = ldg4(pos + i);
+    ti = type_of(pi);
     const physics::LjPairParams* row = a.params + ti * a.ntypes;
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
     const uint32_t* __restrict__ idx = a.nl.idx + i;
-    A fx = 0, fy = 0, fz = 0;
-    for (uint32_t k = 0; k < cnt; ++k) {
+    for (uint32_t k = sub; k < cnt; k += TPP) {
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
       const S4 pj = ldg4(pos + j);
       A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
@@ -41,23 +57,52 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
         w += 0.5 * double(pf.virial);
       }
     }
+  }
+  // Every lane takes part (inactive ones with zeros): the groups never
+  // straddle a warp because TPP divides 32 and kForceBlock.
+  for (uint32_t o = TPP / 2; o > 0; o >>= 1) {
+    fx += __shfl_xor_sync(0xffffffffu, fx, o);
+    fy += __shfl_xor_sync(0xffffffffu, fy, o);
+    fz += __shfl_xor_sync(0xffffffffu, fz, o);
+    if constexpr (SUMS) {
+      e += __shfl_xor_sync(0xffffffffu, e, o);
+      w += __shfl_xor_sync(0xffffffffu, w, o);
+    }
+  }
+  if (active && sub == 0)
     finish_particle<FUSE>(a.p, i, Vec3d{double(fx), double(fy), double(fz)}, pi, ti, a.body,
                           a.type_mass, a.dt, a.fuse_base_pred);
+  if constexpr (SUMS) block_partials(sub == 0 ? e : 0.0, sub == 0 ? w : 0.0, a.partials);
+}
+
+template <class P, uint32_t TPP>
+void launch(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s) {
+  const uint32_t blocks = lj_force_blocks(a.p.n, TPP);
+  if (sums) {
+    if (a.fuse) lj_force_kernel<P, true, true, TPP><<<blocks, kForceBlock, 0, s>>>(a);
+    else lj_force_kernel<P, true, false, TPP><<<blocks, kForceBlock, 0, s>>>(a);
+  } else {
+    if (a.fuse) lj_force_kernel<P, false, true, TPP><<<blocks, kForceBlock, 0, s>>>(a);
+    else lj_force_kernel<P, false, false, TPP><<<blocks, kForceBlock, 0, s>>>(a);
   }
-  if constexpr (SUMS) block_partials(e, w, a.partials);
 }
 
 }  // namespace
 
+uint32_t lj_force_blocks(uint32_t n, uint32_t tpp) {
+  return uint32_t((uint64_t(n) * tpp + kForceBlock - 1) / kForceBlock);
+}
+
 template <class P>
 void compute_lj_forces(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s) {
-  const uint32_t blocks = (a.p.n + kForceBlock - 1) / kForceBlock;
-  if (sums) {
-    if (a.fuse) lj_force_kernel<P, true, true><<<blocks, kForceBlock, 0, s>>>(a);
-    else lj_force_kernel<P, true, false><<<blocks, kForceBlock, 0, s>>>(a);
-  } else {
-    if (a.fuse) lj_force_kernel<P, false, true><<<blocks, kForceBlock, 0, s>>>(a);
-    else lj_force_kernel<P, false, false><<<blocks, kForceBlock, 0, s>>>(a);
+  switch (a.tpp) {
+    case 1: launch<P, 1>(a, sums, s); break;
+    case 2: launch<P, 2>(a, sums, s); break;
+    case 4: launch<P, 4>(a, sums, s); break;
+    case 8: launch<P, 8>(a, sums, s); break;
+    case 16: launch<P, 16>(a, sums, s); break;
+    case 32: launch<P, 32>(a, sums, s); break;
+    default: throw std::invalid_argument("compute_lj_forces: tpp must be 1, 2, 4, 8, 16 or 32");
   }
   MESO_CUDA_CHECK(cudaGetLastError());
 }

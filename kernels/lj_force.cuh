@@ -1,5 +1,5 @@
 // Lennard-Jones force kernel (HOOMD-blue PotentialPairGPU with the LJ
-// evaluator): one thread per particle over the full neighbor list shared
+// evaluator): tpp threads per particle (1 to 32) over the full neighbor list shared
 // with the DPD kernels, calling the shared evaluator physics::lj_pair_force
 // (engine/physics/lj_force.hpp) in the arithmetic of the precision policy.
 #pragma once
@@ -26,7 +26,12 @@ struct LjForceArgs {
   double* partials;  // 2 per block (energy, virial) when sums
   bool fuse;            // second half-step folded into the kernel (finish_particle)
   bool fuse_base_pred;  // its base v(t + dt/2) is in vel_pred (velocity Verlet) or vel (gw)
+  uint32_t tpp = 1;     // threads per particle: 1, 2, 4, 8, 16 or 32 (variant axis tpp)
 };
+
+// Blocks of kForceBlock threads for n particles at tpp threads each (the
+// number of energy/virial partials a sums launch writes).
+uint32_t lj_force_blocks(uint32_t n, uint32_t tpp);
 
 template <class P>
 void compute_lj_forces(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s);

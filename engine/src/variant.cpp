@@ -25,6 +25,7 @@ const std::vector<AxisSpec>& specs() {
       {"precision", {"double", "mixed", "single"}, &Variant::precision},
       {"rng", {"philox", "tea"}, &Variant::rng},
       {"fuse", {"off", "on"}, &Variant::fuse},
+      {"tpp", {"1", "2", "4", "8", "16", "32"}, &Variant::tpp},
   };
   return s;
 }

@@ -11,15 +11,16 @@ using meso::Variant;
 TEST(Variant, DefaultsAndCanonicalString) {
   const Variant v = Variant::parse("");
   EXPECT_EQ(v.to_string(),
-            "nlist=ballot,cells=atomic,reorder=none,sort=0,pow=libm,precision=double,rng=philox,fuse=off");
+            "nlist=ballot,cells=atomic,reorder=none,sort=0,pow=libm,precision=double,rng=philox,fuse=off,tpp=1");
 }
 
 TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   const Variant v = Variant::parse(
-      "nlist=atomic, cells=sorted,reorder=morton2,sort=100,pow=fast,precision=mixed,rng=tea,fuse=on");
+      "nlist=atomic, cells=sorted,reorder=morton2,sort=100,pow=fast,precision=mixed,rng=tea,fuse=on,tpp=8");
   EXPECT_EQ(v.nlist, "atomic");
   EXPECT_EQ(v.sort, 100u);
   EXPECT_EQ(v.rng, "tea");
+  EXPECT_EQ(v.tpp, "8");
   EXPECT_EQ(Variant::parse(v.to_string()), v);
   EXPECT_EQ(v.to_string({"rng", "precision"}), "precision=mixed,rng=tea");
 }
@@ -38,6 +39,8 @@ TEST(Variant, RejectsBadInputNamingIt) {
   expect_error_mentions("nlist=magic", "ballot, atomic");
   expect_error_mentions("colour=red", "colour");
   expect_error_mentions("sort=-3", "sort=-3");
+  expect_error_mentions("tpp=3", "tpp=3");
+  expect_error_mentions("tpp=3", "1, 2, 4, 8, 16, 32");
   expect_error_mentions("sort=10x", "sort=10x");
   expect_error_mentions("rng", "rng");
   expect_error_mentions("rng=tea,rng=philox", "twice");

@@ -358,4 +358,18 @@ TEST(CudaDpdBackend, RejectsUnknownPrecision) {
   EXPECT_THROW(reg.create("cuda", v), InputError);
 }
 
+// tpp (threads per particle) is an LJ-kernel axis: a DPD system is refused
+// with the value named rather than run with the axis silently ignored.
+TEST(CudaDpdBackend, RejectsTppForDpd) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  auto gpu = reg.create("cuda", Variant::parse("tpp=4"));
+  try {
+    gpu->set_system(two_type_fluid(fresh_seed(), 1000), RunParams{});
+    FAIL() << "tpp=4 accepted for a DPD system";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tpp=4"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 #include "meso/reference/cpu_backend.hpp"
@@ -72,15 +73,20 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
     ParticleData<double> want;
     cpu->get_particles(want);
     const ThermoSample tc = cpu->thermo(0);
+    // Both list builders at one thread per particle, and every threads-per-
+    // particle count (the group's butterfly sum, the partials of n x tpp
+    // threads) on the ballot list.
     for (const char* prec : {"double", "mixed", "single"})
-      for (const char* nl : {"ballot", "atomic"}) {
-        Variant v = Variant::parse(std::string("precision=") + prec + ",nlist=" + nl);
+      for (const char* traversal : {"nlist=atomic,tpp=1", "nlist=ballot,tpp=1", "nlist=ballot,tpp=2",
+                                    "nlist=ballot,tpp=4", "nlist=ballot,tpp=8", "nlist=ballot,tpp=16",
+                                    "nlist=ballot,tpp=32"}) {
+        Variant v = Variant::parse(std::string("precision=") + prec + "," + traversal);
         auto gpu = reg.create("cuda", v);
         gpu->set_system(sys, rp);
         ParticleData<double> got;
         gpu->get_particles(got);
         const double err = rel_l2_force(got, want);
-        std::printf("LJ %s %s %s: force rel L2 = %.3e\n", to_string(mode), prec, nl, err);
+        std::printf("LJ %s %s %s: force rel L2 = %.3e\n", to_string(mode), prec, traversal, err);
         EXPECT_LT(err, tolerance(prec));
         const ThermoSample tg = gpu->thermo(0);
         EXPECT_NEAR(tg.potential_energy, tc.potential_energy,
@@ -114,25 +120,36 @@ TEST(CudaLj, IntegratorsTrackReference) {
     for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
     Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
     ref2.run(100);
-    Simulation gpu(reg.create("cuda", Variant{}), sys, rp);
-    gpu.run(100);
-    const auto a = ref.particles(), b = ref2.particles(), c = gpu.particles();
-    double growth = 0.0, err = 0.0;
+    // One thread per particle, four, and (NVE only: fusion needs velocity
+    // Verlet) eight with the second half-step fused into the force kernel.
+    std::vector<std::string> variants = {"tpp=1", "tpp=4"};
+    if (integ == Integrator::nve) variants.push_back("tpp=8,fuse=on");
+    const auto a = ref.particles(), b = ref2.particles();
+    double growth = 0.0;
     for (std::size_t i = 0; i < a.n_local; ++i) {
       const Vec3d d1 = sys.box.min_image(b.position[i] - a.position[i]);
-      const Vec3d d2 = sys.box.min_image(c.position[i] - a.position[i]);
       growth = std::max(growth, std::sqrt(dot(d1, d1)));
-      err = std::max(err, std::sqrt(dot(d2, d2)));
     }
-    std::printf("LJ %s 100 steps: max |dx| GPU-CPU %.3e, perturbed-reference growth %.3e\n",
-                to_string(integ), err, growth);
-    EXPECT_LT(err, 10.0 * growth + 1e-14) << to_string(integ);
-    const ThermoSample tg = gpu.thermo(), tr = ref.thermo();
-    EXPECT_NEAR(tg.conserved_energy(), tr.conserved_energy(), 1e-9 * std::fabs(tr.conserved_energy()));
-    if (integ == Integrator::nvt) {
-      const IntegratorState sg = gpu.backend().integrator_state(), sr = ref.backend().integrator_state();
-      EXPECT_NEAR(sg.xi, sr.xi, 1e-9);
-      EXPECT_NEAR(sg.eta, sr.eta, 1e-9);
+    for (const std::string& variant : variants) {
+      Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);
+      gpu.run(100);
+      const auto c = gpu.particles();
+      double err = 0.0;
+      for (std::size_t i = 0; i < a.n_local; ++i) {
+        const Vec3d d2 = sys.box.min_image(c.position[i] - a.position[i]);
+        err = std::max(err, std::sqrt(dot(d2, d2)));
+      }
+      std::printf("LJ %s %s 100 steps: max |dx| GPU-CPU %.3e, perturbed-reference growth %.3e\n",
+                  to_string(integ), variant.c_str(), err, growth);
+      EXPECT_LT(err, 10.0 * growth + 1e-14) << to_string(integ) << " " << variant;
+      const ThermoSample tg = gpu.thermo(), tr = ref.thermo();
+      EXPECT_NEAR(tg.conserved_energy(), tr.conserved_energy(), 1e-9 * std::fabs(tr.conserved_energy()))
+          << variant;
+      if (integ == Integrator::nvt) {
+        const IntegratorState sg = gpu.backend().integrator_state(), sr = ref.backend().integrator_state();
+        EXPECT_NEAR(sg.xi, sr.xi, 1e-9) << variant;
+        EXPECT_NEAR(sg.eta, sr.eta, 1e-9) << variant;
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
 // A variant selects how a backend traverses data, never the physics
 // (DESIGN.md section 2.3). It is parsed from strings such as
-// "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off";
+// "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4";
 // unspecified axes keep their defaults. Every result records the variant it
 // ran with, split into the axes the backend honoured and those it ignored.
 #pragma once
@@ -21,6 +21,7 @@ struct Variant {
   std::string precision = "double";  // double | mixed | single
   std::string rng = "philox";        // philox | tea
   std::string fuse = "off";          // off | on
+  std::string tpp = "1";             // threads per particle in the LJ force kernel: 1 | 2 | 4 | 8 | 16 | 32
 
   // Parses "key=value,..." (empty string: all defaults). Throws InputError
   // naming the unknown key or value and listing the allowed ones.
