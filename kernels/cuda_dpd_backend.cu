@@ -147,7 +147,16 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   uint32_t tpp_ = 1;  // LJ force threads per particle (variant axis tpp)
   bool use_graphs_ = true;
   bool lj_ = false, nvt_ = false, langevin_ = false;
-  DeviceBuffer<physics::LjPairParams> lj_params_;
+  // ctl->nh_mv2 holds sum m v^2 of the current velocities in the order of the
+  // current particles (nvt): false after set_system and after a reorder
+  // outside a step, true once a second half or ensure_nh_mv2 stored it.
+  bool nh_mv2_known_ = false;
+  void ensure_nh_mv2() {
+    if (nh_mv2_known_) return;
+    nose_hoover_store_mv2<S4>(view(), mass_.data(), ke_partials_.data(), ctl_.data(), stream_);
+    nh_mv2_known_ = true;
+  }
+  DeviceBuffer<physics::LjPairCoeffs<LjPairReal<P>>> lj_coeffs_;  // ntypes x ntypes
   DeviceBuffer<double> ke_partials_;
 
   DeviceBuffer<S4> pos_, vel_, force_, vel_pred_, last_pos_;
@@ -188,7 +197,18 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
     return {cell_members_.data(), sorted_cells_ ? cell_start_.data() : nullptr, cell_count_.data(),
             cell_cap_};
   }
-  NlistView nlist_view() { return {nl_idx_.data(), nl_count_.data(), nl_stride_, nl_cap_}; }
+  // Row-major when lanes share a particle (tpp > 1), column-major otherwise
+  // (device_views.cuh, NlistView).
+  NlistView nlist_layout() const {
+    return tpp_ > 1 ? NlistView{nullptr, nullptr, 1u, nl_cap_, nl_cap_}
+                    : NlistView{nullptr, nullptr, nl_stride_, 1u, nl_cap_};
+  }
+  NlistView nlist_view() {
+    NlistView v = nlist_layout();
+    v.idx = nl_idx_.data();
+    v.count = nl_count_.data();
+    return v;
+  }
   uint32_t force_blocks() const { return lj_ ? lj_force_blocks(n_, tpp_) : (n_ + kForceBlock - 1) / kForceBlock; }
 
   // Energy and virial of the last sums launch (waits for the stream).
@@ -225,7 +245,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   void enqueue_force(bool sums, bool initial = false);
   void enqueue_first_half();
   void enqueue_second_half();
-  void enqueue_control(bool graph, cudaGraphConditionalHandle hr);
+  void enqueue_control(bool graph, cudaGraphConditionalHandle hr, bool after_first_half);
   void host_rebuild(bool sort);
   void host_step(bool sums);
   void finish_step_after_abort(bool sums);
@@ -267,6 +287,7 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   fuse_ = variant_.fuse == "on";
   gw_ = params.integrator == Integrator::groot_warren;
   lj_ = sys.pair_style == PairStyle::lj;
+  nh_mv2_known_ = false;
   nvt_ = params.integrator == Integrator::nvt;
   langevin_ = params.integrator == Integrator::langevin;
   ballot_ = variant_.nlist == "ballot";
@@ -299,8 +320,12 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   MESO_CUDA_CHECK(cudaMemcpy(pair_params_.data(), sys.dpd.data().data(),
                              pair_params_.bytes(), cudaMemcpyHostToDevice));
   if (lj_) {
-    lj_params_.resize(sys.lj.data().size());
-    MESO_CUDA_CHECK(cudaMemcpy(lj_params_.data(), sys.lj.data().data(), lj_params_.bytes(),
+    // The evaluator's per-pair constants in the kernel's arithmetic, from
+    // the same physics::lj_pair_coeffs the reference uses.
+    std::vector<physics::LjPairCoeffs<LjPairReal<P>>> coeffs;
+    for (const auto& p : sys.lj.data()) coeffs.push_back(physics::lj_pair_coeffs<LjPairReal<P>>(p));
+    lj_coeffs_.resize(coeffs.size());
+    MESO_CUDA_CHECK(cudaMemcpy(lj_coeffs_.data(), coeffs.data(), lj_coeffs_.bytes(),
                                cudaMemcpyHostToDevice));
   }
   if (nvt_) ke_partials_.resize(ke_blocks(n_)); else ke_partials_.release();
@@ -415,7 +440,7 @@ void CudaDpdBackend<P>::enqueue_nlist() {
   // a pair inside r_c + skin.
   const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
   NlistBuildArgs a{grid_, cell_view(), nlist_view(), sys_.box, r_list() * r_list() * widen,
-                   rc * rc, ctl_.data(), n_};
+                   rc * rc, ctl_.data(), n_, tpp_};
   if (ballot_)
     build_nlist_ballot<S4>(pos_.data(), a, stream_);
   else
@@ -431,7 +456,7 @@ void CudaDpdBackend<P>::enqueue_force(bool sums, bool initial) {
   // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
   const bool base_in_pred = !gw_;
   if (lj_) {
-    LjForceArgs<S4> a{view(), nlist_view(), sys_.box, lj_params_.data(), mass_.data(),
+    LjForceArgs<P> a{view(), nlist_view(), sys_.box, lj_coeffs_.data(), mass_.data(),
                       sys_.ntypes(), sys_.body_force, params_.dt, ctl_.data(), partials_.data(),
                       fuse, base_in_pred, tpp_};
     compute_lj_forces<P>(a, sums, stream_);
@@ -453,8 +478,8 @@ void CudaDpdBackend<P>::enqueue_force(bool sums, bool initial) {
 template <class P>
 void CudaDpdBackend<P>::enqueue_first_half() {
   if (nvt_) {
-    nose_hoover_first_half<S4>(view(), integrate_args(), thermostat_args(), ke_partials_.data(),
-                               ctl_.data(), stream_);
+    ensure_nh_mv2();
+    nose_hoover_first_half<S4>(view(), integrate_args(), thermostat_args(), ctl_.data(), stream_);
     return;
   }
   if (langevin_) {
@@ -469,14 +494,18 @@ void CudaDpdBackend<P>::enqueue_second_half() {
   if (nvt_) {
     nose_hoover_second_half<S4>(view(), integrate_args(), thermostat_args(), ke_partials_.data(),
                                 ctl_.data(), stream_);
+    nh_mv2_known_ = true;
     return;
   }
   if (!fuse_) cuda::integrate_second_half<S4>(view(), integrate_args(), ctl_.data(), stream_);
 }
 
 template <class P>
-void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle hr) {
-  max_displacement<S4>(pos_.data(), last_pos_.data(), n_, sys_.box, ctl_.data(), stream_);
+void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle hr,
+                                        bool after_first_half) {
+  // The Nose-Hoover first half already folded the displacement check in.
+  if (!(after_first_half && nvt_))
+    max_displacement<S4>(pos_.data(), last_pos_.data(), n_, sys_.box, ctl_.data(), stream_);
   ControlArgs c;
   const double hs = 0.5 * params_.skin;
   c.half_skin_sq = hs * hs;
@@ -491,7 +520,10 @@ void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle h
 // Rebuild driven from the host: grows and retries until nothing overflows.
 template <class P>
 void CudaDpdBackend<P>::host_rebuild(bool sort) {
-  if (sort && reorder_ != ReorderKind::none) enqueue_reorder();
+  if (sort && reorder_ != ReorderKind::none) {
+    enqueue_reorder();
+    nh_mv2_known_ = false;  // the sum would now run in another order
+  }
   for (int attempt = 0;; ++attempt) {
     enqueue_cells();
     enqueue_nlist();
@@ -514,7 +546,7 @@ void CudaDpdBackend<P>::host_rebuild(bool sort) {
 template <class P>
 void CudaDpdBackend<P>::host_step(bool sums) {
   enqueue_first_half();
-  enqueue_control(false, 0);
+  enqueue_control(false, 0, true);
   pull_ctl();
   if (h_ctl_->rebuild) host_rebuild(h_ctl_->sort_due);
   enqueue_force(sums);
@@ -541,7 +573,7 @@ void CudaDpdBackend<P>::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec
   cudaGraphNode_t a_last;
   MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, graph, nullptr, nullptr, 0, mode));
   enqueue_first_half();
-  enqueue_control(true, hr);
+  enqueue_control(true, hr, true);
   last_node(a_last);
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
 
@@ -608,6 +640,7 @@ void CudaDpdBackend<P>::finish_step_after_abort(bool sums) {
 template <class P>
 void CudaDpdBackend<P>::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
   if (nsteps == 0) return;
+  if (nvt_) ensure_nh_mv2();  // before a graph is captured: it holds no such launch
   timestep_ = first_step + nsteps - 1;  // the step numbers live on the device (ctl->step)
   set_step(first_step - 1);
   const uint64_t last = first_step + nsteps - 1;
@@ -655,7 +688,7 @@ void CudaDpdBackend<P>::build_neighbor_list() {
 
 template <class P>
 bool CudaDpdBackend<P>::neighbor_list_stale() {
-  enqueue_control(false, 0);
+  enqueue_control(false, 0, false);
   pull_ctl();
   return h_ctl_->rebuild;
 }
@@ -742,11 +775,12 @@ std::vector<std::vector<uint32_t>> CudaDpdBackend<P>::neighbors_by_tag() const {
   MESO_CUDA_CHECK(cudaMemcpy(c.data(), nl_count_.data(), n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   MESO_CUDA_CHECK(cudaMemcpy(idx.data(), nl_idx_.data(), nl_idx_.bytes(), cudaMemcpyDeviceToHost));
   MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag_.data(), n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  const NlistView nl = nlist_layout();
   std::vector<std::vector<uint32_t>> out(n_);
   for (uint32_t i = 0; i < n_; ++i) {
     if (ht[i] >= n_) throw std::logic_error("neighbors_by_tag needs tags 0..N-1");
     auto& l = out[ht[i]];
-    for (uint32_t k = 0; k < c[i]; ++k) l.push_back(ht[idx[size_t(k) * nl_stride_ + i]]);
+    for (uint32_t k = 0; k < c[i]; ++k) l.push_back(ht[idx[nl.at(i, k)]]);
     std::sort(l.begin(), l.end());
   }
   return out;
@@ -758,9 +792,10 @@ std::vector<std::vector<uint32_t>> CudaDpdBackend<P>::neighbor_rows() const {
   std::vector<uint32_t> c(n_), idx(nl_idx_.size());
   MESO_CUDA_CHECK(cudaMemcpy(c.data(), nl_count_.data(), n_ * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   MESO_CUDA_CHECK(cudaMemcpy(idx.data(), nl_idx_.data(), nl_idx_.bytes(), cudaMemcpyDeviceToHost));
+  const NlistView nl = nlist_layout();
   std::vector<std::vector<uint32_t>> out(n_);
   for (uint32_t i = 0; i < n_; ++i)
-    for (uint32_t k = 0; k < std::min(c[i], nl_cap_); ++k) out[i].push_back(idx[size_t(k) * nl_stride_ + i]);
+    for (uint32_t k = 0; k < std::min(c[i], nl_cap_); ++k) out[i].push_back(idx[nl.at(i, k)]);
   return out;
 }
 

@@ -165,14 +165,21 @@ struct CellView {
   __device__ uint32_t size(uint32_t c) const { return count[c]; }
 };
 
-// Full neighbor list, column-major: neighbor k of particle i is
-// idx[k * stride + i] (stride = n rounded up to 32), so that consecutive
-// threads of the force kernel read consecutive words.
+// Full neighbor list: neighbor k of particle i is idx[at(i, k)]. Two layouts:
+// - column-major (slot_stride = n rounded up to 32, particle_stride = 1), for
+//   one thread per particle: consecutive threads read consecutive words;
+// - row-major (slot_stride = 1, particle_stride = cap), for tpp > 1 lanes per
+//   particle (HOOMD-blue's nlist layout): the lanes of one particle read and
+//   the builder's lanes write consecutive words of its row.
 struct NlistView {
   uint32_t* idx;
   uint32_t* count;
-  uint32_t stride;
+  uint32_t slot_stride;
+  uint32_t particle_stride;
   uint32_t cap;
+  __host__ __device__ size_t at(uint32_t i, uint32_t k) const {
+    return size_t(k) * slot_stride + size_t(i) * particle_stride;
+  }
 };
 
 // Device-resident control words of the step loop (no host round trip
@@ -193,6 +200,8 @@ struct StepControl {
   unsigned int tea_key[4];  // TEA pair key of the step in progress
   double nh_xi;   // Nose-Hoover thermostat variables (integrator nvt)
   double nh_eta;
+  double nh_mv2;  // sum m v^2 of the current velocities, left by the last second half
+  unsigned int blocks_done;  // last-block counter of the fused Nose-Hoover kernels (0 between kernels)
 };
 
 }  // namespace meso::cuda

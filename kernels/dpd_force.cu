@@ -46,9 +46,9 @@ __global__ void __launch_bounds__(kForceBlock, 8) dpd_force_kernel(DpdForceArgs<
     // A row longer than cap only exists after an overflow, when this kernel
     // does not run (abort); the clamp keeps a stale count from reading past it.
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
-    const uint32_t* __restrict__ idx = a.nl.idx + i;
+    const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, 0);
     for (uint32_t k = 0; k < cnt; ++k) {
-      const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
+      const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride);
       const S4 pj = ldg4(pos + j);
       A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
       box.apply(dx, dy, dz);

@@ -19,12 +19,23 @@ struct ThermostatArgs {
   uint32_t seed;
 };
 
-// Nose-Hoover: KE of vel -> xi, eta half update -> v = e^{-dt xi/2} v + dt/2 f/m,
-// r += dt v. ke_partials holds one double per block of 256 particles.
+// Nose-Hoover, one kernel per half-step (the thermostat update is done by
+// the last block of each, so there are no separate reduction launches):
+// first:  xi, eta half update from ctl->nh_mv2 -> v = e^{-dt xi/2} v + dt/2 f/m,
+//         r += dt v, and the displacement check of max_displacement;
+// second: v = e^{-dt xi/2} (v + dt/2 f/m) -> sum m v^2 into ctl->nh_mv2 ->
+//         eta, xi half update.
+// ctl->nh_mv2 must hold sum m v^2 of the current velocities before a first
+// half: a second half leaves it there; nose_hoover_store_mv2 puts it there at
+// the start. ke_partials holds one double per block of 256 particles. The
+// sums are those of the reference's order-independent formula in a fixed
+// GPU order, the same for every run.
+template <class S4>
+void nose_hoover_store_mv2(ParticleView<S4> p, const double* type_mass, double* ke_partials,
+                           StepControl* ctl, cudaStream_t s);
 template <class S4>
 void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                            double* ke_partials, StepControl* ctl, cudaStream_t s);
-// v = e^{-dt xi/2} (v + dt/2 f/m) -> KE -> eta, xi half update.
+                            StepControl* ctl, cudaStream_t s);
 template <class S4>
 void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
                              double* ke_partials, StepControl* ctl, cudaStream_t s);

@@ -22,10 +22,12 @@ namespace meso::cuda {
 namespace {
 
 template <class P, bool SUMS, bool FUSE, uint32_t TPP>
-__global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typename P::S4> a) {
+__global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<P> a,
+                                                              MinImage<LjPairReal<P>> box) {
   static_assert(TPP >= 1 && TPP <= 32 && (TPP & (TPP - 1)) == 0, "TPP: a power of two up to 32");
   using S4 = typename P::S4;
-  using A = typename P::A;
+  using A = typename P::A;    // accumulation: the force sum, energy and virial
+  using R = LjPairReal<P>;    // one pair: the storage precision
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t i = t / TPP, sub = t % TPP;
   const bool active = i < a.p.n && !a.ctl->abort;
@@ -34,27 +36,45 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
   S4 pi{};
   uint32_t ti = 0;
   if (active) {
-    const MinImage<A> box(a.box);
     const S4* __restrict__ pos = a.p.pos;
     pi = ldg4(pos + i);
     ti = type_of(pi);
-    const physics::LjPairParams* row = a.params + ti * a.ntypes;
+    // One type (the common case, lj-liquid): the coefficients live in
+    // registers and the loop has no third dependent load.
+    const bool one_type = a.ntypes == 1;
+    const physics::LjPairCoeffs<R>* __restrict__ row = a.coeffs + ti * a.ntypes;
+    const physics::LjPairCoeffs<R> c0 = row[0];
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
-    const uint32_t* __restrict__ idx = a.nl.idx + i;
-    for (uint32_t k = sub; k < cnt; k += TPP) {
-      const uint32_t j = __ldg(idx + size_t(k) * a.nl.stride);
-      const S4 pj = ldg4(pos + j);
-      A dx = A(pi.x) - A(pj.x), dy = A(pi.y) - A(pj.y), dz = A(pi.z) - A(pj.z);
-      box.apply(dx, dy, dz);
-      const A rsq = dx * dx + dy * dy + dz * dz;
-      // The evaluator returns exact zeros at and beyond r_cut.
-      const auto pf = physics::lj_pair_force<A>(rsq, row[type_of(pj)]);
-      fx += pf.f_over_r * dx;
-      fy += pf.f_over_r * dy;
-      fz += pf.f_over_r * dz;
-      if constexpr (SUMS) {
-        e += 0.5 * double(pf.energy);  // each pair is visited from both sides
-        w += 0.5 * double(pf.virial);
+    const size_t step = size_t(TPP) * a.nl.slot_stride;  // from one of this lane's slots to the next
+    const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, sub);
+    // kUnroll slots per lane at a time: their indices, then their positions,
+    // are loaded before any is used, so each lane has kUnroll gathers in
+    // flight instead of one (ncu: the one-at-a-time loop waited on L1TEX).
+    // The pairs are still summed in slot order.
+    constexpr uint32_t kUnroll = 4;
+    for (uint32_t k0 = sub; k0 < cnt; k0 += kUnroll * TPP, idx += kUnroll * step) {
+      uint32_t j[kUnroll];
+#pragma unroll
+      for (uint32_t u = 0; u < kUnroll; ++u) j[u] = k0 + u * TPP < cnt ? __ldg(idx + u * step) : i;
+      S4 pj[kUnroll];
+#pragma unroll
+      for (uint32_t u = 0; u < kUnroll; ++u) pj[u] = ldg4(pos + j[u]);
+#pragma unroll
+      for (uint32_t u = 0; u < kUnroll; ++u) {
+        if (k0 + u * TPP >= cnt) break;
+        R dx = R(pi.x) - R(pj[u].x), dy = R(pi.y) - R(pj[u].y), dz = R(pi.z) - R(pj[u].z);
+        box.apply(dx, dy, dz);
+        const R rsq = dx * dx + dy * dy + dz * dz;
+        // The evaluator returns exact zeros at and beyond r_cut.
+        const auto pf = one_type ? physics::lj_pair_force<R>(rsq, c0)
+                                 : physics::lj_pair_force<R>(rsq, row[type_of(pj[u])]);
+        fx += A(pf.f_over_r * dx);
+        fy += A(pf.f_over_r * dy);
+        fz += A(pf.f_over_r * dz);
+        if constexpr (SUMS) {
+          e += 0.5 * double(pf.energy);  // each pair is visited from both sides
+          w += 0.5 * double(pf.virial);
+        }
       }
     }
   }
@@ -76,14 +96,15 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<typen
 }
 
 template <class P, uint32_t TPP>
-void launch(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s) {
+void launch(const LjForceArgs<P>& a, bool sums, cudaStream_t s) {
   const uint32_t blocks = lj_force_blocks(a.p.n, TPP);
+  const MinImage<LjPairReal<P>> box(a.box);  // its 1/L once here, not per thread
   if (sums) {
-    if (a.fuse) lj_force_kernel<P, true, true, TPP><<<blocks, kForceBlock, 0, s>>>(a);
-    else lj_force_kernel<P, true, false, TPP><<<blocks, kForceBlock, 0, s>>>(a);
+    if (a.fuse) lj_force_kernel<P, true, true, TPP><<<blocks, kForceBlock, 0, s>>>(a, box);
+    else lj_force_kernel<P, true, false, TPP><<<blocks, kForceBlock, 0, s>>>(a, box);
   } else {
-    if (a.fuse) lj_force_kernel<P, false, true, TPP><<<blocks, kForceBlock, 0, s>>>(a);
-    else lj_force_kernel<P, false, false, TPP><<<blocks, kForceBlock, 0, s>>>(a);
+    if (a.fuse) lj_force_kernel<P, false, true, TPP><<<blocks, kForceBlock, 0, s>>>(a, box);
+    else lj_force_kernel<P, false, false, TPP><<<blocks, kForceBlock, 0, s>>>(a, box);
   }
 }
 
@@ -94,7 +115,7 @@ uint32_t lj_force_blocks(uint32_t n, uint32_t tpp) {
 }
 
 template <class P>
-void compute_lj_forces(const LjForceArgs<typename P::S4>& a, bool sums, cudaStream_t s) {
+void compute_lj_forces(const LjForceArgs<P>& a, bool sums, cudaStream_t s) {
   switch (a.tpp) {
     case 1: launch<P, 1>(a, sums, s); break;
     case 2: launch<P, 2>(a, sums, s); break;
@@ -107,8 +128,8 @@ void compute_lj_forces(const LjForceArgs<typename P::S4>& a, bool sums, cudaStre
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
-template void compute_lj_forces<PrecDouble>(const LjForceArgs<Double4>&, bool, cudaStream_t);
-template void compute_lj_forces<PrecMixed>(const LjForceArgs<float4>&, bool, cudaStream_t);
-template void compute_lj_forces<PrecSingle>(const LjForceArgs<float4>&, bool, cudaStream_t);
+template void compute_lj_forces<PrecDouble>(const LjForceArgs<PrecDouble>&, bool, cudaStream_t);
+template void compute_lj_forces<PrecMixed>(const LjForceArgs<PrecMixed>&, bool, cudaStream_t);
+template void compute_lj_forces<PrecSingle>(const LjForceArgs<PrecSingle>&, bool, cudaStream_t);
 
 }  // namespace meso::cuda

@@ -20,7 +20,8 @@ struct NlistBuildArgs {
   double r_list_sq;  // r_c + skin, squared
   double r_core_sq;  // max r_c squared: entries inside it go first (ballot)
   StepControl* ctl;
-  uint32_t n;  // particles
+  uint32_t n;        // particles
+  uint32_t tpp = 1;  // nlist=atomic: lanes per particle (variant axis tpp)
 };
 
 // ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
@@ -29,8 +30,9 @@ void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 // Whether the ballot kernel's shared-memory tile fits for this capacity.
 bool ballot_fits(uint32_t cap);
 
-// atomic (HOOMD-blue NeighborListGPUBinned): one thread per particle over the
-// 27 stencil cells, appending to its own row with a private counter.
+// atomic (HOOMD-blue NeighborListGPUBinned): a.tpp lanes per particle over the
+// 27 stencil cells, appending to its own row (a private counter at tpp = 1,
+// a ballot of the group's hits above). The list does not depend on tpp.
 template <class S4>
 void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 

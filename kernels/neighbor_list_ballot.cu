@@ -179,7 +179,7 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
     for (uint32_t k = 0; k < kmax; ++k) {
       if (lane < gs && k < cnt && cnt <= cap) {
         const uint32_t* trow = tile + size_t(lane) * row;
-        a.nl.idx[size_t(k) * a.nl.stride + my_i] = k < core ? trow[k] : trow[cap - 1 - (k - core)];
+        a.nl.idx[a.nl.at(my_i, k)] = k < core ? trow[k] : trow[cap - 1 - (k - core)];
       }
     }
     __syncwarp();

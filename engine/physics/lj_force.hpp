@@ -53,36 +53,66 @@ MESO_HD void lj_raw(Scalar r2inv, Scalar lj1, Scalar lj2, Scalar& energy, Scalar
   f_over_r = r2inv * r6inv * (Scalar(12) * lj1 * r6inv - Scalar(6) * lj2);
 }
 
-// rsq = |r_ij|^2 > 0. Pairs at or beyond r_cut give exactly zero; the caller
-// may test the cutoff itself (cheaper in a neighbor loop) but need not.
+// The per-type-pair constants of the evaluator, computed once per table
+// (HOOMD-blue's param_type holds lj1, lj2 the same way) instead of once per
+// pair: a kernel's inner loop then loads six numbers and does no division
+// other than 1/r^2.
+template <class Scalar>
+struct LjPairCoeffs {
+  Scalar lj1;      // 4 eps sigma^12
+  Scalar lj2;      // 4 eps alpha sigma^6
+  Scalar rcsq;     // r_cut^2
+  Scalar ronsq;    // r_on^2 (xplor)
+  Scalar e_cut;    // V(r_cut), subtracted when shift
+  Scalar inv_den;  // 1 / (r_cut^2 - r_on^2)^3 (xplor with a smoothing region)
+  int shift;       // shift mode, or xplor with r_on >= r_cut
+  int smooth;      // xplor with r_on < r_cut
+};
+
 template <class Scalar = double>
-MESO_HD LjPairForce<Scalar> lj_pair_force(Scalar rsq, const LjPairParams& p) {
-  const Scalar rcsq = Scalar(p.rcut) * Scalar(p.rcut);
-  if (!(rsq < rcsq)) return {Scalar(0), Scalar(0), Scalar(0)};
+MESO_HD LjPairCoeffs<Scalar> lj_pair_coeffs(const LjPairParams& p) {
+  LjPairCoeffs<Scalar> c{};
+  c.rcsq = Scalar(p.rcut) * Scalar(p.rcut);
   const Scalar s2 = Scalar(p.sigma) * Scalar(p.sigma);
   const Scalar s6 = s2 * s2 * s2;
-  const Scalar lj1 = Scalar(4) * Scalar(p.epsilon) * s6 * s6;
-  const Scalar lj2 = Scalar(4) * Scalar(p.epsilon) * Scalar(p.alpha) * s6;
+  c.lj1 = Scalar(4) * Scalar(p.epsilon) * s6 * s6;
+  c.lj2 = Scalar(4) * Scalar(p.epsilon) * Scalar(p.alpha) * s6;
+  c.ronsq = Scalar(p.ron) * Scalar(p.ron);
+  c.smooth = p.mode == LjMode::xplor && c.ronsq < c.rcsq;
+  c.shift = p.mode == LjMode::shift || (p.mode == LjMode::xplor && !(c.ronsq < c.rcsq));
+  Scalar f_cut;
+  lj_raw(Scalar(1) / c.rcsq, c.lj1, c.lj2, c.e_cut, f_cut);
+  c.inv_den = c.smooth ? Scalar(1) / ((c.rcsq - c.ronsq) * (c.rcsq - c.ronsq) * (c.rcsq - c.ronsq))
+                       : Scalar(0);
+  return c;
+}
+
+// rsq = |r_ij|^2 > 0. Pairs at or beyond r_cut give exactly zero; the caller
+// may test the cutoff itself (cheaper in a neighbor loop) but need not.
+template <class Scalar>
+MESO_HD LjPairForce<Scalar> lj_pair_force(Scalar rsq, const LjPairCoeffs<Scalar>& c) {
+  if (!(rsq < c.rcsq)) return {Scalar(0), Scalar(0), Scalar(0)};
   Scalar energy, f_over_r;
-  lj_raw(Scalar(1) / rsq, lj1, lj2, energy, f_over_r);
-  const Scalar ronsq = Scalar(p.ron) * Scalar(p.ron);
-  const bool smooth_region = p.mode == LjMode::xplor && ronsq < rcsq;
-  const bool shift = p.mode == LjMode::shift || (p.mode == LjMode::xplor && !(ronsq < rcsq));
-  if (shift) {
-    Scalar e_cut, f_cut;
-    lj_raw(Scalar(1) / rcsq, lj1, lj2, e_cut, f_cut);
-    energy -= e_cut;
-  } else if (smooth_region && rsq >= ronsq) {
+  lj_raw(Scalar(1) / rsq, c.lj1, c.lj2, energy, f_over_r);
+  if (c.shift) {
+    energy -= c.e_cut;
+  } else if (c.smooth && rsq >= c.ronsq) {
     // S and dS/dr / r (HOOMD-blue PotentialPair, xplor branch).
-    const Scalar d = rcsq - rsq;
-    const Scalar inv_den = Scalar(1) / ((rcsq - ronsq) * (rcsq - ronsq) * (rcsq - ronsq));
-    const Scalar s = d * d * (rcsq + Scalar(2) * rsq - Scalar(3) * ronsq) * inv_den;
-    const Scalar ds_dr_over_r = Scalar(12) * d * (ronsq - rsq) * inv_den;
+    const Scalar d = c.rcsq - rsq;
+    const Scalar s = d * d * (c.rcsq + Scalar(2) * rsq - Scalar(3) * c.ronsq) * c.inv_den;
+    const Scalar ds_dr_over_r = Scalar(12) * d * (c.ronsq - rsq) * c.inv_den;
     // F = -d(V S)/dr = S (-dV/dr) - V dS/dr.
     f_over_r = s * f_over_r - ds_dr_over_r * energy;
     energy *= s;
   }
   return {f_over_r, energy, f_over_r * rsq};
+}
+
+// The same from the user's parameters (the reference's form; identical
+// results to the coefficient form, which it calls).
+template <class Scalar = double>
+MESO_HD LjPairForce<Scalar> lj_pair_force(Scalar rsq, const LjPairParams& p) {
+  return lj_pair_force<Scalar>(rsq, lj_pair_coeffs<Scalar>(p));
 }
 
 }  // namespace meso::physics
