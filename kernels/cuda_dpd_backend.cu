@@ -143,7 +143,7 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   uint32_t n_ = 0;
   cudaStream_t stream_ = nullptr;
   ReorderKind reorder_ = ReorderKind::none;
-  bool tea_ = false, fuse_ = false, gw_ = false, ballot_ = true, sorted_cells_ = false;
+  bool tea_ = false, fuse_ = false, gw_ = false, ballot_ = true, tiled_ = false, sorted_cells_ = false;
   uint32_t tpp_ = 1;  // LJ force threads per particle (variant axis tpp)
   bool use_graphs_ = true;
   bool lj_ = false, nvt_ = false, langevin_ = false;
@@ -243,9 +243,11 @@ class CudaDpdBackend final : public Backend, public CudaBackendInfo {
   void enqueue_cells();
   void enqueue_nlist();
   void enqueue_force(bool sums, bool initial = false);
-  void enqueue_first_half();
+  void enqueue_first_half(const StepOpening& open = {});
   void enqueue_second_half();
-  void enqueue_control(bool graph, cudaGraphConditionalHandle hr, bool after_first_half);
+  void enqueue_control(bool graph, cudaGraphConditionalHandle hr);
+  ControlArgs control_args() const;
+  void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr);
   void host_rebuild(bool sort);
   void host_step(bool sums);
   void finish_step_after_abort(bool sums);
@@ -291,6 +293,7 @@ void CudaDpdBackend<P>::set_system(const System& sys, const RunParams& params) {
   nvt_ = params.integrator == Integrator::nvt;
   langevin_ = params.integrator == Integrator::langevin;
   ballot_ = variant_.nlist == "ballot";
+  tiled_ = variant_.nlist == "tiled";
   sorted_cells_ = variant_.cells == "sorted";
   tpp_ = uint32_t(std::stoul(variant_.tpp));  // one of 1..32 (Variant::parse)
 
@@ -443,6 +446,8 @@ void CudaDpdBackend<P>::enqueue_nlist() {
                    rc * rc, ctl_.data(), n_, tpp_};
   if (ballot_)
     build_nlist_ballot<S4>(pos_.data(), a, stream_);
+  else if (tiled_)
+    build_nlist_tiled<S4>(pos_.data(), a, stream_);
   else
     build_nlist_atomic<S4>(pos_.data(), a, stream_);
   finish_nlist_build<S4>(pos_.data(), last_pos_.data(), n_, ctl_.data(), stream_);
@@ -476,10 +481,11 @@ void CudaDpdBackend<P>::enqueue_force(bool sums, bool initial) {
 }
 
 template <class P>
-void CudaDpdBackend<P>::enqueue_first_half() {
+void CudaDpdBackend<P>::enqueue_first_half(const StepOpening& open) {
   if (nvt_) {
     ensure_nh_mv2();
-    nose_hoover_first_half<S4>(view(), integrate_args(), thermostat_args(), ctl_.data(), stream_);
+    nose_hoover_first_half<S4>(view(), integrate_args(), thermostat_args(), ctl_.data(), open,
+                               stream_);
     return;
   }
   if (langevin_) {
@@ -501,11 +507,7 @@ void CudaDpdBackend<P>::enqueue_second_half() {
 }
 
 template <class P>
-void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle hr,
-                                        bool after_first_half) {
-  // The Nose-Hoover first half already folded the displacement check in.
-  if (!(after_first_half && nvt_))
-    max_displacement<S4>(pos_.data(), last_pos_.data(), n_, sys_.box, ctl_.data(), stream_);
+ControlArgs CudaDpdBackend<P>::control_args() const {
   ControlArgs c;
   const double hs = 0.5 * params_.skin;
   c.half_skin_sq = hs * hs;
@@ -514,7 +516,25 @@ void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle h
   c.seed = params_.seed;
   c.reorder = reorder_ != ReorderKind::none;
   c.tea = tea_;
-  step_control(ctl_.data(), c, hr, graph, stream_);
+  return c;
+}
+
+// The first half-step and the opening of the step (displacement check,
+// step_control): one kernel for Nose-Hoover, which folds both in.
+template <class P>
+void CudaDpdBackend<P>::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr) {
+  if (nvt_) {
+    enqueue_first_half(StepOpening{true, control_args(), hr, graph});
+    return;
+  }
+  enqueue_first_half();
+  enqueue_control(graph, hr);
+}
+
+template <class P>
+void CudaDpdBackend<P>::enqueue_control(bool graph, cudaGraphConditionalHandle hr) {
+  max_displacement<S4>(pos_.data(), last_pos_.data(), n_, sys_.box, ctl_.data(), stream_);
+  step_control(ctl_.data(), control_args(), hr, graph, stream_);
 }
 
 // Rebuild driven from the host: grows and retries until nothing overflows.
@@ -545,8 +565,7 @@ void CudaDpdBackend<P>::host_rebuild(bool sort) {
 
 template <class P>
 void CudaDpdBackend<P>::host_step(bool sums) {
-  enqueue_first_half();
-  enqueue_control(false, 0, true);
+  enqueue_step_start(false, 0);
   pull_ctl();
   if (h_ctl_->rebuild) host_rebuild(h_ctl_->sort_due);
   enqueue_force(sums);
@@ -572,8 +591,7 @@ void CudaDpdBackend<P>::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec
   // Phase A: first half-step, displacement check, control.
   cudaGraphNode_t a_last;
   MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, graph, nullptr, nullptr, 0, mode));
-  enqueue_first_half();
-  enqueue_control(true, hr, true);
+  enqueue_step_start(true, hr);
   last_node(a_last);
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
 
@@ -688,7 +706,7 @@ void CudaDpdBackend<P>::build_neighbor_list() {
 
 template <class P>
 bool CudaDpdBackend<P>::neighbor_list_stale() {
-  enqueue_control(false, 0, false);
+  enqueue_control(false, 0);
   pull_ctl();
   return h_ctl_->rebuild;
 }

@@ -84,7 +84,7 @@ __device__ __forceinline__ double nh_rate(double mv2, const ThermostatArgs& t) {
 // old ones.
 template <class S4>
 __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatArgs t,
-                                StepControl* ctl) {
+                                StepControl* ctl, StepOpening open) {
   if (ctl->abort) return;  // every thread of every block: the counter stays untouched
   const double xi = ctl->nh_xi + 0.5 * a.dt * nh_rate(ctl->nh_mv2, t);
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -110,6 +110,9 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
   if (last_block(&ctl->blocks_done) && threadIdx.x == 0) {
     ctl->nh_xi = xi;
     ctl->nh_eta += 0.5 * a.dt * xi;
+    // The displacements of every block are in: open the step here rather
+    // than in a one-thread kernel of its own.
+    if (open.enabled) open_step(ctl, open.args, open.handle, open.graph);
   }
 }
 
@@ -179,8 +182,8 @@ void nose_hoover_store_mv2(ParticleView<S4> p, const double* mass, double* ke, S
 
 template <class S4>
 void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                            StepControl* ctl, cudaStream_t s) {
-  nh_first_kernel<S4><<<ke_blocks(p.n), kKeBlock, 0, s>>>(p, a, t, ctl);
+                            StepControl* ctl, const StepOpening& open, cudaStream_t s) {
+  nh_first_kernel<S4><<<ke_blocks(p.n), kKeBlock, 0, s>>>(p, a, t, ctl, open);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -202,7 +205,8 @@ void langevin_first_half(ParticleView<S4> p, const IntegrateArgs& a, const Therm
   template void nose_hoover_store_mv2<S4>(ParticleView<S4>, const double*, double*, StepControl*, \
                                           cudaStream_t);                                        \
   template void nose_hoover_first_half<S4>(ParticleView<S4>, const IntegrateArgs&,             \
-                                           const ThermostatArgs&, StepControl*, cudaStream_t);  \
+                                           const ThermostatArgs&, StepControl*,                 \
+                                           const StepOpening&, cudaStream_t);                   \
   template void nose_hoover_second_half<S4>(ParticleView<S4>, const IntegrateArgs&,            \
                                             const ThermostatArgs&, double*, StepControl*,       \
                                             cudaStream_t);                                      \

@@ -22,7 +22,8 @@ struct ThermostatArgs {
 // Nose-Hoover, one kernel per half-step (the thermostat update is done by
 // the last block of each, so there are no separate reduction launches):
 // first:  xi, eta half update from ctl->nh_mv2 -> v = e^{-dt xi/2} v + dt/2 f/m,
-//         r += dt v, and the displacement check of max_displacement;
+//         r += dt v, the displacement check of max_displacement and, when
+//         open.enabled, step_control's opening of the step (open_step);
 // second: v = e^{-dt xi/2} (v + dt/2 f/m) -> sum m v^2 into ctl->nh_mv2 ->
 //         eta, xi half update.
 // ctl->nh_mv2 must hold sum m v^2 of the current velocities before a first
@@ -33,9 +34,15 @@ struct ThermostatArgs {
 template <class S4>
 void nose_hoover_store_mv2(ParticleView<S4> p, const double* type_mass, double* ke_partials,
                            StepControl* ctl, cudaStream_t s);
+struct StepOpening {
+  bool enabled = false;  // run open_step in the last block
+  ControlArgs args{};
+  cudaGraphConditionalHandle handle = 0;
+  bool graph = false;
+};
 template <class S4>
 void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                            StepControl* ctl, cudaStream_t s);
+                            StepControl* ctl, const StepOpening& open, cudaStream_t s);
 template <class S4>
 void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
                              double* ke_partials, StepControl* ctl, cudaStream_t s);

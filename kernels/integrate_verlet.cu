@@ -65,34 +65,7 @@ __global__ void signature_kernel(ParticleView<S4> p, bool predicted, uint32_t wh
 
 __global__ void control_kernel(StepControl* ctl, ControlArgs a, cudaGraphConditionalHandle hr,
                                bool graph) {
-  bool rebuild = false;
-  if (!ctl->abort) {
-    ctl->step += 1;
-    const double d2 = __longlong_as_double(static_cast<long long>(ctl->max_disp_bits));
-    ctl->max_disp_bits = 0;
-    ctl->steps_since_build += 1;
-    if (a.reorder) ctl->steps_since_sort += 1;
-    const bool moved = d2 > a.half_skin_sq;
-    if (ctl->force_rebuild) {
-      rebuild = true;
-      ctl->force_rebuild = 0;
-    } else if (a.rebuild_every == 0) {
-      rebuild = moved;
-    } else {
-      rebuild = ctl->steps_since_build >= a.rebuild_every;
-      // A fixed period is the user's promise; count the builds that broke it.
-      if (rebuild && moved) ctl->dangerous_builds += 1;
-    }
-    if (a.tea) {
-      const physics::TeaPairKey k = physics::tea_pair_key(ctl->step, a.seed);
-      for (int w = 0; w < 4; ++w) ctl->tea_key[w] = k.k[w];
-    }
-    ctl->cell_overflow = 0;
-    ctl->nlist_overflow = 0;
-    ctl->rebuild = rebuild;
-    ctl->sort_due = rebuild && a.reorder && ctl->steps_since_sort >= a.sort_every;
-  }
-  if (graph) cudaGraphSetConditional(hr, rebuild ? 1u : 0u);
+  open_step(ctl, a, hr, graph);
 }
 
 }  // namespace

@@ -36,6 +36,11 @@ bool ballot_fits(uint32_t cap);
 template <class S4>
 void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 
+// tiled: one block per cell, the stencil's members staged in shared memory
+// once and scanned there by every particle of the cell; the rows of atomic.
+template <class S4>
+void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
 // Copies positions to last_pos (the reference of the displacement check) and
 // bookkeeps the build in ctl (builds, steps_since_build, overflow -> abort).
 template <class S4>

@@ -17,7 +17,7 @@ struct AxisSpec {
 
 const std::vector<AxisSpec>& specs() {
   static const std::vector<AxisSpec> s = {
-      {"nlist", {"ballot", "atomic"}, &Variant::nlist},
+      {"nlist", {"ballot", "atomic", "tiled"}, &Variant::nlist},
       {"cells", {"atomic", "sorted"}, &Variant::cells},
       {"reorder", {"none", "morton2", "hilbert", "cell"}, &Variant::reorder},
       {"sort", {}, nullptr},

@@ -201,10 +201,11 @@ TEST(CudaDpdBackend, InitialForcesLargeRandom) {
   }
 }
 
-// The ballot list equals the reference list exactly (as sets per particle,
-// double precision so that distances round identically), for both cell
-// variants and with/without reordering; with particles in cell order every
-// row is strictly increasing within its core and skin segments.
+// Every builder's list (ballot, atomic, tiled) equals the reference list
+// exactly (as sets per particle, double precision so that distances round
+// identically), for both cell variants and with/without reordering; with
+// particles in cell order every ballot row is strictly increasing within its
+// core and skin segments.
 TEST(CudaDpdBackend, BallotListEqualsReference) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
@@ -215,7 +216,7 @@ TEST(CudaDpdBackend, BallotListEqualsReference) {
   auto cpu = reg.create("cpu", Variant{});
   cpu->set_system(sys, rp);
   const auto want = cpu->neighbors_by_tag();
-  for (const char* nl : {"ballot", "atomic"})
+  for (const char* nl : {"ballot", "atomic", "tiled"})
     for (const char* cells : {"atomic", "sorted"})
       for (const char* reorder : {"none", "morton2", "hilbert", "cell"}) {
         Variant v = Variant::parse(std::string("nlist=") + nl + ",cells=" + cells +

@@ -84,6 +84,7 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
       for (const char* traversal : {"nlist=atomic,tpp=1", "nlist=atomic,tpp=2", "nlist=atomic,tpp=4",
                                     "nlist=atomic,tpp=8", "nlist=atomic,tpp=16", "nlist=atomic,tpp=32",
                                     "nlist=ballot,tpp=1", "nlist=ballot,tpp=4",
+                                    "nlist=tiled,tpp=1", "nlist=tiled,tpp=4",
                                     "nlist=atomic,tpp=8,reorder=morton2,sort=100"}) {
         Variant v = Variant::parse(std::string("precision=") + prec + "," + traversal);
         auto gpu = reg.create("cuda", v);
@@ -103,9 +104,10 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
 
 // The atomic builder's list does not depend on how many lanes build it:
 // every tpp gives the rows of tpp = 1 entry for entry, in the same order
-// (stencil order, then ascending member), and as sets they are the
-// reference's (double: distances round as on the CPU).
-TEST(CudaLj, AtomicListIsTheSameForEveryTpp) {
+// (stencil order, then ascending member), and so does the tiled builder in
+// either layout; as sets they are the reference's (double: distances round
+// as on the CPU).
+TEST(CudaLj, AtomicAndTiledListsAreTheSameForEveryTpp) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
@@ -117,15 +119,17 @@ TEST(CudaLj, AtomicListIsTheSameForEveryTpp) {
   const auto want = cpu->neighbors_by_tag();
   for (const char* prec : {"double", "mixed"}) {
     std::vector<std::vector<uint32_t>> base;
-    for (int tpp : {1, 2, 4, 8, 16, 32}) {
-      const std::string v = std::string("nlist=atomic,precision=") + prec + ",tpp=" + std::to_string(tpp);
+    for (const char* list : {"nlist=atomic,tpp=1", "nlist=atomic,tpp=2", "nlist=atomic,tpp=4",
+                             "nlist=atomic,tpp=8", "nlist=atomic,tpp=16", "nlist=atomic,tpp=32",
+                             "nlist=tiled,tpp=1", "nlist=tiled,tpp=8"}) {
+      const std::string v = std::string(list) + ",precision=" + prec;
       SCOPED_TRACE(v);
       auto gpu = reg.create("cuda", Variant::parse(v));
       gpu->set_system(sys, rp);
       auto* info = dynamic_cast<cuda::CudaBackendInfo*>(gpu.get());
       ASSERT_NE(info, nullptr);
       const auto rows = info->neighbor_rows();
-      if (tpp == 1) base = rows;
+      if (base.empty()) base = rows;
       std::size_t differ = 0, entries = 0;
       for (std::size_t i = 0; i < rows.size(); ++i) {
         differ += rows[i] != base[i];
@@ -170,7 +174,8 @@ TEST(CudaLj, IntegratorsTrackReference) {
     ref2.run(100);
     // One thread per particle, four, and (NVE only: fusion needs velocity
     // Verlet) eight with the second half-step fused into the force kernel.
-    std::vector<std::string> variants = {"tpp=1", "tpp=4", "nlist=atomic,tpp=8,reorder=morton2,sort=20"};
+    std::vector<std::string> variants = {"tpp=1", "tpp=4", "nlist=atomic,tpp=8,reorder=morton2,sort=20",
+                                         "nlist=tiled,tpp=4,reorder=morton2,sort=20"};
     if (integ == Integrator::nve) variants.push_back("nlist=atomic,tpp=8,fuse=on");
     const auto a = ref.particles(), b = ref2.particles();
     double growth = 0.0;

@@ -265,7 +265,9 @@ void expect_bitwise_restart(Integrator integrator, const char* variant) {
   first.run(150);
   const Checkpoint cp = first.checkpoint();
   EXPECT_EQ(cp.step, 150u);
-  if (integrator == Integrator::nvt) EXPECT_NE(cp.integrator.xi, 0.0);
+  if (integrator == Integrator::nvt) {
+    EXPECT_NE(cp.integrator.xi, 0.0);
+  }
   Simulation second(make(), sys, rp, cp);
   second.run(150);
   EXPECT_EQ(second.step(), 300u);

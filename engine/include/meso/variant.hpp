@@ -13,7 +13,7 @@
 namespace meso {
 
 struct Variant {
-  std::string nlist = "ballot";      // ballot | atomic
+  std::string nlist = "ballot";      // ballot | atomic | tiled
   std::string cells = "atomic";      // atomic | sorted
   std::string reorder = "none";      // none | morton2 | hilbert | cell
   uint32_t sort = 0;                 // reorder every N steps (0: never)
