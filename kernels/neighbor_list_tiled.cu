@@ -52,7 +52,7 @@ __device__ __forceinline__ R image_shift(int c, R len, int n) {
   return c < 0 ? len : (c >= n ? -len : R(0));
 }
 
-template <class S4, bool PAIR_IMAGE>
+template <class S4, bool PAIR_IMAGE, bool ROW_MAJOR>
 __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   using R = BuildReal<S4>;
   __shared__ CandPos<R> cpos[kChunk];
@@ -125,6 +125,14 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
         cpos[t] = {R(pj.x), R(pj.y), R(pj.z), R(0)};
         cshift[t] = {st_shift[lo][0], st_shift[lo][1], st_shift[lo][2], j};
       }
+      // Pad to whole rounds with candidates at 1e30, which no distance test
+      // passes ((x_i - 1e30)^2 is 1e60, or inf in fp32), so the rounds need
+      // no bounds check.
+      const uint32_t n_pad = (n_chunk + 31u) & ~31u;
+      for (uint32_t t = n_chunk + tid; t < n_pad; t += kTileBlock) {
+        cpos[t] = {R(1e30), R(1e30), R(1e30), R(0)};
+        cshift[t] = {R(0), R(0), R(0), 0xffffffffu};
+      }
       __syncthreads();
       // One particle per warp at a time (warp-uniform), 32 candidates a round.
       for (uint32_t ip = warp; ip < np; ip += kWarps) {
@@ -133,26 +141,24 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
         const R xi = R(pi.x), yi = R(pi.y), zi = R(pi.z);
         uint32_t* __restrict__ row = a.nl.idx + a.nl.at(i, 0);
         uint32_t cnt = cnt_s[ip];
-        for (uint32_t t = lane; t - lane < n_chunk; t += 32) {
-          bool hit = false;
-          uint32_t j = 0;
-          if (t < n_chunk) {
-            const CandPos<R> cp = cpos[t];
-            const CandShift<R> cs = cshift[t];
-            R dx = xi - cp.x, dy = yi - cp.y, dz = zi - cp.z;
-            if constexpr (PAIR_IMAGE) {
-              box.apply(dx, dy, dz);
-            } else {
-              dx += cs.sx;
-              dy += cs.sy;
-              dz += cs.sz;
-            }
-            j = cs.j;
-            hit = j != i && dx * dx + dy * dy + dz * dz < r_list_sq;
+        for (uint32_t t = lane; t < n_pad; t += 32) {
+          const CandPos<R> cp = cpos[t];
+          const CandShift<R> cs = cshift[t];
+          R dx = xi - cp.x, dy = yi - cp.y, dz = zi - cp.z;
+          if constexpr (PAIR_IMAGE) {
+            box.apply(dx, dy, dz);
+          } else {
+            dx += cs.sx;
+            dy += cs.sy;
+            dz += cs.sz;
           }
+          const R d2 = dx * dx + dy * dy + dz * dz;
+          const bool hit = (d2 < r_list_sq) & (cs.j != i);  // no short-circuit: no branch
           const uint32_t hits = __ballot_sync(0xffffffffu, hit);
-          const uint32_t k = cnt + __popc(hits & lower);
-          if (hit && k < cap) row[k * ks] = j;
+          if (hit) {
+            const uint32_t k = cnt + __popc(hits & lower);
+            if (k < cap) row[ROW_MAJOR ? size_t(k) : k * ks] = cs.j;
+          }
           cnt += __popc(hits);
         }
         if (lane == 0) cnt_s[ip] = cnt;
@@ -175,10 +181,15 @@ template <class S4>
 void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
   const CellGrid& g = a.grid;
   const uint32_t nc = g.ncells();
-  if (g.nx < 3 || g.ny < 3 || g.nz < 3)
-    tiled_kernel<S4, true><<<nc, kTileBlock, 0, s>>>(pos, a);
-  else
-    tiled_kernel<S4, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+  const bool pair_image = g.nx < 3 || g.ny < 3 || g.nz < 3;
+  const bool row_major = a.nl.slot_stride == 1;  // the row of i is contiguous (tpp > 1)
+  if (pair_image) {
+    if (row_major) tiled_kernel<S4, true, true><<<nc, kTileBlock, 0, s>>>(pos, a);
+    else tiled_kernel<S4, true, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+  } else {
+    if (row_major) tiled_kernel<S4, false, true><<<nc, kTileBlock, 0, s>>>(pos, a);
+    else tiled_kernel<S4, false, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+  }
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
