@@ -34,13 +34,17 @@ __device__ __forceinline__ void sum_partials(const double* partials, uint32_t nb
 }
 
 // True in the one block that finishes last (the CUDA threadFenceReduction
-// pattern): every block's global writes are visible to it. It resets the
-// counter for the next kernel. Every thread must call it.
+// pattern): every block's global writes before the call are visible to it.
+// It resets the counter for the next kernel. Every thread must call it.
+// One fence per block, by the thread that counts: the barrier orders the
+// block's writes before it, and the fence is cumulative.
 __device__ __forceinline__ bool last_block(unsigned int* counter) {
   __shared__ bool last;
-  __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  }
   __syncthreads();
   if (last && threadIdx.x == 0) *counter = 0;
   return last;
@@ -104,9 +108,17 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
     const Vec3d d = a.box.min_image(xyz(stored) - xyz(p.last_pos[i]));
     d2 = dot(d, d);
   }
+  // One atomic per block, not per warp: 64000 particles would otherwise
+  // queue 2000 atomics on one address every step.
+  __shared__ double warp_max[kKeBlock / 32];
   for (int o = 16; o > 0; o >>= 1) d2 = fmax(d2, __shfl_xor_sync(0xffffffffu, d2, o));
-  if ((threadIdx.x & 31u) == 0 && d2 > 0.0)
-    atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+  if ((threadIdx.x & 31u) == 0) warp_max[threadIdx.x >> 5] = d2;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < kKeBlock / 32; ++w) d2 = fmax(d2, warp_max[w]);
+    if (d2 > 0.0)
+      atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+  }
   if (last_block(&ctl->blocks_done) && threadIdx.x == 0) {
     ctl->nh_xi = xi;
     ctl->nh_eta += 0.5 * a.dt * xi;

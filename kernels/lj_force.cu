@@ -59,6 +59,12 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<P> a,
       S4 pj[kUnroll];
 #pragma unroll
       for (uint32_t u = 0; u < kUnroll; ++u) pj[u] = ldg4(pos + j[u]);
+      // The kUnroll pairs are summed in R, then added to the A sums: for
+      // mixed, fp32 sums of at most 4 fp32 pair forces (rounding no larger
+      // than that of the pair forces themselves) and the particle's total in
+      // fp64, where the cancellation of ~65 terms happens; it saves the
+      // fp64 conversion and add of every pair.
+      R gx = 0, gy = 0, gz = 0;
 #pragma unroll
       for (uint32_t u = 0; u < kUnroll; ++u) {
         if (k0 + u * TPP >= cnt) break;
@@ -68,14 +74,17 @@ __global__ void __launch_bounds__(kForceBlock) lj_force_kernel(LjForceArgs<P> a,
         // The evaluator returns exact zeros at and beyond r_cut.
         const auto pf = one_type ? physics::lj_pair_force<R>(rsq, c0)
                                  : physics::lj_pair_force<R>(rsq, row[type_of(pj[u])]);
-        fx += A(pf.f_over_r * dx);
-        fy += A(pf.f_over_r * dy);
-        fz += A(pf.f_over_r * dz);
+        gx += pf.f_over_r * dx;
+        gy += pf.f_over_r * dy;
+        gz += pf.f_over_r * dz;
         if constexpr (SUMS) {
           e += 0.5 * double(pf.energy);  // each pair is visited from both sides
           w += 0.5 * double(pf.virial);
         }
       }
+      fx += A(gx);
+      fy += A(gy);
+      fz += A(gz);
     }
   }
   // Every lane takes part (inactive ones with zeros): the groups never

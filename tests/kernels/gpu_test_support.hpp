@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 
 #include "meso/cuda/cuda_dpd_backend.hpp"
@@ -17,7 +18,10 @@
 
 namespace meso::test {
 
+// A fresh seed per run (the tests draw new configurations each time), or
+// MESO_TEST_SEED to replay the seed a failing run printed.
 inline uint64_t fresh_seed() {
+  if (const char* s = std::getenv("MESO_TEST_SEED")) return std::strtoull(s, nullptr, 10);
   return (uint64_t(std::random_device{}()) << 20) ^ std::random_device{}();
 }
 
