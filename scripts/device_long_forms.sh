@@ -14,6 +14,8 @@
 #       finished shard is kept, an incomplete one continues (--resume), a
 #       missing one starts. The incomplete files (checkpoints, ~4 MB each) stay
 #       on the machine, so repeat the call while the machine is still warm.
+#       LONG_STEPS=N runs N NVE steps instead of 10^7 (e.g. 10^6, which one
+#       H200 does for one precision's 16 shards in about 2 minutes).
 #   scripts/device_long_forms.sh transient <bin> <out> <first> <last> <variant>
 #       poiseuille-transient long form: shards first..last of 10 (one repeat
 #       each), one per GPU.
@@ -86,6 +88,7 @@ nve)
       what_to_do=(validate --resume "$f")
     else
       what_to_do=(validate --backend cuda --long --filter "nve-drift-$mode" --variant "precision=$p" --shard "$s/8")
+      [[ -n ${LONG_STEPS:-} ]] && what_to_do+=(--param "long_steps=$LONG_STEPS")
     fi
     unit $((i % ngpu)) "nve-$mode-$p-$s" "$B/mesobench" "${what_to_do[@]}" --time-limit @LIMIT@ --json "$f" &
     i=$((i + 1))

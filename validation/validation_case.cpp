@@ -28,14 +28,16 @@ const std::vector<Case>& all_cases() {
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
        "N = 5000, rho = 0.4, r_cut = 2.5, shifted",
        run_nve_drift_shift,
-       {"runs: independent runs", "thermalize: Nose-Hoover steps before NVE"},
+       {"runs: independent runs", "thermalize: Nose-Hoover steps before NVE",
+        "long_steps: NVE steps of the drift run"},
        analyse_nve_drift_shift,
        true},
       {"nve-drift-xplor",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, Table 2: LJ "
        "N = 5000, rho = 0.4, r_cut = 2.5, XPLOR r_on = 1.5",
        run_nve_drift_xplor,
-       {"runs: independent runs", "thermalize: Nose-Hoover steps before NVE"},
+       {"runs: independent runs", "thermalize: Nose-Hoover steps before NVE",
+        "long_steps: NVE steps of the drift run"},
        analyse_nve_drift_xplor,
        true},
       {"poiseuille-viscosity",

@@ -23,6 +23,7 @@ TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   EXPECT_EQ(v.tpp, "8");
   EXPECT_EQ(Variant::parse(v.to_string()), v);
   EXPECT_EQ(v.to_string({"rng", "precision"}), "precision=mixed,rng=tea");
+  EXPECT_EQ(Variant::parse("nlist=tiled").nlist, "tiled");
 }
 
 void expect_error_mentions(const char* text, const char* needle) {
@@ -36,7 +37,7 @@ void expect_error_mentions(const char* text, const char* needle) {
 
 TEST(Variant, RejectsBadInputNamingIt) {
   expect_error_mentions("nlist=magic", "nlist=magic");
-  expect_error_mentions("nlist=magic", "ballot, atomic");
+  expect_error_mentions("nlist=magic", "ballot, atomic, tiled");
   expect_error_mentions("colour=red", "colour");
   expect_error_mentions("sort=-3", "sort=-3");
   expect_error_mentions("tpp=3", "tpp=3");

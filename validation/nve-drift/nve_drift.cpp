@@ -214,6 +214,7 @@ Protocol protocol(const Context& ctx) {
   }
   pr.runs = static_cast<int>(knob(ctx, "runs", pr.runs));
   pr.thermalize_steps = static_cast<uint64_t>(knob(ctx, "thermalize", static_cast<double>(pr.thermalize_steps)));
+  pr.long_steps = static_cast<uint64_t>(knob(ctx, "long_steps", static_cast<double>(pr.long_steps)));
   return pr;
 }
 
