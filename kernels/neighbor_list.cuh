@@ -12,6 +12,19 @@
 
 namespace meso::cuda {
 
+// Stencil helpers of the atomic and tiled builders. wrap_cell: a cell index
+// one step outside [0, n) brought back. image_shift: +L when the neighbour
+// cell index wrapped below 0, -L when it wrapped past n - 1; (x_i - x_j) +
+// shift is then bit for bit what MinImage gives for every pair within r_list
+// (it subtracts L * rint(x / L) = -shift exactly), without a multiply and a
+// rint per pair. Valid when every axis has at least 3 cells.
+__device__ __forceinline__ int wrap_cell(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
+
+template <class R>
+__device__ __forceinline__ R image_shift(int c, R len, int n) {
+  return c < 0 ? len : (c >= n ? -len : R(0));
+}
+
 struct NlistBuildArgs {
   CellGrid grid;
   CellView cells;

@@ -24,17 +24,6 @@ namespace {
 
 constexpr uint32_t kBuildBlock = 128;
 
-__device__ __forceinline__ int wrap_cell(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
-
-// Image shift of one stencil axis: +L when the neighbour cell index wrapped
-// below 0, -L when it wrapped past n - 1. (x_i - x_j) + shift is then
-// bit for bit what MinImage gives for every pair within r_list (it subtracts
-// L * rint(x / L) = -shift exactly), without a multiply and a rint per pair.
-template <class R>
-__device__ __forceinline__ R image_shift(int c, R len, int n) {
-  return c < 0 ? len : (c >= n ? -len : R(0));
-}
-
 template <class S4, uint32_t TPP, bool PAIR_IMAGE>
 __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   static_assert(TPP >= 1 && TPP <= 32 && (TPP & (TPP - 1)) == 0, "TPP: a power of two up to 32");

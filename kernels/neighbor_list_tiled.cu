@@ -45,13 +45,6 @@ struct alignas(4 * sizeof(R)) CandShift {
   uint32_t j;
 };
 
-__device__ __forceinline__ int wrap_cell(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
-
-template <class R>
-__device__ __forceinline__ R image_shift(int c, R len, int n) {
-  return c < 0 ? len : (c >= n ? -len : R(0));
-}
-
 template <class S4, bool PAIR_IMAGE, bool ROW_MAJOR>
 __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   using R = BuildReal<S4>;
