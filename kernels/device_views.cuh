@@ -204,4 +204,20 @@ struct StepControl {
   unsigned int blocks_done;  // last-block counter of the fused Nose-Hoover kernels (0 between kernels)
 };
 
+// The block's largest squared displacement d2 into ctl->max_disp_bits with
+// one atomic per block (atomicMax on the bits of a non-negative double,
+// which order as integers): per warp, 64000 particles would queue 2000
+// atomics on one address every step. Every thread of the block must call it.
+__device__ __forceinline__ void record_max_displacement(double d2, StepControl* ctl) {
+  __shared__ double warp_max[32];
+  for (int o = 16; o > 0; o >>= 1) d2 = fmax(d2, __shfl_xor_sync(0xffffffffu, d2, o));
+  if ((threadIdx.x & 31u) == 0) warp_max[threadIdx.x >> 5] = d2;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (uint32_t w = 1; w < (blockDim.x + 31) / 32; ++w) d2 = fmax(d2, warp_max[w]);
+    if (d2 > 0.0)
+      atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+  }
+}
+
 }  // namespace meso::cuda

@@ -108,17 +108,7 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
     const Vec3d d = a.box.min_image(xyz(stored) - xyz(p.last_pos[i]));
     d2 = dot(d, d);
   }
-  // One atomic per block, not per warp: 64000 particles would otherwise
-  // queue 2000 atomics on one address every step.
-  __shared__ double warp_max[kKeBlock / 32];
-  for (int o = 16; o > 0; o >>= 1) d2 = fmax(d2, __shfl_xor_sync(0xffffffffu, d2, o));
-  if ((threadIdx.x & 31u) == 0) warp_max[threadIdx.x >> 5] = d2;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < kKeBlock / 32; ++w) d2 = fmax(d2, warp_max[w]);
-    if (d2 > 0.0)
-      atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
-  }
+  record_max_displacement(d2, ctl);
   if (last_block(&ctl->blocks_done) && threadIdx.x == 0) {
     ctl->nh_xi = xi;
     ctl->nh_eta += 0.5 * a.dt * xi;

@@ -1,6 +1,6 @@
 // Neighbor-list builders (the `nlist` variant axis) and the displacement check
-// that decides when to rebuild. Lists are full (both i-j and j-i), in the
-// column-major layout of NlistView, built for r_list = max r_c + skin.
+// that decides when to rebuild. Lists are full (both i-j and j-i), in either
+// layout of NlistView, built for r_list = max r_c + skin.
 // A particle with more than cap neighbors is never truncated silently: its
 // count is stored in full, ctl->nlist_overflow records the largest count and
 // the caller grows cap and rebuilds.
@@ -24,6 +24,31 @@ template <class R>
 __device__ __forceinline__ R image_shift(int c, R len, int n) {
   return c < 0 ? len : (c >= n ? -len : R(0));
 }
+
+// The stencil of cell (cx, cy, cz): cell(q) is its q-th neighbour in the
+// order of CellGrid::stencil_cell (z outer, x inner), with that neighbour's
+// image shifts.
+struct Stencil {
+  int cx, cy, cz, lx, ly, lz, wx, wy, size;
+  __device__ Stencil(const CellGrid& g, int x, int y, int z) : cx(x), cy(y), cz(z) {
+    int hx, hy, hz;
+    CellGrid::offsets(g.nx, lx, hx);
+    CellGrid::offsets(g.ny, ly, hy);
+    CellGrid::offsets(g.nz, lz, hz);
+    wx = hx - lx + 1;
+    wy = hy - ly + 1;
+    size = wx * wy * (hz - lz + 1);
+  }
+  template <class R>
+  __device__ uint32_t cell(const CellGrid& g, int q, const MinImage<R>& box, R& sx, R& sy,
+                           R& sz) const {
+    const int x = cx + lx + q % wx, y = cy + ly + (q / wx) % wy, z = cz + lz + q / (wx * wy);
+    sx = image_shift(x, box.lx, g.nx);
+    sy = image_shift(y, box.ly, g.ny);
+    sz = image_shift(z, box.lz, g.nz);
+    return uint32_t((wrap_cell(z, g.nz) * g.ny + wrap_cell(y, g.ny)) * g.nx + wrap_cell(x, g.nx));
+  }
+};
 
 struct NlistBuildArgs {
   CellGrid grid;

@@ -43,12 +43,8 @@ __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restric
   const int cx = CellGrid::bin(double(pi.x), g.lo_x, g.inv_wx, g.nx);
   const int cy = CellGrid::bin(double(pi.y), g.lo_y, g.inv_wy, g.ny);
   const int cz = CellGrid::bin(double(pi.z), g.lo_z, g.inv_wz, g.nz);
-  int lx, hx, ly, hy, lz, hz;
-  CellGrid::offsets(g.nx, lx, hx);
-  CellGrid::offsets(g.ny, ly, hy);
-  CellGrid::offsets(g.nz, lz, hz);
+  const Stencil st(g, cx, cy, cz);
   const MinImage<R> box(a.box);
-  const R len_x = box.lx, len_y = box.ly, len_z = box.lz;
   const R r_list_sq = R(a.r_list_sq);
   const R xi = R(pi.x), yi = R(pi.y), zi = R(pi.z);
   const uint32_t cap = a.nl.cap;
@@ -85,18 +81,13 @@ __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restric
   // inner), TPP at a time: lane s of the group looks up cell q0 + s (its
   // first member slot, size and image shift), so the group has TPP of these
   // loads in flight, and then the group walks them one by one by shuffle.
-  const int wx = hx - lx + 1, wy = hy - ly + 1, ns = wx * wy * (hz - lz + 1);
+  const int ns = st.size;
   for (int q0 = 0; q0 < ns; q0 += int(TPP)) {
     uint32_t my_b = 0, my_m = 0;
     R my_sx = 0, my_sy = 0, my_sz = 0;
     const int q = q0 + int(sub);
     if (q < ns) {
-      const int x = cx + lx + q % wx, y = cy + ly + (q / wx) % wy, z = cz + lz + q / (wx * wy);
-      my_sx = image_shift(x, len_x, g.nx);
-      my_sy = image_shift(y, len_y, g.ny);
-      my_sz = image_shift(z, len_z, g.nz);
-      const uint32_t c =
-          uint32_t((wrap_cell(z, g.nz) * g.ny + wrap_cell(y, g.ny)) * g.nx + wrap_cell(x, g.nx));
+      const uint32_t c = st.cell(g, q, box, my_sx, my_sy, my_sz);
       my_m = active ? a.cells.size(c) : 0u;
       my_b = my_m ? a.cells.begin(c) : 0u;
     }
@@ -162,9 +153,7 @@ __global__ void displacement_kernel(const S4* __restrict__ pos, const S4* __rest
     const Vec3d d = box.min_image(xyz(ldg4(pos + i)) - xyz(ldg4(last_pos + i)));
     d2 = dot(d, d);
   }
-  for (int o = 16; o > 0; o >>= 1) d2 = fmax(d2, __shfl_xor_sync(0xffffffffu, d2, o));
-  if ((threadIdx.x & 31u) == 0 && d2 > 0.0)
-    atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+  record_max_displacement(d2, ctl);
 }
 
 template <class S4, uint32_t TPP>

@@ -63,25 +63,17 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
   const uint32_t b_c = a.cells.begin(c);
   const int cx = int(c % uint32_t(g.nx)), cy = int((c / uint32_t(g.nx)) % uint32_t(g.ny)),
             cz = int(c / uint32_t(g.nx * g.ny));
-  int lx, hx, ly, hy, lz, hz;
-  CellGrid::offsets(g.nx, lx, hx);
-  CellGrid::offsets(g.ny, ly, hy);
-  CellGrid::offsets(g.nz, lz, hz);
-  const int wx = hx - lx + 1, wy = hy - ly + 1, ns = wx * wy * (hz - lz + 1);
+  const Stencil st(g, cx, cy, cz);
+  const int ns = st.size;
   const MinImage<R> box(a.box);
   const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
   // The stencil (CellGrid::stencil_cell order), one thread per cell.
   if (int(tid) < ns) {
     const int q = int(tid);
-    const int x = cx + lx + q % wx, y = cy + ly + (q / wx) % wy, z = cz + lz + q / (wx * wy);
-    const uint32_t sc =
-        uint32_t((wrap_cell(z, g.nz) * g.ny + wrap_cell(y, g.ny)) * g.nx + wrap_cell(x, g.nx));
+    const uint32_t sc = st.cell(g, q, box, st_shift[q][0], st_shift[q][1], st_shift[q][2]);
     const uint32_t m = a.cells.size(sc);
     st_size[q] = m;
     st_begin[q] = m ? a.cells.begin(sc) : 0u;
-    st_shift[q][0] = image_shift(x, box.lx, g.nx);
-    st_shift[q][1] = image_shift(y, box.ly, g.ny);
-    st_shift[q][2] = image_shift(z, box.lz, g.nz);
   }
   __syncthreads();
   if (tid == 0) {
