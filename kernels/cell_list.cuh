@@ -11,7 +11,7 @@ namespace meso::cuda {
 
 // atomic (HOOMD-blue): each particle takes a slot of its cell's row of the
 // ncells x cap matrix with atomicAdd, then each row is sorted. Occupancy
-// beyond cap is recorded in ctl->cell_overflow (the largest count seen) and
+// beyond cap is recorded in ctl->list.cell_overflow (the largest count seen) and
 // nothing is written out of bounds; the caller grows cap and rebuilds.
 template <class S4>
 void build_cells_atomic(const S4* pos, uint32_t n, const CellGrid& grid, uint32_t* count,

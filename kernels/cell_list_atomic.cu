@@ -19,7 +19,7 @@ __global__ void insert_kernel(const S4* __restrict__ pos, uint32_t n, CellGrid g
   if (slot < cap)
     members[size_t(c) * cap + slot] = i;
   else
-    atomicMax(&ctl->cell_overflow, slot + 1);
+    atomicMax(&ctl->list.cell_overflow, slot + 1);
 }
 
 // Insertion sort of one row per thread: rows hold ~rho (r_c + skin)^3 members
@@ -28,7 +28,7 @@ __global__ void sort_rows_kernel(uint32_t ncells, const uint32_t* __restrict__ c
                                  uint32_t* __restrict__ members, uint32_t cap,
                                  const StepControl* ctl) {
   const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= ncells || ctl->abort || ctl->cell_overflow) return;
+  if (c >= ncells || ctl->abort || ctl->list.cell_overflow) return;
   uint32_t* row = members + size_t(c) * cap;
   const uint32_t m = count[c];
   for (uint32_t a = 1; a < m; ++a) {

@@ -8,7 +8,8 @@
 #include <cstdint>
 
 #include "meso/box.hpp"
-#include "physics/vec3.hpp"
+#include "meso/physics/vec3.hpp"
+#include "step_control.cuh"
 
 namespace meso::cuda {
 
@@ -181,43 +182,5 @@ struct NlistView {
     return size_t(k) * slot_stride + size_t(i) * particle_stride;
   }
 };
-
-// Device-resident control words of the step loop (no host round trip
-// between rebuilds; see cuda_dpd_backend.cu).
-struct StepControl {
-  unsigned long long step;  // number of the step in progress (keys the noise)
-  unsigned long long max_disp_bits;  // max squared displacement since the build (double bits)
-  unsigned int rebuild;        // this step rebuilds the neighbor list
-  unsigned int sort_due;       // this rebuild also reorders the particles
-  unsigned int abort;          // an overflow stopped the loop; the host resumes
-  unsigned int cell_overflow;  // atomic cells: largest occupancy seen when over capacity
-  unsigned int nlist_overflow; // largest list length seen when over capacity
-  unsigned int force_rebuild;  // test hook: rebuild at the next step whatever the displacement
-  unsigned int steps_since_build;
-  unsigned int steps_since_sort;
-  unsigned long long builds;
-  unsigned long long dangerous_builds;
-  unsigned int tea_key[4];  // TEA pair key of the step in progress
-  double nh_xi;   // Nose-Hoover thermostat variables (integrator nvt)
-  double nh_eta;
-  double nh_mv2;  // sum m v^2 of the current velocities, left by the last second half
-  unsigned int blocks_done;  // last-block counter of the fused Nose-Hoover kernels (0 between kernels)
-};
-
-// The block's largest squared displacement d2 into ctl->max_disp_bits with
-// one atomic per block (atomicMax on the bits of a non-negative double,
-// which order as integers): per warp, 64000 particles would queue 2000
-// atomics on one address every step. Every thread of the block must call it.
-__device__ __forceinline__ void record_max_displacement(double d2, StepControl* ctl) {
-  __shared__ double warp_max[32];
-  for (int o = 16; o > 0; o >>= 1) d2 = fmax(d2, __shfl_xor_sync(0xffffffffu, d2, o));
-  if ((threadIdx.x & 31u) == 0) warp_max[threadIdx.x >> 5] = d2;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (uint32_t w = 1; w < (blockDim.x + 31) / 32; ++w) d2 = fmax(d2, warp_max[w]);
-    if (d2 > 0.0)
-      atomicMax(&ctl->max_disp_bits, static_cast<unsigned long long>(__double_as_longlong(d2)));
-  }
-}
 
 }  // namespace meso::cuda

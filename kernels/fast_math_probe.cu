@@ -1,4 +1,4 @@
-// Accuracy and timing probes of engine/physics/fast_math.hpp against CUDA's
+// Accuracy and timing probes of engine/include/meso/physics/fast_math.hpp against CUDA's
 // libm (Tang & Karniadakis, CPC 185 (2014) 2809, sec. 3.5, Table 3).
 //
 // Latency: one thread, a dependent chain, clock64(). Each input is
@@ -19,7 +19,7 @@
 
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/fast_math_probe.hpp"
-#include "physics/fast_math.hpp"
+#include "meso/physics/fast_math.hpp"
 
 namespace meso::cuda {
 namespace {

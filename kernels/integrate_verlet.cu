@@ -1,12 +1,11 @@
 // Velocity Verlet and Groot-Warren integration on the GPU, mirroring
 // reference/src/integrate_verlet.cpp term by term (arithmetic in fp64 for
-// every precision; storage as the precision policy says), plus the step
-// control kernel. Wrapping uses the shared Box::wrap, so image counters
+// every precision; storage as the precision policy says). Wrapping uses the shared Box::wrap, so image counters
 // agree with the reference.
 #include "integrate_verlet.cuh"
 #include "meso/cuda/check.hpp"
-#include "physics/pair_noise.hpp"
-#include "physics/tea.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/tea.hpp"
 
 namespace meso::cuda {
 namespace {
@@ -63,11 +62,6 @@ __global__ void signature_kernel(ParticleView<S4> p, bool predicted, uint32_t wh
   write_signature(p, i, xyz(predicted ? p.vel_pred[i] : p.vel[i]), whitening);
 }
 
-__global__ void control_kernel(StepControl* ctl, ControlArgs a, cudaGraphConditionalHandle hr,
-                               bool graph) {
-  open_step(ctl, a, hr, graph);
-}
-
 }  // namespace
 
 template <class S4>
@@ -87,12 +81,6 @@ void integrate_second_half(ParticleView<S4> p, const IntegrateArgs& a, const Ste
 template <class S4>
 void tea_signatures(ParticleView<S4> p, bool predicted, uint32_t whitening, cudaStream_t s) {
   signature_kernel<S4><<<(p.n + 255) / 256, 256, 0, s>>>(p, predicted, whitening);
-  MESO_CUDA_CHECK(cudaGetLastError());
-}
-
-void step_control(StepControl* ctl, const ControlArgs& a, cudaGraphConditionalHandle hr,
-                  bool graph, cudaStream_t s) {
-  control_kernel<<<1, 1, 0, s>>>(ctl, a, hr, graph);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 

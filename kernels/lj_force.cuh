@@ -1,15 +1,18 @@
 // Lennard-Jones force kernel (HOOMD-blue PotentialPairGPU with the LJ
-// evaluator): tpp threads per particle (1 to 32) over the full neighbor list shared
-// with the DPD kernels, calling the shared evaluator physics::lj_pair_force
-// (engine/physics/lj_force.hpp) on coefficients prepared once per type pair
-// (physics::lj_pair_coeffs), in the arithmetic of the precision policy.
+// evaluator; here pair_force.cuh's kernel with LjEvaluator): tpp threads per
+// particle (1 to 32) over the full neighbor list shared with the DPD
+// kernels, calling the shared evaluator physics::lj_pair_force
+// (engine/include/meso/physics/lj_force.hpp) on coefficients prepared once
+// per type pair (physics::lj_pair_coeffs), in the arithmetic of the
+// precision policy.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "device_views.cuh"
-#include "physics/body_force.hpp"
-#include "physics/lj_force.hpp"
+#include "meso/physics/body_force.hpp"
+#include "meso/physics/lj_force.hpp"
+#include "pair_force.cuh"
 
 namespace meso::cuda {
 

@@ -1,14 +1,16 @@
-// Neighbor-list builders (the `nlist` variant axis) and the displacement check
-// that decides when to rebuild. Lists are full (both i-j and j-i), in either
+// Neighbor-list builders (the `nlist` variant axis); the displacement check
+// that decides when to rebuild and the end of a build are in
+// neighbor_list_bookkeeping.cuh. Lists are full (both i-j and j-i), in either
 // layout of NlistView, built for r_list = max r_c + skin.
 // A particle with more than cap neighbors is never truncated silently: its
-// count is stored in full, ctl->nlist_overflow records the largest count and
+// count is stored in full, ctl->list.nlist_overflow records the largest count and
 // the caller grows cap and rebuilds.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "device_views.cuh"
+#include "neighbor_list_bookkeeping.cuh"
 
 namespace meso::cuda {
 
@@ -79,16 +81,7 @@ void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 template <class S4>
 void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 
-// Copies positions to last_pos (the reference of the displacement check) and
-// bookkeeps the build in ctl (builds, steps_since_build, overflow -> abort).
-template <class S4>
-void finish_nlist_build(const S4* pos, S4* last_pos, uint32_t n, StepControl* ctl,
-                        cudaStream_t s);
-
-// Largest squared displacement since the last build, into ctl->max_disp_bits
-// (atomicMax on the bits of a non-negative double, which order as integers).
-template <class S4>
-void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& box,
-                      StepControl* ctl, cudaStream_t s);
+// finish_nlist_build and max_displacement: neighbor_list_bookkeeping.cuh
+// (included above).
 
 }  // namespace meso::cuda

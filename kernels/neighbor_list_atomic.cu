@@ -14,10 +14,9 @@
 // lanes multiply the warps in flight and divide each one's chain by TPP.
 // With the row-major layout (tpp > 1, NlistView) a group's stores of one
 // round are consecutive words of its row.
-#include <stdexcept>
-
 #include "meso/cuda/check.hpp"
 #include "neighbor_list.cuh"
+#include "tpp_dispatch.cuh"
 
 namespace meso::cuda {
 namespace {
@@ -33,7 +32,7 @@ __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restric
   // past the last particle stay in with no candidates.
   if ((t & ~31u) / TPP >= a.n) return;
   StepControl* ctl = a.ctl;
-  if (ctl->abort || ctl->cell_overflow) return;  // the same for every thread
+  if (ctl->abort || ctl->list.cell_overflow) return;  // the same for every thread
   const bool active = i < a.n;
   using R = BuildReal<S4>;
   const CellGrid& g = a.grid;
@@ -122,38 +121,8 @@ __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restric
   }
   if (active && sub == 0) {
     a.nl.count[i] = cnt;
-    if (cnt > cap) atomicMax(&ctl->nlist_overflow, cnt);
+    if (cnt > cap) atomicMax(&ctl->list.nlist_overflow, cnt);
   }
-}
-
-template <class S4>
-__global__ void finish_kernel(const S4* __restrict__ pos, S4* __restrict__ last_pos, uint32_t n,
-                              StepControl* ctl) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (ctl->abort) return;
-  if (ctl->cell_overflow || ctl->nlist_overflow) {
-    // Every thread sees the same flags; one records the abort.
-    if (i == 0) ctl->abort = 1;
-    return;
-  }
-  if (i < n) last_pos[i] = pos[i];
-  if (i == 0) {
-    ctl->steps_since_build = 0;
-    ctl->builds += 1;
-  }
-}
-
-template <class S4>
-__global__ void displacement_kernel(const S4* __restrict__ pos, const S4* __restrict__ last_pos,
-                                    uint32_t n, Box box, StepControl* ctl) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (ctl->abort) return;  // frozen after an overflow; the host resumes
-  double d2 = 0.0;
-  if (i < n) {
-    const Vec3d d = box.min_image(xyz(ldg4(pos + i)) - xyz(ldg4(last_pos + i)));
-    d2 = dot(d, d);
-  }
-  record_max_displacement(d2, ctl);
 }
 
 template <class S4, uint32_t TPP>
@@ -173,39 +142,12 @@ void launch_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
 
 template <class S4>
 void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
-  switch (a.tpp) {
-    case 1: launch_atomic<S4, 1>(pos, a, s); break;
-    case 2: launch_atomic<S4, 2>(pos, a, s); break;
-    case 4: launch_atomic<S4, 4>(pos, a, s); break;
-    case 8: launch_atomic<S4, 8>(pos, a, s); break;
-    case 16: launch_atomic<S4, 16>(pos, a, s); break;
-    case 32: launch_atomic<S4, 32>(pos, a, s); break;
-    default: throw std::invalid_argument("build_nlist_atomic: tpp must be 1, 2, 4, 8, 16 or 32");
-  }
+  dispatch_tpp(a.tpp, "build_nlist_atomic",
+               [&](auto tpp) { launch_atomic<S4, decltype(tpp)::value>(pos, a, s); });
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
-template <class S4>
-void finish_nlist_build(const S4* pos, S4* last_pos, uint32_t n, StepControl* ctl,
-                        cudaStream_t s) {
-  finish_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(pos, last_pos, n, ctl);
-  MESO_CUDA_CHECK(cudaGetLastError());
-}
-
-template <class S4>
-void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& box,
-                      StepControl* ctl, cudaStream_t s) {
-  displacement_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(pos, last_pos, n, box, ctl);
-  MESO_CUDA_CHECK(cudaGetLastError());
-}
-
-#define MESO_INSTANTIATE(S4)                                                                  \
-  template void build_nlist_atomic<S4>(const S4*, const NlistBuildArgs&, cudaStream_t);      \
-  template void finish_nlist_build<S4>(const S4*, S4*, uint32_t, StepControl*, cudaStream_t); \
-  template void max_displacement<S4>(const S4*, const S4*, uint32_t, const Box&, StepControl*, \
-                                     cudaStream_t);
-MESO_INSTANTIATE(Double4)
-MESO_INSTANTIATE(float4)
-#undef MESO_INSTANTIATE
+template void build_nlist_atomic<Double4>(const Double4*, const NlistBuildArgs&, cudaStream_t);
+template void build_nlist_atomic<float4>(const float4*, const NlistBuildArgs&, cudaStream_t);
 
 }  // namespace meso::cuda

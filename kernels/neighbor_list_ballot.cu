@@ -55,7 +55,7 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   const CellGrid& g = a.grid;
   if (c >= g.ncells()) return;  // warp-uniform; the kernel uses warp sync only
   StepControl* ctl = a.ctl;
-  if (ctl->abort || ctl->cell_overflow) return;
+  if (ctl->abort || ctl->list.cell_overflow) return;
 
   const uint32_t cap = a.nl.cap;
   const uint32_t row = cap + 1;  // odd row pitch: transposed reads avoid bank conflicts
@@ -173,7 +173,7 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
     const uint32_t cnt = lane < gs ? core + n_skin[lane] : 0;
     if (lane < gs) {
       a.nl.count[my_i] = cnt;
-      if (cnt > cap) atomicMax(&ctl->nlist_overflow, cnt);
+      if (cnt > cap) atomicMax(&ctl->list.nlist_overflow, cnt);
     }
     const uint32_t kmax = __reduce_max_sync(0xffffffffu, cnt <= cap ? cnt : 0);
     for (uint32_t k = 0; k < kmax; ++k) {

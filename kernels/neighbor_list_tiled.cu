@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
   __shared__ uint32_t cnt_s[kPass];
 
   StepControl* ctl = a.ctl;
-  if (ctl->abort || ctl->cell_overflow) return;  // the same for every thread
+  if (ctl->abort || ctl->list.cell_overflow) return;  // the same for every thread
   const CellGrid& g = a.grid;
   const uint32_t c = blockIdx.x;
   const uint32_t m_c = a.cells.size(c);
@@ -146,6 +146,10 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
           }
           cnt += __popc(hits);
         }
+        // Every lane read cnt_s[ip] above; the ballots keep the warp in step
+        // but are no memory barrier (compute-sanitizer racecheck reports the
+        // write-after-read): order the reads before lane 0's write.
+        __syncwarp();
         if (lane == 0) cnt_s[ip] = cnt;
       }
     }
@@ -154,7 +158,7 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
       const uint32_t i = a.cells.members[b_c + p0 + t];
       const uint32_t cnt = cnt_s[t];
       a.nl.count[i] = cnt;
-      if (cnt > cap) atomicMax(&ctl->nlist_overflow, cnt);
+      if (cnt > cap) atomicMax(&ctl->list.nlist_overflow, cnt);
     }
     __syncthreads();  // cnt_s is reused by the next pass
   }

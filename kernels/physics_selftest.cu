@@ -1,4 +1,4 @@
-// One kernel thread per input pair runs the same engine/physics/ functions
+// One kernel thread per input pair runs the same engine/include/meso/physics/ functions
 // the reference backend runs on the host. The host twin below is compiled by
 // nvcc's host compiler from the same source, so any device/host divergence
 // (intrinsics, FMA contraction, 64-bit multiply-high) shows up in the tests.
@@ -6,9 +6,9 @@
 
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/physics_selftest.hpp"
-#include "physics/pair_noise.hpp"
-#include "physics/philox.hpp"
-#include "physics/tea.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/philox.hpp"
+#include "meso/physics/tea.hpp"
 
 namespace meso::cuda {
 namespace {

@@ -101,7 +101,7 @@ __global__ void keys_kernel(const S4* __restrict__ pos, uint32_t n, ReorderKind 
                             CellGrid grid, unsigned long long* __restrict__ keys,
                             uint32_t* __restrict__ vals, StepControl* ctl) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i == 0) ctl->steps_since_sort = 0;
+  if (i == 0) ctl->list.steps_since_sort = 0;
   if (i >= n) return;
   keys[i] = reorder_key(kind, grid, xyz(ldg4(pos + i)));
   vals[i] = i;

@@ -9,10 +9,9 @@
 #include <cstdint>
 
 #include "device_views.cuh"
+#include "meso/variant.hpp"
 
 namespace meso::cuda {
-
-enum class ReorderKind { none, morton2, hilbert, cell };
 
 struct ReorderScratch {
   unsigned long long* keys_in;
@@ -26,7 +25,7 @@ struct ReorderScratch {
 size_t reorder_temp_bytes(uint32_t n);
 
 // Computes keys, sorts and permutes pos, vel, force, vel_pred, tag, image,
-// signature (those that exist). Resets ctl->steps_since_sort.
+// signature (those that exist). Resets ctl->list.steps_since_sort.
 template <class S4>
 void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& grid,
                        const ReorderScratch& sc, StepControl* ctl, cudaStream_t s);

@@ -45,7 +45,7 @@ declare -A EXPR=(
 count() {  # name -> "sass cond_bra uncond_bra call ptx ptx_bra sass_no_umov"
   local name=$1
   cat > "$TMP/$name.cu" <<CU
-#include "physics/fast_math.hpp"
+#include "meso/physics/fast_math.hpp"
 __global__ void k(const double* __restrict__ xs, const double* __restrict__ ys, double* o) {
   const int i = threadIdx.x;
   const double x = xs[i], y = ys[i];
@@ -53,8 +53,8 @@ __global__ void k(const double* __restrict__ xs, const double* __restrict__ ys, 
   o[i] = ${EXPR[$name]};
 }
 CU
-  "$NVCC" -std=c++20 -O3 -arch=sm_90 -I"$ROOT/engine" -cubin -o "$TMP/$name.cubin" "$TMP/$name.cu"
-  "$NVCC" -std=c++20 -O3 -arch=sm_90 -I"$ROOT/engine" -ptx -o "$TMP/$name.ptx" "$TMP/$name.cu"
+  "$NVCC" -std=c++20 -O3 -arch=sm_90 -I"$ROOT/engine/include" -cubin -o "$TMP/$name.cubin" "$TMP/$name.cu"
+  "$NVCC" -std=c++20 -O3 -arch=sm_90 -I"$ROOT/engine/include" -ptx -o "$TMP/$name.ptx" "$TMP/$name.cu"
   "$NVDISASM" -c "$TMP/$name.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' | grep -v -E '\bNOP\b|^\s+/\*[0-9a-f]{4}\*/\s+\.' > "$TMP/$name.sass"
   local sass cbra ubra call ptx pbra nou
   sass=$(wc -l < "$TMP/$name.sass")

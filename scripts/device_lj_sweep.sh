@@ -26,7 +26,7 @@ for v in $VARIANTS; do
 done
 python3 scripts/lj_summary.py "$O"/json/*.json > "$O/summary.txt" 2>&1
 if [ -n "$NCU_VARIANT" ] && command -v ncu >/dev/null; then
-  timeout 240 ncu --clock-control none -k 'regex:ballot_kernel|atomic_kernel|lj_force_kernel' -c 6 \
+  timeout 240 ncu --clock-control none -k 'regex:ballot_kernel|atomic_kernel|tiled_kernel|pair_force_kernel' -c 6 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SchedulerStats \
     "$B/mesobench" run --backend cuda --repeats 1 --min-time 0.01 --warmup-time 0 \

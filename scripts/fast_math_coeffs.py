@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the polynomial coefficients of engine/physics/fast_math.hpp.
+"""Generate the polynomial coefficients of engine/include/meso/physics/fast_math.hpp.
 
 Each polynomial is a near-minimax (Chebyshev) fit, computed with mpmath at 50
 digits, of the *remainder* left after the leading terms, which the header

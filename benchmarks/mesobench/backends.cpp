@@ -2,7 +2,7 @@
 
 #include "meso/reference/cpu_backend.hpp"
 #ifdef MESO_HAVE_CUDA
-#include "meso/cuda/cuda_dpd_backend.hpp"
+#include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #endif
 

@@ -73,7 +73,7 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
   r.tps_min = *std::min_element(r.tps.begin(), r.tps.end());
   r.tps_max = *std::max_element(r.tps.begin(), r.tps.end());
   r.mps_median = r.tps_median * static_cast<double>(r.n) * 1e-6;
-  r.neighbors = b.neighbor_stats();
+  r.neighbors = sim.neighbor_stats();
   r.final_thermo = sim.thermo();
   if (opt.inspect) r.device = opt.inspect(b, r.n);
   // A benchmark of a diverged simulation measures nothing: refuse to report it.

@@ -7,7 +7,7 @@
 // Name: BM_NeighborListBuild/<ballot|atomic>/rho:<rho>/n:<n>.
 #include <benchmark/benchmark.h>
 
-#include "meso/cuda/cuda_dpd_backend.hpp"
+#include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #include "meso/simulation.hpp"
 
@@ -27,8 +27,7 @@ void BM_NeighborListBuild(benchmark::State& state, const char* nlist) {
   fp.seed = 11;
   BackendRegistry reg;
   cuda::register_cuda_backend(reg);
-  Variant v;
-  v.nlist = nlist;
+  Variant v = Variant::parse(std::string("nlist=") + nlist);
   RunParams rp;
   Simulation sim(reg.create("cuda", v), make_dpd_fluid(fp), rp);
   sim.run(200);
@@ -40,7 +39,7 @@ void BM_NeighborListBuild(benchmark::State& state, const char* nlist) {
   }
   state.counters["nlist_ms"] = k["nlist"].median_us * 1e-3;
   state.counters["cells_ms"] = k["cells"].median_us * 1e-3;
-  state.counters["mean_neighbors"] = sim.backend().neighbor_stats().mean_neighbors;
+  state.counters["mean_neighbors"] = sim.neighbor_stats().mean_neighbors;
 }
 
 void table2(benchmark::internal::Benchmark* b) {

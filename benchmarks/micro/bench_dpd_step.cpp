@@ -30,26 +30,31 @@ RunParams run_params() {
 }
 
 void BM_CpuCellList(benchmark::State& state) {
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(fluid(state.range(0)), run_params());
-  for (auto _ : state) b.build_cells();
+  Simulation sim(std::make_unique<reference::CpuBackend<double>>(Variant{}), fluid(state.range(0)),
+                 run_params());
+  for (auto _ : state) sim.plan().cells().build();
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_CpuCellList)->Arg(32768)->Arg(262144)->Unit(benchmark::kMillisecond);
 
 void BM_CpuNeighborList(benchmark::State& state) {
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(fluid(state.range(0)), run_params());
-  for (auto _ : state) b.build_neighbor_list();
+  Simulation sim(std::make_unique<reference::CpuBackend<double>>(Variant{}), fluid(state.range(0)),
+                 run_params());
+  for (auto _ : state) sim.plan().nlist().build();
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_CpuNeighborList)->Arg(32768)->Arg(262144)->Unit(benchmark::kMillisecond);
 
 void BM_CpuDpdForce(benchmark::State& state) {
-  reference::CpuBackend<double> b(Variant::parse(state.range(1) ? "rng=tea" : "rng=philox"));
-  b.set_system(fluid(state.range(0)), run_params());
-  uint64_t step = 1;
-  for (auto _ : state) b.compute_forces(step++, false);
+  Simulation sim(
+      std::make_unique<reference::CpuBackend<double>>(Variant::parse(state.range(1) ? "rng=tea" : "rng=philox")),
+      fluid(state.range(0)), run_params());
+  ForceOp& force = *sim.plan().forces().front();
+  ForceRequest r;
+  for (auto _ : state) {
+    ++r.step;
+    force.compute(r);
+  }
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetLabel(state.range(1) ? "rng=tea" : "rng=philox");
 }

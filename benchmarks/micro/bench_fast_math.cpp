@@ -1,5 +1,5 @@
 // Tang & Karniadakis (CPC 2014) Table 3 re-measured on the device: fastpow,
-// fastlog, fastcospi (engine/physics/fast_math.hpp) against CUDA's pow, log,
+// fastlog, fastcospi (engine/include/meso/physics/fast_math.hpp) against CUDA's pow, log,
 // cospi. Per benchmark:
 //   time (manual)       one throughput launch, CUDA events
 //   calls_per_s         calls / kernel time over the whole GPU
@@ -17,7 +17,7 @@
 
 #include "meso/cuda/device_info.hpp"
 #include "meso/cuda/fast_math_probe.hpp"
-#include "physics/fast_math_check.hpp"
+#include "meso/physics/fast_math_check.hpp"
 
 namespace {
 

@@ -2,9 +2,9 @@
 // compare TEA with other RNGs). Inputs vary every call so nothing is hoisted.
 #include <benchmark/benchmark.h>
 
-#include "physics/pair_noise.hpp"
-#include "physics/philox.hpp"
-#include "physics/tea.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/philox.hpp"
+#include "meso/physics/tea.hpp"
 
 namespace {
 

@@ -1,8 +1,10 @@
 #include "meso/backend.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "meso/error.hpp"
+#include "meso/step_plan.hpp"
 
 namespace meso {
 
@@ -39,23 +41,13 @@ void RunParams::validate() const {
   if (integrator == Integrator::langevin) require_non_negative("Langevin gamma", gamma);
 }
 
-void Backend::set_integrator_state(const IntegratorState& s) {
-  if (s.xi != 0.0 || s.eta != 0.0)
-    throw_input_error("backend '", name(), "' keeps no thermostat state: xi = ", s.xi, ", eta = ", s.eta,
-                      " cannot be restored");
+bool Backend::honours(const std::string& axis) const {
+  const auto axes = applicable_axes();
+  return std::find(axes.begin(), axes.end(), axis) != axes.end();
 }
 
-void Backend::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
-  for (uint64_t k = 0; k < nsteps; ++k) {
-    timestep_ = first_step + k;
-    integrate_first_half();
-    if (neighbor_list_stale()) {
-      build_cells();
-      build_neighbor_list();
-    }
-    compute_forces(first_step + k, sums_on_last && k + 1 == nsteps);
-    integrate_second_half();
-  }
+void Backend::advance(StepPlan& plan, uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
+  for (uint64_t k = 0; k < nsteps; ++k) plan.run_step(first_step + k, sums_on_last && k + 1 == nsteps);
 }
 
 void BackendRegistry::add(const std::string& name, BackendFactory factory,

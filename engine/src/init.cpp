@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "meso/error.hpp"
-#include "physics/box_muller.hpp"
-#include "physics/philox.hpp"
+#include "meso/physics/box_muller.hpp"
+#include "meso/physics/philox.hpp"
 
 namespace meso {
 namespace {

@@ -11,6 +11,8 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
   params_.validate();
   system_.validate(params_.skin);
   backend_->set_system(system_, params_);
+  plan_ = StepPlan::build(*backend_, system_, params_);
+  plan_->prepare();
 }
 
 namespace {
@@ -24,11 +26,11 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
                        const Checkpoint& from)
     : Simulation(std::move(backend), with_particles(sys, from.particles), params) {
   step_ = from.step;
-  backend_->set_integrator_state(from.integrator);
+  plan_->method().set_state(from.integrator);
 }
 
 Checkpoint Simulation::checkpoint() const {
-  return {step_, particles(), backend_->integrator_state()};
+  return {step_, particles(), plan_->method().state()};
 }
 
 void Simulation::run(uint64_t nsteps, uint64_t sample_every,
@@ -42,9 +44,9 @@ void Simulation::run(uint64_t nsteps, uint64_t sample_every,
     // need v(t + dt/2), no longer available).
     uint64_t stop = end;
     if (sample_every > 0) stop = std::min(end, (step_ / sample_every + 1) * sample_every);
-    b.advance(step_ + 1, stop - step_, true);
+    b.advance(*plan_, step_ + 1, stop - step_, true);
     step_ = stop;
-    if (sample_every > 0 && step_ % sample_every == 0 && on_sample) on_sample(b.thermo(step_));
+    if (sample_every > 0 && step_ % sample_every == 0 && on_sample) on_sample(thermo());
   }
 }
 
@@ -54,6 +56,10 @@ ParticleData<double> Simulation::particles() const {
   return p;
 }
 
-ThermoSample Simulation::thermo() const { return backend_->thermo(step_); }
+ThermoSample Simulation::thermo() const {
+  ThermoSample t = backend_->thermo(step_, plan_->sums());
+  t.thermostat_energy = plan_->method().thermostat_energy();
+  return t;
+}
 
 }  // namespace meso

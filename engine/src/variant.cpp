@@ -9,23 +9,47 @@
 namespace meso {
 namespace {
 
+// One axis: its name, its allowed values (empty: a non-negative integer), and
+// how a value is stored into and read back from the typed Variant.
 struct AxisSpec {
   const char* name;
-  std::vector<std::string> allowed;  // empty: a non-negative integer
-  std::string Variant::*field;
+  std::vector<std::string> allowed;
+  void (*set)(Variant&, std::size_t index_or_value);
+  std::string (*get)(const Variant&);
 };
+
+template <class E>
+std::string name_of(E e) { return to_string(e); }
 
 const std::vector<AxisSpec>& specs() {
   static const std::vector<AxisSpec> s = {
-      {"nlist", {"ballot", "atomic", "tiled"}, &Variant::nlist},
-      {"cells", {"atomic", "sorted"}, &Variant::cells},
-      {"reorder", {"none", "morton2", "hilbert", "cell"}, &Variant::reorder},
-      {"sort", {}, nullptr},
-      {"pow", {"libm", "fast"}, &Variant::pow},
-      {"precision", {"double", "mixed", "single"}, &Variant::precision},
-      {"rng", {"philox", "tea"}, &Variant::rng},
-      {"fuse", {"off", "on"}, &Variant::fuse},
-      {"tpp", {"1", "2", "4", "8", "16", "32"}, &Variant::tpp},
+      {"nlist", {"ballot", "atomic", "tiled"},
+       [](Variant& v, std::size_t k) { v.nlist = NlistKind(k); },
+       [](const Variant& v) { return name_of(v.nlist); }},
+      {"cells", {"atomic", "sorted"},
+       [](Variant& v, std::size_t k) { v.cells = CellsKind(k); },
+       [](const Variant& v) { return name_of(v.cells); }},
+      {"reorder", {"none", "morton2", "hilbert", "cell"},
+       [](Variant& v, std::size_t k) { v.reorder = ReorderKind(k); },
+       [](const Variant& v) { return name_of(v.reorder); }},
+      {"sort", {},
+       [](Variant& v, std::size_t n) { v.sort = uint32_t(n); },
+       [](const Variant& v) { return std::to_string(v.sort); }},
+      {"pow", {"libm", "fast"},
+       [](Variant& v, std::size_t k) { v.pow = PowKind(k); },
+       [](const Variant& v) { return name_of(v.pow); }},
+      {"precision", {"double", "mixed", "single"},
+       [](Variant& v, std::size_t k) { v.precision = Precision(k); },
+       [](const Variant& v) { return name_of(v.precision); }},
+      {"rng", {"philox", "tea"},
+       [](Variant& v, std::size_t k) { v.rng = RngKind(k); },
+       [](const Variant& v) { return name_of(v.rng); }},
+      {"fuse", {"off", "on"},
+       [](Variant& v, std::size_t k) { v.fuse = k == 1; },
+       [](const Variant& v) { return std::string(v.fuse ? "on" : "off"); }},
+      {"tpp", {"1", "2", "4", "8", "16", "32"},
+       [](Variant& v, std::size_t k) { v.tpp = 1u << k; },
+       [](const Variant& v) { return std::to_string(v.tpp); }},
   };
   return s;
 }
@@ -43,6 +67,35 @@ std::string_view trim(std::string_view s) {
 }
 
 }  // namespace
+
+const char* to_string(NlistKind k) {
+  switch (k) {
+    case NlistKind::ballot: return "ballot";
+    case NlistKind::atomic: return "atomic";
+    case NlistKind::tiled: return "tiled";
+  }
+  return "?";
+}
+const char* to_string(CellsKind k) { return k == CellsKind::sorted ? "sorted" : "atomic"; }
+const char* to_string(ReorderKind k) {
+  switch (k) {
+    case ReorderKind::none: return "none";
+    case ReorderKind::morton2: return "morton2";
+    case ReorderKind::hilbert: return "hilbert";
+    case ReorderKind::cell: return "cell";
+  }
+  return "?";
+}
+const char* to_string(PowKind k) { return k == PowKind::fast ? "fast" : "libm"; }
+const char* to_string(Precision k) {
+  switch (k) {
+    case Precision::double_: return "double";
+    case Precision::mixed: return "mixed";
+    case Precision::single: return "single";
+  }
+  return "?";
+}
+const char* to_string(RngKind k) { return k == RngKind::tea ? "tea" : "philox"; }
 
 const std::vector<std::string>& Variant::axes() {
   static const std::vector<std::string> names = [] {
@@ -73,18 +126,19 @@ Variant Variant::parse(std::string_view text) {
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       throw_input_error("variant axis '", key, "' is given twice");
     seen.push_back(key);
-    if (spec->field == nullptr) {
+    if (spec->allowed.empty()) {
       uint32_t n = 0;
       const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
       if (ec != std::errc{} || ptr != value.data() + value.size() || value.empty())
-        throw_input_error("variant sort=", value,
-                          " is invalid: it must be a non-negative integer (steps between reorders, 0 = never)");
-      v.sort = n;
+        throw_input_error("variant ", key, "=", value,
+                          " is invalid: it must be a non-negative integer (steps between reorders)");
+      spec->set(v, n);
     } else {
-      if (std::find(spec->allowed.begin(), spec->allowed.end(), value) == spec->allowed.end())
+      const auto it = std::find(spec->allowed.begin(), spec->allowed.end(), value);
+      if (it == spec->allowed.end())
         throw_input_error("variant ", key, "=", value, " is invalid: allowed values are ",
                           join(spec->allowed, ", "));
-      v.*(spec->field) = value;
+      spec->set(v, std::size_t(it - spec->allowed.begin()));
     }
   }
   return v;
@@ -92,7 +146,7 @@ Variant Variant::parse(std::string_view text) {
 
 std::string Variant::get(std::string_view axis) const {
   for (const auto& s : specs())
-    if (axis == s.name) return s.field ? this->*(s.field) : std::to_string(sort);
+    if (axis == s.name) return s.get(*this);
   throw_input_error("variant axis '", axis, "' is unknown: allowed axes are ", join(axes(), ", "));
 }
 

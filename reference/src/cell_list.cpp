@@ -1,5 +1,8 @@
 #include "meso/reference/cell_list.hpp"
 
+#include "meso/ops/cell_list.hpp"
+#include "meso/reference/cpu_context.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -63,5 +66,29 @@ int CellList::stencil(uint32_t c, uint32_t out[27]) const {
 
 template void CellList::build<double>(const Box&, const Vec3<double>*, std::size_t, double);
 template void CellList::build<float>(const Box&, const Vec3<float>*, std::size_t, double);
+
+namespace {
+
+template <class Real>
+class CpuCellList final : public CellListOp {
+ public:
+  explicit CpuCellList(CpuContext<Real>& c) : c_(c) {}
+  void build() override {
+    c_.cells.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.r_list());
+  }
+
+ private:
+  CpuContext<Real>& c_;
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_cell_list(CpuContext<Real>& c) {
+  return std::make_unique<CpuCellList<Real>>(c);
+}
+
+template std::unique_ptr<Operation> make_cell_list<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_cell_list<float>(CpuContext<float>&);
 
 }  // namespace meso::reference

@@ -1,58 +1,85 @@
+// Reference DPD forces: the DPD evaluator of the pair-force loop
+// (pair_force.hpp), calling the shared evaluator
+// (engine/include/meso/physics/dpd_force.hpp) with the shared pair noise; the
+// noise is symmetric in the pair, so F_ji == -F_ij bit for bit. Arithmetic is
+// in double whatever the storage precision.
 #include "meso/reference/dpd_force.hpp"
 
 #include <cmath>
 
-#include "physics/dpd_force.hpp"
-#include "physics/tea.hpp"
+#include "meso/physics/dpd_force.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/tea.hpp"
+#include "meso/reference/pair_force.hpp"
 
 namespace meso::reference {
+namespace {
 
 template <class Real>
-PairSums compute_dpd_forces(const System& sys, const Vec3<Real>* pos, const Vec3<Real>* velocity,
-                            const uint32_t* type, const uint32_t* tag, const uint32_t* signature,
-                            std::size_t n, const NeighborList& nlist, const DpdForceArgs& args,
-                            Vec3<Real>* force) {
-  const Box box = sys.box;
-  const uint32_t ntypes = sys.ntypes();
-  const physics::DpdPairParams* table = sys.dpd.data().data();
-  const double inv_sqrt_dt = 1.0 / std::sqrt(args.dt);
-  const physics::TeaPairKey tea_key = physics::tea_pair_key(args.timestep, args.seed);
-  double energy = 0.0, virial = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : energy, virial)
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec3d ri = vec_cast<double>(pos[i]);
-    const Vec3d vi = vec_cast<double>(velocity[i]);
-    const physics::DpdPairParams* row = table + type[i] * ntypes;
-    Vec3d fi{0.0, 0.0, 0.0};
-    double ei = 0.0, wi = 0.0;
-    const uint32_t* nb = nlist.neighbors(i);
-    const uint32_t count = nlist.count(i);
-    for (uint32_t k = 0; k < count; ++k) {
-      const uint32_t j = nb[k];
-      const Vec3d dr = box.min_image(ri - vec_cast<double>(pos[j]));
-      const double rsq = dot(dr, dr);
-      const physics::DpdPairParams& p = row[type[j]];
-      // rsq == 0 (coincident particles) has no direction: skip, as the
-      // evaluator's e_ij is undefined there. At r == r_c every term vanishes.
-      if (rsq >= p.rcut * p.rcut || rsq == 0.0) continue;
-      const Vec3d dv = vi - vec_cast<double>(velocity[j]);
-      const double xi =
-          args.rng == physics::RngKind::philox
-              ? physics::pair_gaussian_philox(tag[i], tag[j], args.timestep, args.seed)
-              : physics::pair_gaussian_tea(tag[i], signature[i], tag[j], signature[j], tea_key);
-      const auto pf = physics::dpd_pair_force(rsq, dot(dr, dv), xi, inv_sqrt_dt, p);
-      fi += pf.f_over_r * dr;
-      if (args.want_sums) {
-        ei += 0.5 * pf.energy;  // each pair is visited from both sides
-        wi += 0.5 * pf.f_over_r * rsq;
-      }
-    }
-    force[i] = vec_cast<Real>(fi);
-    energy += ei;
-    virial += wi;
+struct DpdEvaluator {
+  using Arith = double;
+  struct Particle {
+    Vec3d v;
+    const physics::DpdPairParams* row;
+  };
+  using Result = physics::DpdPairForce;
+
+  const Vec3<Real>* velocity;  // those the dissipation uses (v, or the prediction)
+  const uint32_t* type;
+  const uint32_t* tag;
+  const uint32_t* signature;
+  const physics::DpdPairParams* table;
+  uint32_t ntypes;
+  double inv_sqrt_dt;
+  uint64_t timestep;
+  uint32_t seed;
+  physics::RngKind rng;
+  physics::TeaPairKey tea_key;
+
+  Particle particle(std::size_t i) const {
+    return {vec_cast<double>(velocity[i]), table + type[i] * ntypes};
   }
-  return {energy, virial};
-}
+  bool pair(const Particle& pi, uint32_t i, uint32_t j, const Vec3d& dr, double rsq,
+            Result& out) const {
+    const physics::DpdPairParams& p = pi.row[type[j]];
+    // rsq == 0 (coincident particles) has no direction: skip, as the
+    // evaluator's e_ij is undefined there. At r == r_c every term vanishes.
+    if (rsq >= p.rcut * p.rcut || rsq == 0.0) return false;
+    const Vec3d dv = pi.v - vec_cast<double>(velocity[j]);
+    const double xi =
+        rng == physics::RngKind::philox
+            ? physics::pair_gaussian_philox(tag[i], tag[j], timestep, seed)
+            : physics::pair_gaussian_tea(tag[i], signature[i], tag[j], signature[j], tea_key);
+    out = physics::dpd_pair_force(rsq, dot(dr, dv), xi, inv_sqrt_dt, p);
+    return true;
+  }
+  static double virial(const Result& pf, double rsq) { return pf.f_over_r * rsq; }
+
+  static DpdEvaluator prepare(CpuContext<Real>& c, const ForceRequest& r) {
+    const ParticleData<Real>& p = c.p;
+    // Groot-Warren forces read the prediction (after the first step).
+    const bool predicted =
+        c.params.integrator == Integrator::groot_warren && !r.initial && !c.v_pred.empty();
+    const Vec3<Real>* v = predicted ? c.v_pred.data() : p.velocity.data();
+    if (c.variant.rng == RngKind::tea)
+      compute_tea_signatures(v, p.tag.data(), p.n_local, c.params.seed, c.signature);
+    DpdEvaluator ev;
+    ev.velocity = v;
+    ev.type = p.type.data();
+    ev.tag = p.tag.data();
+    ev.signature = c.signature.data();
+    ev.table = c.sys.dpd.data().data();
+    ev.ntypes = c.sys.ntypes();
+    ev.inv_sqrt_dt = 1.0 / std::sqrt(c.params.dt);
+    ev.timestep = r.step;
+    ev.seed = c.params.seed;
+    ev.rng = c.variant.rng;
+    ev.tea_key = physics::tea_pair_key(r.step, c.params.seed);
+    return ev;
+  }
+};
+
+}  // namespace
 
 template <class Real>
 void compute_tea_signatures(const Vec3<Real>* velocity, const uint32_t* tag, std::size_t n,
@@ -66,17 +93,16 @@ void compute_tea_signatures(const Vec3<Real>* velocity, const uint32_t* tag, std
                                              static_cast<float>(velocity[i].z), whitening);
 }
 
-template PairSums compute_dpd_forces<double>(const System&, const Vec3<double>*, const Vec3<double>*,
-                                             const uint32_t*, const uint32_t*, const uint32_t*,
-                                             std::size_t, const NeighborList&, const DpdForceArgs&,
-                                             Vec3<double>*);
-template PairSums compute_dpd_forces<float>(const System&, const Vec3<float>*, const Vec3<float>*,
-                                            const uint32_t*, const uint32_t*, const uint32_t*,
-                                            std::size_t, const NeighborList&, const DpdForceArgs&,
-                                            Vec3<float>*);
+template <class Real>
+std::unique_ptr<Operation> make_dpd_force(CpuContext<Real>& c) {
+  return std::make_unique<CpuPairForce<Real, DpdEvaluator<Real>>>(c);
+}
+
 template void compute_tea_signatures<double>(const Vec3<double>*, const uint32_t*, std::size_t,
                                              uint32_t, std::vector<uint32_t>&);
 template void compute_tea_signatures<float>(const Vec3<float>*, const uint32_t*, std::size_t,
                                             uint32_t, std::vector<uint32_t>&);
+template std::unique_ptr<Operation> make_dpd_force<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_dpd_force<float>(CpuContext<float>&);
 
 }  // namespace meso::reference

@@ -2,7 +2,11 @@
 
 #include <cmath>
 
-#include "physics/langevin_noise.hpp"
+#include "meso/ops/integration_method.hpp"
+#include "meso/physics/langevin_noise.hpp"
+#include "meso/physics/thermostats.hpp"
+#include "meso/reference/cpu_context.hpp"
+#include "meso/reference/integrate_verlet.hpp"
 
 namespace meso::reference {
 
@@ -15,8 +19,7 @@ void langevin_first_half(const System& sys, ParticleData<Real>& p, const RunPara
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const double m = sys.type_mass[p.type[i]];
-    const double c1 = std::exp(-rp.gamma * dt / m);
-    const double c2 = std::sqrt((1.0 - c1 * c1) * rp.kT / m);
+    const auto [c1, c2] = physics::langevin_coeffs(rp.gamma, dt, m, rp.kT);
     Vec3d v = vec_cast<double>(p.velocity[i]) + (0.5 * dt / m) * vec_cast<double>(p.force[i]);
     Vec3d r = vec_cast<double>(p.position[i]) + (0.5 * dt) * v;
     v = c1 * v + c2 * physics::langevin_gaussian3(p.tag[i], step, rp.seed);
@@ -31,5 +34,28 @@ template void langevin_first_half<double>(const System&, ParticleData<double>&, 
                                           uint64_t);
 template void langevin_first_half<float>(const System&, ParticleData<float>&, const RunParams&,
                                          uint64_t);
+
+namespace {
+
+template <class Real>
+class CpuLangevin final : public IntegrationMethodOp {
+ public:
+  explicit CpuLangevin(CpuContext<Real>& c) : c_(c) {}
+  void first_half(uint64_t step) override { langevin_first_half(c_.sys, c_.p, c_.params, step); }
+  void second_half(uint64_t) override { integrate_second_half(c_.sys, c_.p, c_.params.dt); }
+
+ private:
+  CpuContext<Real>& c_;
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_langevin(CpuContext<Real>& c) {
+  return std::make_unique<CpuLangevin<Real>>(c);
+}
+
+template std::unique_ptr<Operation> make_langevin<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_langevin<float>(CpuContext<float>&);
 
 }  // namespace meso::reference

@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#include "meso/ops/integration_method.hpp"
+#include "meso/physics/thermostats.hpp"
+#include "meso/reference/cpu_context.hpp"
+
 namespace meso::reference {
 
 template <class Real>
@@ -17,8 +21,7 @@ double kinetic_energy_ordered(const System& sys, const ParticleData<Real>& p) {
 namespace {
 
 double xi_rate(double kinetic, std::size_t n, const RunParams& rp) {
-  const double t = 2.0 * kinetic / nose_hoover_dof(n);
-  return (t / rp.kT - 1.0) / (rp.tau * rp.tau);
+  return physics::nose_hoover_rate(2.0 * kinetic, physics::nose_hoover_dof(n), rp.kT, rp.tau);
 }
 
 }  // namespace
@@ -59,10 +62,35 @@ void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const Run
   s.xi += 0.5 * dt * xi_rate(kinetic_energy_ordered(sys, p), p.n_local, rp);
 }
 
-double nose_hoover_energy(std::size_t n, const RunParams& rp, const IntegratorState& s) {
-  return nose_hoover_dof(n) * rp.kT * (0.5 * rp.tau * rp.tau * s.xi * s.xi + s.eta);
+namespace {
+
+template <class Real>
+class CpuNoseHoover final : public IntegrationMethodOp {
+ public:
+  explicit CpuNoseHoover(CpuContext<Real>& c) : c_(c) {}
+  void first_half(uint64_t) override { nose_hoover_first_half(c_.sys, c_.p, c_.params, s_); }
+  void second_half(uint64_t) override { nose_hoover_second_half(c_.sys, c_.p, c_.params, s_); }
+  IntegratorState state() const override { return s_; }
+  void set_state(const IntegratorState& s) override { s_ = s; }
+  double thermostat_energy() const override {
+    return physics::nose_hoover_energy(physics::nose_hoover_dof(c_.p.n_local), c_.params.kT,
+                                       c_.params.tau, s_.xi, s_.eta);
+  }
+
+ private:
+  CpuContext<Real>& c_;
+  IntegratorState s_;  // xi, eta
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_nose_hoover(CpuContext<Real>& c) {
+  return std::make_unique<CpuNoseHoover<Real>>(c);
 }
 
+template std::unique_ptr<Operation> make_nose_hoover<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_nose_hoover<float>(CpuContext<float>&);
 template double kinetic_energy_ordered<double>(const System&, const ParticleData<double>&);
 template double kinetic_energy_ordered<float>(const System&, const ParticleData<float>&);
 template void nose_hoover_first_half<double>(const System&, ParticleData<double>&, const RunParams&,

@@ -1,5 +1,8 @@
 #include "meso/reference/integrate_verlet.hpp"
 
+#include "meso/ops/integration_method.hpp"
+#include "meso/reference/cpu_context.hpp"
+
 namespace meso::reference {
 
 template <class Real>
@@ -47,5 +50,32 @@ template void predict_velocity<float>(const System&, const ParticleData<float>&,
                                       std::vector<Vec3<float>>&);
 template void integrate_second_half<double>(const System&, ParticleData<double>&, double);
 template void integrate_second_half<float>(const System&, ParticleData<float>&, double);
+
+namespace {
+
+template <class Real>
+class CpuVerlet final : public IntegrationMethodOp {
+ public:
+  CpuVerlet(CpuContext<Real>& c, bool gw) : c_(c), gw_(gw) {}
+  void first_half(uint64_t) override {
+    integrate_first_half(c_.sys, c_.p, c_.params.dt);
+    if (gw_) predict_velocity(c_.sys, c_.p, c_.params.dt, c_.params.lambda, c_.v_pred);
+  }
+  void second_half(uint64_t) override { integrate_second_half(c_.sys, c_.p, c_.params.dt); }
+
+ private:
+  CpuContext<Real>& c_;
+  bool gw_;
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_verlet(CpuContext<Real>& c, bool groot_warren) {
+  return std::make_unique<CpuVerlet<Real>>(c, groot_warren);
+}
+
+template std::unique_ptr<Operation> make_verlet<double>(CpuContext<double>&, bool);
+template std::unique_ptr<Operation> make_verlet<float>(CpuContext<float>&, bool);
 
 }  // namespace meso::reference

@@ -1,50 +1,59 @@
+// Reference Lennard-Jones forces: the LJ evaluator of the pair-force loop
+// (pair_force.hpp), calling the shared evaluator
+// (engine/include/meso/physics/lj_force.hpp). The result is independent of
+// when the list was rebuilt: pairs beyond r_cut are skipped, the others summed
+// in index order.
+//
+// Arithmetic precision follows the storage: double storage evaluates and
+// accumulates in double; float storage (precision=single) separates in
+// double, rounds r_ij to float once, then evaluates and accumulates each
+// particle's force in float, like a single-precision MD code (HOOMD-blue's
+// CPU-SP build). Energy and virial sums are always accumulated in double.
 #include "meso/reference/lj_force.hpp"
 
-#include "physics/lj_force.hpp"
+#include "meso/physics/lj_force.hpp"
+#include "meso/reference/pair_force.hpp"
 
 namespace meso::reference {
+namespace {
 
 template <class Real>
-PairSums compute_lj_forces(const System& sys, const Vec3<Real>* pos, const uint32_t* type,
-                           std::size_t n, const NeighborList& nlist, bool want_sums,
-                           Vec3<Real>* force) {
-  const Box box = sys.box;
-  const uint32_t ntypes = sys.ntypes();
-  const physics::LjPairParams* table = sys.lj.data().data();
-  double energy = 0.0, virial = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : energy, virial)
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec3d ri = vec_cast<double>(pos[i]);
-    const physics::LjPairParams* row = table + type[i] * ntypes;
-    Vec3<Real> fi{Real(0), Real(0), Real(0)};
-    double ei = 0.0, wi = 0.0;
-    const uint32_t* nb = nlist.neighbors(i);
-    const uint32_t count = nlist.count(i);
-    for (uint32_t k = 0; k < count; ++k) {
-      const uint32_t j = nb[k];
-      const Vec3<Real> dr = vec_cast<Real>(box.min_image(ri - vec_cast<double>(pos[j])));
-      const Real rsq = dot(dr, dr);
-      const physics::LjPairParams& p = row[type[j]];
-      // Coincident particles have no direction (and infinite energy): skip,
-      // as for DPD; the evaluator returns zero at and beyond r_cut.
-      if (rsq == Real(0) || !(rsq < Real(p.rcut) * Real(p.rcut))) continue;
-      const auto pf = physics::lj_pair_force<Real>(rsq, p);
-      fi += pf.f_over_r * dr;
-      if (want_sums) {
-        ei += 0.5 * static_cast<double>(pf.energy);  // each pair is visited from both sides
-        wi += 0.5 * static_cast<double>(pf.virial);
-      }
-    }
-    force[i] = fi;
-    energy += ei;
-    virial += wi;
+struct LjEvaluator {
+  using Arith = Real;
+  struct Particle {
+    const physics::LjPairParams* row;
+  };
+  using Result = physics::LjPairForce<Real>;
+
+  const uint32_t* type;
+  const physics::LjPairParams* table;
+  uint32_t ntypes;
+
+  Particle particle(std::size_t i) const { return {table + type[i] * ntypes}; }
+  bool pair(const Particle& pi, uint32_t, uint32_t j, const Vec3<Real>&, Real rsq,
+            Result& out) const {
+    const physics::LjPairParams& p = pi.row[type[j]];
+    // Coincident particles have no direction (and infinite energy): skip,
+    // as for DPD; the evaluator returns zero at and beyond r_cut.
+    if (rsq == Real(0) || !(rsq < Real(p.rcut) * Real(p.rcut))) return false;
+    out = physics::lj_pair_force<Real>(rsq, p);
+    return true;
   }
-  return {energy, virial};
+  static double virial(const Result& pf, Real) { return static_cast<double>(pf.virial); }
+
+  static LjEvaluator prepare(CpuContext<Real>& c, const ForceRequest&) {
+    return {c.p.type.data(), c.sys.lj.data().data(), c.sys.ntypes()};
+  }
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_lj_force(CpuContext<Real>& c) {
+  return std::make_unique<CpuPairForce<Real, LjEvaluator<Real>>>(c);
 }
 
-template PairSums compute_lj_forces<double>(const System&, const Vec3<double>*, const uint32_t*,
-                                            std::size_t, const NeighborList&, bool, Vec3<double>*);
-template PairSums compute_lj_forces<float>(const System&, const Vec3<float>*, const uint32_t*,
-                                           std::size_t, const NeighborList&, bool, Vec3<float>*);
+template std::unique_ptr<Operation> make_lj_force<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_lj_force<float>(CpuContext<float>&);
 
 }  // namespace meso::reference

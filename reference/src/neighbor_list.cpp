@@ -1,6 +1,11 @@
 #include "meso/reference/neighbor_list.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "meso/ops/neighbor_list.hpp"
+#include "meso/reference/cpu_context.hpp"
+#include "meso/testing/neighbor_list_probe.hpp"
 
 namespace meso::reference {
 
@@ -75,5 +80,72 @@ template void NeighborList::build<float>(const Box&, const Vec3<float>*, std::si
                                          const CellList&, double);
 template double NeighborList::max_displacement_sq<double>(const Box&, const Vec3<double>*) const;
 template double NeighborList::max_displacement_sq<float>(const Box&, const Vec3<float>*) const;
+
+namespace {
+
+template <class Real>
+class CpuNeighborList final : public NeighborListOp, public testing::NeighborListProbe {
+ public:
+  explicit CpuNeighborList(CpuContext<Real>& c) : c_(c) {}
+
+  bool stale() override {
+    ++steps_since_build_;
+    const double half_skin = 0.5 * c_.params.skin;
+    const auto* pos = c_.p.position.data();
+    if (c_.params.rebuild_every == 0)
+      return c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin;
+    if (steps_since_build_ < c_.params.rebuild_every) return false;
+    // A fixed period is the user's promise; count the builds where it was broken.
+    if (c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin) ++dangerous_builds_;
+    return true;
+  }
+  void build() override {
+    c_.nlist.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.cells, c_.r_list());
+    steps_since_build_ = 0;
+  }
+  NeighborStats stats() const override {
+    NeighborStats s;
+    s.builds = c_.nlist.builds();
+    s.dangerous_builds = dangerous_builds_;
+    s.capacity = c_.nlist.capacity();
+    s.max_neighbors = c_.nlist.max_count();
+    s.mean_neighbors = c_.nlist.mean_count();
+    return s;
+  }
+
+  std::vector<std::vector<uint32_t>> rows() const override {
+    std::vector<std::vector<uint32_t>> out(c_.p.n_local);
+    for (std::size_t i = 0; i < c_.p.n_local; ++i)
+      out[i].assign(c_.nlist.neighbors(i), c_.nlist.neighbors(i) + c_.nlist.count(i));
+    return out;
+  }
+  std::vector<std::vector<uint32_t>> neighbors_by_tag() const override {
+    const auto& tag = c_.p.tag;
+    std::vector<std::vector<uint32_t>> out(c_.p.n_local);
+    for (std::size_t i = 0; i < c_.p.n_local; ++i) {
+      if (tag[i] >= c_.p.n_local)
+        throw std::logic_error("neighbors_by_tag needs tags 0..N-1 (a single-rank system)");
+      auto& list = out[tag[i]];
+      for (uint32_t k = 0; k < c_.nlist.count(i); ++k) list.push_back(tag[c_.nlist.neighbors(i)[k]]);
+      std::sort(list.begin(), list.end());
+    }
+    return out;
+  }
+
+ private:
+  CpuContext<Real>& c_;
+  uint32_t steps_since_build_ = 0;
+  uint64_t dangerous_builds_ = 0;
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_neighbor_list(CpuContext<Real>& c) {
+  return std::make_unique<CpuNeighborList<Real>>(c);
+}
+
+template std::unique_ptr<Operation> make_neighbor_list<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_neighbor_list<float>(CpuContext<float>&);
 
 }  // namespace meso::reference

@@ -17,13 +17,19 @@ TEST(Variant, DefaultsAndCanonicalString) {
 TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   const Variant v = Variant::parse(
       "nlist=atomic, cells=sorted,reorder=morton2,sort=100,pow=fast,precision=mixed,rng=tea,fuse=on,tpp=8");
-  EXPECT_EQ(v.nlist, "atomic");
+  EXPECT_EQ(v.nlist, meso::NlistKind::atomic);
+  EXPECT_EQ(v.cells, meso::CellsKind::sorted);
+  EXPECT_EQ(v.reorder, meso::ReorderKind::morton2);
   EXPECT_EQ(v.sort, 100u);
-  EXPECT_EQ(v.rng, "tea");
-  EXPECT_EQ(v.tpp, "8");
+  EXPECT_EQ(v.pow, meso::PowKind::fast);
+  EXPECT_EQ(v.precision, meso::Precision::mixed);
+  EXPECT_EQ(v.rng, meso::RngKind::tea);
+  EXPECT_TRUE(v.fuse);
+  EXPECT_EQ(v.tpp, 8u);
+  EXPECT_EQ(v.get("tpp"), "8");
   EXPECT_EQ(Variant::parse(v.to_string()), v);
   EXPECT_EQ(v.to_string({"rng", "precision"}), "precision=mixed,rng=tea");
-  EXPECT_EQ(Variant::parse("nlist=tiled").nlist, "tiled");
+  EXPECT_EQ(Variant::parse("nlist=tiled").nlist, meso::NlistKind::tiled);
 }
 
 void expect_error_mentions(const char* text, const char* needle) {

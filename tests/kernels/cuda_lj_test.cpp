@@ -13,6 +13,7 @@
 #include "gpu_test_support.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
+#include "meso/testing/neighbor_list_probe.hpp"
 
 namespace {
 
@@ -20,6 +21,7 @@ using namespace meso;
 
 using test::fresh_seed;
 using test::make_registry;
+using test::probe;
 
 // An LJ liquid (rho = 0.4, r_cut = 2.5) after 200 Langevin steps on the
 // reference from a randomly displaced lattice: fresh, liquid-like, no
@@ -71,11 +73,9 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
   for (physics::LjMode mode : {physics::LjMode::shift, physics::LjMode::xplor}) {
     const System sys = lj_liquid(seed, mode, 20000);
     RunParams rp;
-    auto cpu = reg.create("cpu", Variant{});
-    cpu->set_system(sys, rp);
-    ParticleData<double> want;
-    cpu->get_particles(want);
-    const ThermoSample tc = cpu->thermo(0);
+    Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
+    const ParticleData<double> want = cpu.particles();
+    const ThermoSample tc = cpu.thermo();
     // Every threads-per-particle count on the atomic list (tpp lanes build
     // it and then share each particle in the force kernel: the group's
     // butterfly sum, the partials of n x tpp threads, the row-major layout),
@@ -87,14 +87,12 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
                                     "nlist=tiled,tpp=1", "nlist=tiled,tpp=4",
                                     "nlist=atomic,tpp=8,reorder=morton2,sort=100"}) {
         Variant v = Variant::parse(std::string("precision=") + prec + "," + traversal);
-        auto gpu = reg.create("cuda", v);
-        gpu->set_system(sys, rp);
-        ParticleData<double> got;
-        gpu->get_particles(got);
+        Simulation gpu(reg.create("cuda", v), sys, rp);
+        const ParticleData<double> got = gpu.particles();
         const double err = rel_l2_force(got, want);
         std::printf("LJ %s %s %s: force rel L2 = %.3e\n", to_string(mode), prec, traversal, err);
         EXPECT_LT(err, tolerance(prec));
-        const ThermoSample tg = gpu->thermo(0);
+        const ThermoSample tg = gpu.thermo();
         EXPECT_NEAR(tg.potential_energy, tc.potential_energy,
                     tolerance(prec) * std::fabs(tc.potential_energy));
         EXPECT_NEAR(tg.pressure, tc.pressure, 10 * tolerance(prec) * std::fabs(tc.pressure));
@@ -114,9 +112,8 @@ TEST(CudaLj, AtomicAndTiledListsAreTheSameForEveryTpp) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const System sys = lj_liquid(seed, physics::LjMode::shift, 20000);
   RunParams rp;
-  auto cpu = reg.create("cpu", Variant{});
-  cpu->set_system(sys, rp);
-  const auto want = cpu->neighbors_by_tag();
+  Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
+  const auto want = probe(cpu).neighbors_by_tag();
   for (const char* prec : {"double", "mixed"}) {
     std::vector<std::vector<uint32_t>> base;
     for (const char* list : {"nlist=atomic,tpp=1", "nlist=atomic,tpp=2", "nlist=atomic,tpp=4",
@@ -124,11 +121,10 @@ TEST(CudaLj, AtomicAndTiledListsAreTheSameForEveryTpp) {
                              "nlist=tiled,tpp=1", "nlist=tiled,tpp=8"}) {
       const std::string v = std::string(list) + ",precision=" + prec;
       SCOPED_TRACE(v);
-      auto gpu = reg.create("cuda", Variant::parse(v));
-      gpu->set_system(sys, rp);
-      auto* info = dynamic_cast<cuda::CudaBackendInfo*>(gpu.get());
+      Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);
+      const auto* info = dynamic_cast<const meso::testing::NeighborListProbe*>(&gpu.plan().nlist());
       ASSERT_NE(info, nullptr);
-      const auto rows = info->neighbor_rows();
+      const auto rows = info->rows();
       if (base.empty()) base = rows;
       std::size_t differ = 0, entries = 0;
       for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -139,7 +135,7 @@ TEST(CudaLj, AtomicAndTiledListsAreTheSameForEveryTpp) {
       // r_list = 2.5 + 0.3: about 4/3 pi 2.8^3 x 0.4 = 37 neighbors each.
       EXPECT_GT(entries, 30u * rows.size());
       if (std::string(prec) == "double") {
-        const auto got = gpu->neighbors_by_tag();
+        const auto got = probe(gpu).neighbors_by_tag();
         std::size_t mismatched = 0;
         for (std::size_t t = 0; t < want.size(); ++t) mismatched += got[t] != want[t];
         EXPECT_EQ(mismatched, 0u);
@@ -199,7 +195,7 @@ TEST(CudaLj, IntegratorsTrackReference) {
       EXPECT_NEAR(tg.conserved_energy(), tr.conserved_energy(), 1e-9 * std::fabs(tr.conserved_energy()))
           << variant;
       if (integ == Integrator::nvt) {
-        const IntegratorState sg = gpu.backend().integrator_state(), sr = ref.backend().integrator_state();
+        const IntegratorState sg = gpu.integrator_state(), sr = ref.integrator_state();
         EXPECT_NEAR(sg.xi, sr.xi, 1e-9) << variant;
         EXPECT_NEAR(sg.eta, sr.eta, 1e-9) << variant;
       }
@@ -220,11 +216,11 @@ TEST(CudaLj, NoseHooverStateRoundTrip) {
   rp.kT = 1.5;  // away from the initial temperature, so xi moves
   Simulation a(reg.create("cuda", Variant{}), sys, rp);
   a.run(100);
-  const IntegratorState mid = a.backend().integrator_state();
+  const IntegratorState mid = a.integrator_state();
   EXPECT_NE(mid.xi, 0.0);
   Simulation c(reg.create("cuda", Variant{}), sys, rp);
-  c.backend().set_integrator_state(mid);
-  const IntegratorState back = c.backend().integrator_state();
+  c.set_integrator_state(mid);
+  const IntegratorState back = c.integrator_state();
   EXPECT_EQ(back.xi, mid.xi);
   EXPECT_EQ(back.eta, mid.eta);
   const double g = 3.0 * 4000 - 3.0;

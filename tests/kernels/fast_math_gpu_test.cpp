@@ -14,8 +14,8 @@
 
 #include "meso/cuda/device_info.hpp"
 #include "meso/cuda/fast_math_probe.hpp"
-#include "physics/fast_math.hpp"
-#include "physics/fast_math_check.hpp"
+#include "meso/physics/fast_math.hpp"
+#include "meso/physics/fast_math_check.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
 // Shared by the CUDA backend tests: a fresh seed per run (printed through
 // SCOPED_TRACE by the callers, so a failure can be replayed), a registry with
-// both backends, and the clean skip when no device is present.
+// both backends, the neighbor-list probe of a simulation, and the clean skip
+// when no device is present.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,9 +10,11 @@
 #include <cstdlib>
 #include <random>
 
-#include "meso/cuda/cuda_dpd_backend.hpp"
+#include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #include "meso/reference/cpu_backend.hpp"
+#include "meso/simulation.hpp"
+#include "meso/testing/neighbor_list_probe.hpp"
 
 #define REQUIRE_GPU() \
   if (::meso::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device"
@@ -30,6 +33,12 @@ inline BackendRegistry make_registry() {
   reference::register_cpu_backend(r);
   cuda::register_cuda_backend(r);
   return r;
+}
+
+// The test probe of a simulation's neighbor list (both backends' lists
+// implement it); throws std::bad_cast for a list without one.
+inline const meso::testing::NeighborListProbe& probe(const Simulation& s) {
+  return dynamic_cast<const meso::testing::NeighborListProbe&>(s.plan().nlist());
 }
 
 }  // namespace meso::test

@@ -1,4 +1,4 @@
-// The body force (engine/physics/body_force.hpp) by hand, and through the
+// The body force (engine/include/meso/physics/body_force.hpp) by hand, and through the
 // CPU backend: the momentum it puts in per step is exactly dt times the sum
 // of the forces, because the DPD pair forces conserve momentum.
 #include <gtest/gtest.h>
@@ -85,20 +85,18 @@ TEST(BodyForce, ReverseForceInputFollowsTheHalves) {
   }
   RunParams rp;
   rp.dt = 0.01;
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(sys, rp);
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, rp);
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   double fz = 0.0;
   for (std::size_t i = 0; i < p.n_local; ++i) fz += p.force[i].z;
   EXPECT_NEAR(fz, expected, 1e-11);
   // And per particle the force is the pair force plus the sign of its half.
   System no_drive = sys;
   no_drive.body_force = {};
-  reference::CpuBackend<double> b0(Variant{});
-  b0.set_system(no_drive, rp);
+  Simulation b0(std::make_unique<reference::CpuBackend<double>>(Variant{}), no_drive, rp);
   ParticleData<double> p0;
-  b0.get_particles(p0);
+  p0 = b0.particles();
   for (std::size_t i = 0; i < p.n_local; ++i) {
     const double m = sys.type_mass[p.type[i]];
     EXPECT_NEAR(p.force[i].z - p0.force[i].z, (p.position[i].x < 0.0 ? 1.0 : -1.0) * m * 0.05, 1e-12);

@@ -35,10 +35,9 @@ System four_particles() {
 
 TEST(DpdDynamics, ForcesByHandAcrossBoundaryAndAtCutoff) {
   const System sys = four_particles();
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(sys, RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, RunParams{});
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   // r_AB = 2.4 - (-2.4) = 4.8 -> minimum image -0.2: B is 0.2 to A's right
   // through the boundary. F_A = 25 (1 - 0.2) (-1, 0, 0) = (-20, 0, 0).
   EXPECT_NEAR(p.force[0].x, -20.0, 1e-12);
@@ -48,7 +47,7 @@ TEST(DpdDynamics, ForcesByHandAcrossBoundaryAndAtCutoff) {
   EXPECT_EQ(p.force[2].y, 0.0);
   EXPECT_EQ(p.force[3].y, 0.0);
   // Energy a r_c/2 (1 - r)^2 = 12.5 * 0.64 = 8; virial r.F = 0.2 * 20 = 4.
-  const ThermoSample t = b.thermo(0);
+  const ThermoSample t = b.thermo();
   EXPECT_NEAR(t.potential_energy, 8.0, 1e-12);
   EXPECT_NEAR(t.pressure, 4.0 / (3.0 * 125.0), 1e-14);
 }
@@ -57,10 +56,9 @@ TEST(DpdDynamics, DissipativeForceOpposesApproach) {
   System sys = four_particles();
   sys.dpd.set(0, 0, {0.0, 4.5, 0.0, 1.0, 1.0});  // dissipation only
   sys.particles.velocity[0] = {1.0, 0.0, 0.0};   // A moves towards B (+x, through the boundary)
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(sys, RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, RunParams{});
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   // w_D = 0.8^2, e = (-1,0,0), e.v = -1: F_A = -4.5 * 0.64 * (-1) e = (-2.88, 0, 0).
   EXPECT_NEAR(p.force[0].x, -2.88, 1e-12);
   EXPECT_NEAR(p.force[1].x, 2.88, 1e-12);
@@ -79,11 +77,10 @@ TEST(DpdDynamics, NewtonThirdLawAllTerms) {
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   for (const char* rng : {"rng=philox", "rng=tea"}) {
-    reference::CpuBackend<double> b(Variant::parse(rng));
-    b.set_system(random_fluid(seed, 0.5), RunParams{});
-    b.compute_forces(17, false);
+    Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant::parse(rng)), random_fluid(seed, 0.5), RunParams{});
+    b.plan().forces().front()->compute(ForceRequest{17, false, false});
     ParticleData<double> p;
-    b.get_particles(p);
+    p = b.particles();
     Vec3d sum{0, 0, 0};
     double scale = 0.0;
     for (const auto& f : p.force) {
@@ -117,7 +114,7 @@ TEST_P(MomentumConservation, ThousandSteps) {
   // one-sided pair would change P by dt * F ~ 0.1.
   const double dp = std::fabs(p1.x - p0.x) + std::fabs(p1.y - p0.y) + std::fabs(p1.z - p0.z);
   EXPECT_LT(dp, 1e-8);
-  EXPECT_GT(sim.backend().neighbor_stats().builds, 1u);  // particles moved across lists
+  EXPECT_GT(sim.neighbor_stats().builds, 1u);  // particles moved across lists
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -188,8 +185,8 @@ TEST(DpdDynamics, FixedPeriodRebuildAgreesWithDisplacementTrigger) {
   const auto pa = a.particles();
   const auto pb = b.particles();
   for (std::size_t i = 0; i < pa.n_local; ++i) ASSERT_EQ(pa.position[i].y, pb.position[i].y) << i;
-  EXPECT_EQ(b.backend().neighbor_stats().dangerous_builds, 0u);
-  EXPECT_LT(a.backend().neighbor_stats().builds, b.backend().neighbor_stats().builds);
+  EXPECT_EQ(b.neighbor_stats().dangerous_builds, 0u);
+  EXPECT_LT(a.neighbor_stats().builds, b.neighbor_stats().builds);
 }
 
 }  // namespace

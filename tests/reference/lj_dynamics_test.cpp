@@ -51,10 +51,9 @@ System six_particles(LjMode mode, double ron) {
 }
 
 TEST(LjDynamics, SixParticlesByHandShift) {
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(six_particles(LjMode::shift, 0.0), RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), six_particles(LjMode::shift, 0.0), RunParams{});
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   // r_01 = 3.6 - (-3.4) = 7 -> -1 (minimum image): F_0 = f(1) (-1, 0, 0) = (-24, 0, 0).
   EXPECT_NEAR(p.force[0].x, -f_lj(1.0), 1e-12);
   EXPECT_NEAR(p.force[0].x, -24.0, 1e-12);
@@ -70,7 +69,7 @@ TEST(LjDynamics, SixParticlesByHandShift) {
   for (int i : {2, 3}) EXPECT_EQ(p.force[i].x, 0.0);
   EXPECT_EQ(p.force[4].x, 0.0);
   const double vc = v_lj(2.5);
-  const ThermoSample t = b.thermo(0);
+  const ThermoSample t = b.thermo();
   EXPECT_NEAR(t.potential_energy, v_lj(1.0) + v_lj(1.2) + v_lj(1.3) - 3.0 * vc, 1e-12);
   const double virial = f_lj(1.0) * 1.0 + f_lj(1.2) * 1.2 + f_lj(1.3) * 1.3;
   EXPECT_NEAR(t.pressure, virial / (3.0 * 512.0), 1e-13);
@@ -81,23 +80,21 @@ TEST(LjDynamics, SixParticlesByHandXplor) {
   // r_on = 1.1: the pairs at 1.2 and 1.3 are in the switching region, the
   // pair at 1.0 is not.
   const double ron = 1.1, rc = 2.5;
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(six_particles(LjMode::xplor, ron), RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), six_particles(LjMode::xplor, ron), RunParams{});
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   auto f_x = [&](double r) { return f_lj(r) * xplor_s(r, ron, rc) - v_lj(r) * xplor_ds_dr(r, ron, rc); };
   EXPECT_NEAR(p.force[0].x, -24.0, 1e-12);
   EXPECT_NEAR(p.force[2].y, -f_x(1.2), 1e-12);
   EXPECT_NEAR(p.force[4].z, f_x(1.3) / 1.3 * 1.2, 1e-12);
   const double u = v_lj(1.0) + v_lj(1.2) * xplor_s(1.2, ron, rc) + v_lj(1.3) * xplor_s(1.3, ron, rc);
-  EXPECT_NEAR(b.thermo(0).potential_energy, u, 1e-12);
+  EXPECT_NEAR(b.thermo().potential_energy, u, 1e-12);
 }
 
 TEST(LjDynamics, SinglePrecisionSixParticles) {
-  reference::CpuBackend<float> b(Variant::parse("precision=single"));
-  b.set_system(six_particles(LjMode::shift, 0.0), RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<float>>(Variant::parse("precision=single")), six_particles(LjMode::shift, 0.0), RunParams{});
   ParticleData<double> p;
-  b.get_particles(p);
+  p = b.particles();
   EXPECT_NEAR(p.force[0].x, -24.0, 24.0 * 1e-6);
   EXPECT_NEAR(p.force[2].y, -f_lj(1.2), std::fabs(f_lj(1.2)) * 1e-6);
 }
@@ -134,10 +131,9 @@ TEST(LjDynamics, NewtonThirdLaw) {
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   for (LjMode mode : {LjMode::shift, LjMode::xplor}) {
-    reference::CpuBackend<double> b(Variant{});
-    b.set_system(melted_liquid(seed, mode), RunParams{});
+    Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), melted_liquid(seed, mode), RunParams{});
     ParticleData<double> p;
-    b.get_particles(p);
+    p = b.particles();
     Vec3d sum{0, 0, 0};
     double scale = 0.0;
     for (const auto& f : p.force) {
@@ -175,7 +171,7 @@ TEST(LjDynamics, NveConservesEnergyAndMomentum) {
   EXPECT_GT(rel, 1e-7);  // not trivially constant (e.g. nothing moved)
   // The initial momentum is round-off; NVE adds only round-off.
   EXPECT_LT(p_max.x + p_max.y + p_max.z, 1e-10);
-  EXPECT_GT(sim.backend().neighbor_stats().builds, 2u);
+  EXPECT_GT(sim.neighbor_stats().builds, 2u);
 }
 
 TEST(LjDynamics, NoseHooverSamplesTargetTemperature) {
@@ -281,8 +277,8 @@ void expect_bitwise_restart(Integrator integrator, const char* variant) {
     ASSERT_EQ(a.velocity[i].z, b.velocity[i].z) << i;
     ASSERT_EQ(a.image[i].x, b.image[i].x) << i;
   }
-  EXPECT_EQ(whole.backend().integrator_state().xi, second.backend().integrator_state().xi);
-  EXPECT_EQ(whole.backend().integrator_state().eta, second.backend().integrator_state().eta);
+  EXPECT_EQ(whole.integrator_state().xi, second.integrator_state().xi);
+  EXPECT_EQ(whole.integrator_state().eta, second.integrator_state().eta);
   EXPECT_EQ(whole.thermo().potential_energy, second.thermo().potential_energy);
 }
 

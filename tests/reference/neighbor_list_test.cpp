@@ -5,10 +5,13 @@
 #include <random>
 
 #include "meso/reference/cpu_backend.hpp"
+#include "meso/simulation.hpp"
+#include "support/neighbors_by_tag.hpp"
 
 namespace {
 
 using namespace meso;
+using meso::testing::neighbors_by_tag;
 
 std::vector<std::vector<uint32_t>> brute_force(const System& sys, double r_list) {
   const auto& p = sys.particles;
@@ -47,10 +50,9 @@ void expect_matches_brute_force(const System& sys, double skin, const std::strin
                                 const char* variant = "") {
   RunParams rp;
   rp.skin = skin;
-  reference::CpuBackend<double> b(Variant::parse(variant));
-  b.set_system(sys, rp);
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant::parse(variant)), sys, rp);
   const auto expected = brute_force(sys, sys.max_rcut() + skin);
-  const auto got = b.neighbors_by_tag();
+  const auto got = neighbors_by_tag(b);
   ASSERT_EQ(got.size(), expected.size());
   std::size_t pairs = 0;
   for (std::size_t t = 0; t < got.size(); ++t) {
@@ -95,8 +97,7 @@ TEST_F(NeighborListVsBruteForce, ClusteredOverflowsAndGrows) {
   // far beyond the initial 64 slots.
   const System sys = random_system(Box(12.0), 2000, seed_, 0.4);
   expect_matches_brute_force(sys, 0.3, "clustered");
-  reference::CpuBackend<double> b(Variant{});
-  b.set_system(sys, RunParams{});
+  Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, RunParams{});
   EXPECT_GT(b.neighbor_stats().capacity, 64u);
   EXPECT_GE(b.neighbor_stats().capacity, b.neighbor_stats().max_neighbors);
 }
@@ -107,10 +108,9 @@ TEST_F(NeighborListVsBruteForce, FloatStorage) {
   System sys = random_system(Box(7.0), 1000, seed_, 0.0);
   for (auto& r : sys.particles.position) r = vec_cast<double>(vec_cast<float>(r));
   RunParams rp;
-  reference::CpuBackend<float> b(Variant::parse("precision=single"));
-  b.set_system(sys, rp);
+  Simulation b(std::make_unique<reference::CpuBackend<float>>(Variant::parse("precision=single")), sys, rp);
   const auto expected = brute_force(sys, sys.max_rcut() + rp.skin);
-  EXPECT_EQ(b.neighbors_by_tag(), expected);
+  EXPECT_EQ(neighbors_by_tag(b), expected);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-// What a backend must provide (the OpenMM "Platform/Kernel" pattern): the CPU
-// reference in reference/ and the CUDA backend in kernels/ implement this
-// interface, and the engine's run loop (simulation.hpp) composes the pieces.
-// Later capabilities (SRD stream/collide, MD-SCF fields, ghost exchange) add
-// their own interfaces beside this one as they are built.
+// A backend (OpenMM's Platform): it holds the particle state in its own
+// storage and precision and is a factory of operations (meso/ops/) that work
+// on that state. The engine knows backends only through this interface and
+// the operation interfaces; it composes the operations into a step
+// (step_plan.hpp). The CPU reference lives in reference/, the CUDA backend in
+// kernels/; neither includes the other.
 #pragma once
 
 #include <cstdint>
@@ -12,17 +13,22 @@
 #include <string>
 #include <vector>
 
+#include "meso/ops/integration_method.hpp"
+#include "meso/ops/neighbor_list.hpp"
+#include "meso/ops/operation.hpp"
 #include "meso/system.hpp"
 #include "meso/thermo.hpp"
 #include "meso/variant.hpp"
 
 namespace meso {
 
+class StepPlan;
+
 enum class Integrator {
   velocity_verlet,  // forces from v(t + dt/2), as LAMMPS and HOOMD-blue do for DPD
   groot_warren,     // forces from the predicted v + lambda dt f/m (Groot & Warren 1997)
   nve,              // plain velocity Verlet (MD name; the same steps as velocity_verlet)
-  nvt,              // Nose-Hoover, one thermostat variable, time constant tau (see below)
+  nvt,              // Nose-Hoover, one thermostat variable, time constant tau
   langevin,         // BAOAB Langevin (Leimkuhler & Matthews 2013), drag gamma, Philox noise
 };
 
@@ -45,28 +51,6 @@ struct RunParams {
   void validate() const;  // throws InputError naming the bad value
 };
 
-// Thermostat state that is not in the particles, so that a run can stop and
-// continue bit for bit (Simulation::checkpoint). Nose-Hoover (nvt):
-//   dv/dt = F/m - xi v,  dxi/dt = (T/kT - 1)/tau^2,  deta/dt = xi,
-// with T = 2 K/g, g = 3N - 3; the conserved quantity is
-//   H = K + U + g kT (tau^2 xi^2 / 2 + eta).
-// The other integrators have no state here (Langevin noise is keyed by tag,
-// step and seed, and the step is the Simulation's).
-struct IntegratorState {
-  double xi = 0.0;
-  double eta = 0.0;
-};
-
-struct NeighborStats {
-  uint64_t builds = 0;
-  // Fixed-period mode only: rebuilds at which some particle had already moved
-  // more than skin/2, i.e. pairs may have been missed since the last build.
-  uint64_t dangerous_builds = 0;
-  uint32_t capacity = 0;      // per-particle slots currently allocated
-  uint32_t max_neighbors = 0;  // largest list length at the last build
-  double mean_neighbors = 0.0;
-};
-
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -74,53 +58,52 @@ class Backend {
   virtual std::string name() const = 0;
   // Variant axes this backend honours; the others are recorded as ignored.
   virtual std::vector<std::string> applicable_axes() const = 0;
+  bool honours(const std::string& axis) const;
   const Variant& variant() const { return variant_; }
 
-  // Copies the system in, builds cells and the neighbor list and computes the
-  // forces of the initial state. Throws InputError for an invalid system.
+  // Copies the system in (converted to the storage precision) and prepares
+  // the state the operations work on. Throws InputError for an invalid
+  // system or a variant this backend cannot run it with.
   virtual void set_system(const System& sys, const RunParams& params) = 0;
-  // Copies the current particle state out in double precision.
+  // Copies the current particle state out in double precision, in tag order.
   virtual void get_particles(ParticleData<double>& out) const = 0;
 
-  // The pieces of a step (DESIGN.md section 2.2).
-  virtual void build_cells() = 0;
-  virtual void build_neighbor_list() = 0;
-  virtual bool neighbor_list_stale() = 0;
-  virtual void compute_forces(uint64_t timestep, bool want_sums) = 0;
-  virtual void integrate_first_half() = 0;
-  virtual void integrate_second_half() = 0;
+  // The operation registered under `name` (meso/ops/operation.hpp), working
+  // on this backend's state; valid until the next set_system. Throws
+  // InputError when the backend has none of that name.
+  virtual std::unique_ptr<Operation> create(const std::string& name) = 0;
+  template <class Op>
+  std::unique_ptr<Op> create_as(const std::string& name);
 
-  // Advances nsteps whole steps, the first of which is numbered first_step
-  // (the pair noise is keyed by it). The last step also accumulates energy
-  // and virial when sums_on_last is set. The default composes the pieces
-  // above one call at a time; a device backend overrides it to keep the
-  // step loop on the device (no host round trip between rebuilds).
-  virtual void advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last);
+  // Advances nsteps whole steps of `plan`, the first numbered first_step
+  // (the pair noise is keyed by it); the last also accumulates energy and
+  // virial when sums_on_last. The default runs plan.run_step() once a step;
+  // a device backend compiles the plan into its own loop (no host round
+  // trip between rebuilds).
+  virtual void advance(StepPlan& plan, uint64_t first_step, uint64_t nsteps, bool sums_on_last);
 
-  // Thermostat variables, for exact restarts. The defaults suit a backend
-  // that implements no stateful integrator: it has the zero state and
-  // refuses any other.
-  virtual IntegratorState integrator_state() const { return {}; }
-  virtual void set_integrator_state(const IntegratorState& s);
-
-  // Observables at the state of the last compute_forces(..., want_sums=true).
-  // thermostat_energy carries the Nose-Hoover term of the conserved quantity.
-  virtual ThermoSample thermo(uint64_t timestep) const = 0;
-  virtual NeighborStats neighbor_stats() const = 0;
+  // Kinetic observables of the current state combined with the given
+  // energy and virial sums (thermostat_energy is left 0: the plan's method
+  // adds it).
+  virtual ThermoSample thermo(uint64_t timestep, const PairSums& sums) const = 0;
   // Waits until queued work has finished (device backends); for timing.
   virtual void synchronize() const {}
-  // Neighbors (full list, by tag, sorted) of every particle, indexed by tag;
-  // for single-rank systems whose tags are 0..N-1 (tests and diagnostics).
-  virtual std::vector<std::vector<uint32_t>> neighbors_by_tag() const = 0;
 
  protected:
   explicit Backend(Variant v) : variant_(std::move(v)) {}
   Variant variant_;
-  // The step being advanced: advance() sets it before integrate_first_half()
-  // so that integrators keyed by the step (Langevin noise) need no extra
-  // argument; a backend overriding advance() must set it too.
-  uint64_t timestep_ = 0;
 };
+
+template <class Op>
+std::unique_ptr<Op> Backend::create_as(const std::string& name) {
+  std::unique_ptr<Operation> op = create(name);
+  Op* typed = dynamic_cast<Op*>(op.get());
+  if (!typed)
+    throw_input_error("backend '", this->name(), "': operation '", name,
+                      "' does not have the interface the plan needs");
+  op.release();
+  return std::unique_ptr<Op>(typed);
+}
 
 // Backends register a factory under their name ("cpu", "cuda").
 using BackendFactory = std::function<std::unique_ptr<Backend>(const Variant&)>;

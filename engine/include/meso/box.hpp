@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "physics/meso_hd.hpp"
-#include "physics/vec3.hpp"
+#include "meso/physics/meso_hd.hpp"
+#include "meso/physics/vec3.hpp"
 
 namespace meso {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
-#include "physics/vec3.hpp"
+#include "meso/physics/vec3.hpp"
 
 namespace meso {
 

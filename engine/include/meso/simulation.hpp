@@ -1,6 +1,5 @@
-// The run loop: velocity-Verlet (or Groot-Warren) steps composed from a
-// backend's pieces, with displacement- or period-triggered neighbor-list
-// rebuilds and thermo sampling. It owns the timestep counter that keys the
+// The run loop: a backend, the StepPlan composed from its operations
+// (step_plan.hpp), and thermo sampling. It owns the timestep counter that keys the
 // pair noise, so a trajectory depends only on (system, params, seed).
 #pragma once
 
@@ -9,6 +8,7 @@
 #include <memory>
 
 #include "meso/backend.hpp"
+#include "meso/step_plan.hpp"
 
 namespace meso {
 
@@ -40,6 +40,11 @@ class Simulation {
   uint64_t step() const { return step_; }
   Backend& backend() { return *backend_; }
   const Backend& backend() const { return *backend_; }
+  StepPlan& plan() { return *plan_; }
+  const StepPlan& plan() const { return *plan_; }
+  NeighborStats neighbor_stats() const { return plan_->nlist().stats(); }
+  IntegratorState integrator_state() const { return plan_->method().state(); }
+  void set_integrator_state(const IntegratorState& s) { plan_->method().set_state(s); }
   const System& system() const { return system_; }
   const RunParams& params() const { return params_; }
 
@@ -52,6 +57,7 @@ class Simulation {
 
  private:
   std::unique_ptr<Backend> backend_;
+  std::unique_ptr<StepPlan> plan_;
   System system_;  // parameters and the initial state; positions live in the backend
   RunParams params_;
   uint64_t step_ = 0;

@@ -10,9 +10,9 @@
 
 #include "meso/box.hpp"
 #include "meso/particle_data.hpp"
-#include "physics/body_force.hpp"
-#include "physics/dpd_force.hpp"
-#include "physics/lj_force.hpp"
+#include "meso/physics/body_force.hpp"
+#include "meso/physics/dpd_force.hpp"
+#include "meso/physics/lj_force.hpp"
 
 namespace meso {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "meso/system.hpp"
-#include "physics/vec3.hpp"
+#include "meso/physics/vec3.hpp"
 
 namespace meso {
 

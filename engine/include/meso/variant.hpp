@@ -1,8 +1,9 @@
 // A variant selects how a backend traverses data, never the physics
-// (DESIGN.md section 2.3). It is parsed from strings such as
-// "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4";
-// unspecified axes keep their defaults. Every result records the variant it
-// ran with, split into the axes the backend honoured and those it ignored.
+// (DESIGN.md section 2.3). It is parsed once from strings such as
+// "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4"
+// into typed axes; unspecified axes keep their defaults. Every result records
+// the variant it ran with, split into the axes the backend honoured and those
+// it ignored.
 #pragma once
 
 #include <cstdint>
@@ -10,18 +11,27 @@
 #include <string_view>
 #include <vector>
 
+#include "meso/physics/rng_kind.hpp"
+
 namespace meso {
 
+enum class NlistKind : uint8_t { ballot, atomic, tiled };
+enum class CellsKind : uint8_t { atomic, sorted };
+enum class ReorderKind : uint8_t { none, morton2, hilbert, cell };
+enum class PowKind : uint8_t { libm, fast };
+enum class Precision : uint8_t { double_, mixed, single };
+using physics::RngKind;
+
 struct Variant {
-  std::string nlist = "ballot";      // ballot | atomic | tiled
-  std::string cells = "atomic";      // atomic | sorted
-  std::string reorder = "none";      // none | morton2 | hilbert | cell
-  uint32_t sort = 0;                 // reorder every N steps (0: never)
-  std::string pow = "libm";          // libm | fast
-  std::string precision = "double";  // double | mixed | single
-  std::string rng = "philox";        // philox | tea
-  std::string fuse = "off";          // off | on
-  std::string tpp = "1";             // threads per particle in the LJ force kernel: 1 | 2 | 4 | 8 | 16 | 32
+  NlistKind nlist = NlistKind::ballot;
+  CellsKind cells = CellsKind::atomic;
+  ReorderKind reorder = ReorderKind::none;
+  uint32_t sort = 0;  // reorder at the first rebuild at least N steps after the last (0: every rebuild)
+  PowKind pow = PowKind::libm;
+  Precision precision = Precision::double_;
+  RngKind rng = RngKind::philox;
+  bool fuse = false;  // the last force finishes the step (second half-step folded in)
+  uint32_t tpp = 1;   // threads per particle: 1, 2, 4, 8, 16 or 32
 
   // Parses "key=value,..." (empty string: all defaults). Throws InputError
   // naming the unknown key or value and listing the allowed ones.
@@ -34,10 +44,17 @@ struct Variant {
 
   // The names of all axes in canonical order.
   static const std::vector<std::string>& axes();
-  // The value of one axis as a string.
+  // The value of one axis as its string.
   std::string get(std::string_view axis) const;
 
   bool operator==(const Variant&) const = default;
 };
+
+const char* to_string(NlistKind k);
+const char* to_string(CellsKind k);
+const char* to_string(ReorderKind k);
+const char* to_string(PowKind k);
+const char* to_string(Precision k);
+const char* to_string(RngKind k);
 
 }  // namespace meso

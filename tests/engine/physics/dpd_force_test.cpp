@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "physics/dpd_force.hpp"
+#include "meso/physics/dpd_force.hpp"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <random>
 #include <string>
 
-#include "physics/box_muller.hpp"
-#include "physics/dpd_force.hpp"
-#include "physics/fast_math.hpp"
-#include "physics/fast_math_check.hpp"
+#include "meso/physics/box_muller.hpp"
+#include "meso/physics/dpd_force.hpp"
+#include "meso/physics/fast_math.hpp"
+#include "meso/physics/fast_math_check.hpp"
 
 namespace {
 

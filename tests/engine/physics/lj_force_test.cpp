@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "physics/lj_force.hpp"
+#include "meso/physics/lj_force.hpp"
 
 namespace {
 

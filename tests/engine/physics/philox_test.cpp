@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "physics/philox.hpp"
+#include "meso/physics/philox.hpp"
 
 namespace {
 

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "physics/box_muller.hpp"
-#include "physics/pair_noise.hpp"
-#include "physics/philox.hpp"
-#include "physics/tea.hpp"
+#include "meso/physics/box_muller.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/philox.hpp"
+#include "meso/physics/tea.hpp"
 
 namespace {
 

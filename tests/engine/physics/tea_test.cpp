@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "physics/tea.hpp"
+#include "meso/physics/tea.hpp"
 
 namespace {
 

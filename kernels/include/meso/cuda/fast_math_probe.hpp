@@ -1,6 +1,6 @@
 // Device side of the fast-math measurements (Tang & Karniadakis 2014 Table 3
 // re-measured): evaluate fast_pow / fast_log / fast_cospi of
-// engine/physics/fast_math.hpp and CUDA's pow / log / cospi on the device for
+// engine/include/meso/physics/fast_math.hpp and CUDA's pow / log / cospi on the device for
 // given inputs (accuracy, by the gpu test), and time them (latency of a
 // dependent chain in one thread, throughput of independent calls over the
 // whole GPU, by bench_fast_math).

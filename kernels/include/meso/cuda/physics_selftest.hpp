@@ -1,4 +1,4 @@
-// Device evaluation of the shared physics headers (engine/physics/) over
+// Device evaluation of the shared physics headers (engine/include/meso/physics/) over
 // arrays of inputs. Used by the `gpu` tests to prove that the code compiled
 // by nvcc computes what the host computes: Philox and TEA bit for bit, the
 // DPD evaluator and pair noise to double-precision rounding.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "physics/dpd_force.hpp"
+#include "meso/physics/dpd_force.hpp"
 
 namespace meso::cuda {
 

@@ -6,10 +6,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "meso/box.hpp"
-#include "physics/vec3.hpp"
+#include "meso/ops/operation.hpp"
+#include "meso/physics/vec3.hpp"
 
 namespace meso::reference {
 
@@ -41,5 +43,13 @@ class CellList {
   std::vector<uint32_t> particles_;
   std::vector<uint32_t> cell_of_particle_;
 };
+
+template <class Real>
+struct CpuContext;
+
+// The "cell_list" operation: bins the context's particles into its CellList
+// with cells of at least r_c + skin.
+template <class Real>
+std::unique_ptr<Operation> make_cell_list(CpuContext<Real>& c);
 
 }  // namespace meso::reference

@@ -1,17 +1,16 @@
-// The CPU reference backend: cell list, Verlet list, DPD or Lennard-Jones
-// forces (System::pair_style) and velocity-Verlet, Groot-Warren, Nose-Hoover
-// or Langevin integration (RunParams::integrator) in plain C++ with OpenMP
-// over particles. It is the ground truth
-// for every CUDA variant. Storage precision is a template parameter (double by
-// default; float storage for single-precision studies, double arithmetic).
+// The CPU reference backend ("cpu"): plain C++ with OpenMP over particles, the
+// ground truth for every CUDA variant. It holds the particles (storage
+// precision a template parameter: double by default, float for
+// single-precision studies, arithmetic in double) and registers the reference
+// operations (cpu_operations.cpp) that the engine's StepPlan composes.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "meso/backend.hpp"
-#include "meso/reference/cell_list.hpp"
-#include "meso/reference/neighbor_list.hpp"
+#include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {
 
@@ -28,41 +27,17 @@ class CpuBackend final : public Backend {
   void set_system(const System& sys, const RunParams& params) override;
   // In tag order, whatever order the backend keeps internally.
   void get_particles(ParticleData<double>& out) const override;
-
-  void build_cells() override;
-  void build_neighbor_list() override;
-  bool neighbor_list_stale() override;
-  void compute_forces(uint64_t timestep, bool want_sums) override;
-  void integrate_first_half() override;
-  void integrate_second_half() override;
-
-  IntegratorState integrator_state() const override { return thermostat_; }
-  void set_integrator_state(const IntegratorState& s) override { thermostat_ = s; }
-
-  ThermoSample thermo(uint64_t timestep) const override;
-  NeighborStats neighbor_stats() const override;
-  std::vector<std::vector<uint32_t>> neighbors_by_tag() const override;
+  std::unique_ptr<Operation> create(const std::string& name) override;
+  ThermoSample thermo(uint64_t timestep, const PairSums& sums) const override;
 
  private:
-  System sys_;
-  RunParams params_;
-  ParticleData<Real> p_;
-  std::vector<Vec3<Real>> v_pred_;  // Groot-Warren prediction
-  std::vector<uint32_t> signature_;  // TEA signatures
-  CellList cells_;
-  NeighborList nlist_;
-  PairSums sums_;
-  IntegratorState thermostat_;  // Nose-Hoover xi, eta
-  // Puts particles in cell-list order (reorder=cell) so that neighbors are
-  // near in memory: at large N the force loop is otherwise bound by cache
-  // misses on randomly ordered positions.
-  void sort_by_cell();
-  void add_body_force();
-
-  uint32_t steps_since_build_ = 0;
-  uint64_t steps_since_sort_ = 0;
-  uint64_t dangerous_builds_ = 0;
+  CpuContext<Real> ctx_;
+  OperationTable<CpuContext<Real>> ops_;
 };
+
+// The registration list of the reference operations (cpu_operations.cpp).
+template <class Real>
+void register_cpu_operations(OperationTable<CpuContext<Real>>& table);
 
 // Registers "cpu" (always usable). Axes: precision=double|single picks the
 // storage; reorder=none|cell, with sort=N: particles are put in cell order at

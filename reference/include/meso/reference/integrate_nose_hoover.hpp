@@ -7,12 +7,15 @@
 //   second half: v    = exp(-xi dt/2) (v + dt/2 F(t+dt)/m)
 //                eta += dt/2 xi;  xi += dt/2 (T(t+dt)/kT - 1)/tau^2
 //
-// with T = 2K/g, g = 3N - 3 (the scaling keeps zero net momentum zero). The
+// with T = 2K/g, g = 3N - 3 (the scaling keeps zero net momentum zero); the
+// rate and the conserved term are meso/physics/thermostats.hpp's. The
 // conserved quantity K + U + g kT (tau^2 xi^2/2 + eta) is exact to O(dt^2)
 // per unit time and carries no drift beyond that of plain velocity Verlet.
 // K is summed serially in index order: it feeds the dynamics, and an OpenMP
 // reduction would make the trajectory depend on the thread schedule.
 #pragma once
+
+#include <memory>
 
 #include "meso/backend.hpp"
 #include "meso/system.hpp"
@@ -23,9 +26,6 @@ namespace meso::reference {
 template <class Real>
 double kinetic_energy_ordered(const System& sys, const ParticleData<Real>& p);
 
-// Degrees of freedom g = 3N - 3 of the Nose-Hoover temperature.
-inline double nose_hoover_dof(std::size_t n) { return n > 1 ? 3.0 * static_cast<double>(n) - 3.0 : 3.0; }
-
 template <class Real>
 void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
                             IntegratorState& s);
@@ -34,7 +34,12 @@ template <class Real>
 void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
                              IntegratorState& s);
 
-// g kT (tau^2 xi^2/2 + eta): the thermostat's part of the conserved quantity.
-double nose_hoover_energy(std::size_t n, const RunParams& rp, const IntegratorState& s);
+template <class Real>
+struct CpuContext;
+
+// The "integrate/nvt" operation: the two halves above around the forces,
+// with the thermostat state for restarts and the conserved quantity.
+template <class Real>
+std::unique_ptr<Operation> make_nose_hoover(CpuContext<Real>& c);
 
 }  // namespace meso::reference

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "meso/ops/operation.hpp"
 #include "meso/system.hpp"
 
 namespace meso::reference {
@@ -24,5 +26,14 @@ void predict_velocity(const System& sys, const ParticleData<Real>& p, double dt,
 
 template <class Real>
 void integrate_second_half(const System& sys, ParticleData<Real>& p, double dt);
+
+template <class Real>
+struct CpuContext;
+
+// The "integrate/vv", "integrate/nve" (the same steps) and "integrate/gw"
+// operations (gw: the prediction goes to the context's v_pred, which the DPD
+// force reads).
+template <class Real>
+std::unique_ptr<Operation> make_verlet(CpuContext<Real>& c, bool groot_warren);
 
 }  // namespace meso::reference

@@ -7,11 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "meso/box.hpp"
 #include "meso/reference/cell_list.hpp"
-#include "physics/vec3.hpp"
+#include "meso/physics/vec3.hpp"
 
 namespace meso::reference {
 
@@ -41,5 +42,14 @@ class NeighborList {
   std::vector<Vec3d> last_pos_;
   uint64_t builds_ = 0;
 };
+
+template <class Real>
+struct CpuContext;
+
+// The "neighbor_list" operation: the context's NeighborList, rebuilt when a
+// particle moved more than skin/2 since the last build (or every
+// rebuild_every steps); it also implements testing::NeighborListProbe.
+template <class Real>
+std::unique_ptr<Operation> make_neighbor_list(CpuContext<Real>& c);
 
 }  // namespace meso::reference

@@ -1,5 +1,5 @@
 // MESO_HD marks a function as callable from host and device code. Every
-// physics formula in engine/physics/ is written once with it, so the CPU
+// physics formula in engine/include/meso/physics/ is written once with it, so the CPU
 // reference backend and the CUDA kernels evaluate literally the same source.
 #pragma once
 

@@ -3,7 +3,7 @@
 // Source: J. K. Salmon, M. A. Moraes, R. O. Dror, D. E. Shaw, "Parallel random
 // numbers: as easy as 1, 2, 3", SC11 (2011); written from the specification,
 // not copied from Random123. Random123's published known-answer vectors
-// (examples/kat_vectors) are checked in tests/engine/physics/philox_test.cpp.
+// (examples/kat_vectors) are checked in tests/engine/include/meso/physics/philox_test.cpp.
 //
 // Why a counter-based generator: the DPD pair noise and the SRD cell rotations
 // must be a pure function of (global ids, step, seed) so that every backend,

@@ -1,32 +1,27 @@
-// Thermostatted integrators on the GPU, mirroring the reference term by term:
-// Nose-Hoover (reference/src/integrate_nose_hoover.cpp) and BAOAB Langevin
-// (reference/src/integrate_langevin.cpp). The Nose-Hoover variables live in
-// StepControl, so the whole step stays on the device.
+// Nose-Hoover integration on the GPU, mirroring the reference term by term
+// (reference/src/integrate_nose_hoover.cpp; the thermostat arithmetic of
+// both is engine/include/meso/physics/thermostats.hpp). The Nose-Hoover
+// variables live in StepControl (ctl->nh), so the whole step stays on the
+// device.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "device_views.cuh"
 #include "integrate_verlet.cuh"
+#include "step_control.cuh"
+#include "thermostat_args.cuh"
 
 namespace meso::cuda {
 
-struct ThermostatArgs {
-  double kT;
-  double tau;    // Nose-Hoover
-  double gamma;  // Langevin drag
-  double dof;    // Nose-Hoover degrees of freedom (3N - 3)
-  uint32_t seed;
-};
-
 // Nose-Hoover, one kernel per half-step (the thermostat update is done by
 // the last block of each, so there are no separate reduction launches):
-// first:  xi, eta half update from ctl->nh_mv2 -> v = e^{-dt xi/2} v + dt/2 f/m,
+// first:  xi, eta half update from ctl->nh.mv2 -> v = e^{-dt xi/2} v + dt/2 f/m,
 //         r += dt v, the displacement check of max_displacement and, when
 //         open.enabled, step_control's opening of the step (open_step);
-// second: v = e^{-dt xi/2} (v + dt/2 f/m) -> sum m v^2 into ctl->nh_mv2 ->
+// second: v = e^{-dt xi/2} (v + dt/2 f/m) -> sum m v^2 into ctl->nh.mv2 ->
 //         eta, xi half update.
-// ctl->nh_mv2 must hold sum m v^2 of the current velocities before a first
+// ctl->nh.mv2 must hold sum m v^2 of the current velocities before a first
 // half: a second half leaves it there; nose_hoover_store_mv2 puts it there at
 // the start. ke_partials holds one double per block of 256 particles. The
 // sums are those of the reference's order-independent formula in a fixed
@@ -47,11 +42,5 @@ template <class S4>
 void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
                              double* ke_partials, StepControl* ctl, cudaStream_t s);
 uint32_t ke_blocks(uint32_t n);
-
-// BAOAB first half (B, A, O, A) for step ctl->step + 1; the second half is the
-// velocity-Verlet kick (integrate_second_half).
-template <class S4>
-void langevin_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                         const StepControl* ctl, cudaStream_t s);
 
 }  // namespace meso::cuda

@@ -22,11 +22,10 @@
 #include "box_muller.hpp"
 #include "meso_hd.hpp"
 #include "philox.hpp"
+#include "rng_kind.hpp"
 #include "tea.hpp"
 
 namespace meso::physics {
-
-enum class RngKind : int { philox = 0, tea = 1 };
 
 namespace pair_noise_detail {
 // Philox key word 1: a stream id ("DPD!") so that the pair noise never shares

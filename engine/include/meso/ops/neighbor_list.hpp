@@ -1,0 +1,32 @@
+// Verlet neighbor list over the cell list, of radius r_c + skin. It decides
+// itself when it is stale: after any particle moved more than skin/2 since
+// the last build, or every rebuild_every steps (RunParams).
+#pragma once
+
+#include <cstdint>
+
+#include "meso/ops/operation.hpp"
+
+namespace meso {
+
+struct NeighborStats {
+  uint64_t builds = 0;
+  // Fixed-period mode only: rebuilds at which some particle had already moved
+  // more than skin/2, i.e. pairs may have been missed since the last build.
+  uint64_t dangerous_builds = 0;
+  uint32_t capacity = 0;       // per-particle slots currently allocated
+  uint32_t max_neighbors = 0;  // largest list length at the last build
+  double mean_neighbors = 0.0;
+};
+
+class NeighborListOp : public Operation {
+ public:
+  // Called once per step, after the first half-step: counts the step and
+  // says whether the list must be rebuilt before this step's forces.
+  virtual bool stale() = 0;
+  // Builds from the cell list (built just before).
+  virtual void build() = 0;
+  virtual NeighborStats stats() const = 0;
+};
+
+}  // namespace meso

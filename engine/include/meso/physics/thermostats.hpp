@@ -1,0 +1,48 @@
+// The thermostat arithmetic of the integration methods, written once for the
+// CPU reference (reference/src/integrate_*.cpp) and the CUDA kernels
+// (kernels/integrate_*.cu).
+//
+// Nose-Hoover (one thermostat variable; HOOMD-blue's TwoStepNVT, Martyna,
+// Tobias & Klein, Mol. Phys. 87 (1996) 1117): with T = 2K/g over g = 3N - 3
+// degrees of freedom,
+//   dxi/dt = (T/kT - 1)/tau^2,  deta/dt = xi,
+// conserved H = K + U + g kT (tau^2 xi^2/2 + eta).
+// Langevin BAOAB (Leimkuhler & Matthews 2013), the O step:
+//   v = c1 v + c2 R,  c1 = exp(-gamma dt/m),  c2 = sqrt((1 - c1^2) kT/m).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "meso_hd.hpp"
+
+namespace meso::physics {
+
+// Degrees of freedom g = 3N - 3 of the Nose-Hoover temperature (momentum is
+// conserved); 3 for a single particle.
+MESO_HD double nose_hoover_dof(std::size_t n) { return n > 1 ? 3.0 * double(n) - 3.0 : 3.0; }
+
+// dxi/dt from sum m v^2 (twice the kinetic energy).
+MESO_HD double nose_hoover_rate(double mv2, double dof, double kT, double tau) {
+  const double kinetic = 0.5 * mv2;
+  return (2.0 * kinetic / dof / kT - 1.0) / (tau * tau);
+}
+
+// The thermostat's term g kT (tau^2 xi^2/2 + eta) of the conserved quantity.
+MESO_HD double nose_hoover_energy(double dof, double kT, double tau, double xi, double eta) {
+  return dof * kT * (0.5 * tau * tau * xi * xi + eta);
+}
+
+struct LangevinCoeffs {
+  double c1;  // velocity memory exp(-gamma dt/m)
+  double c2;  // noise amplitude sqrt((1 - c1^2) kT/m)
+};
+
+MESO_HD LangevinCoeffs langevin_coeffs(double gamma, double dt, double m, double kT) {
+  using std::exp;
+  using std::sqrt;
+  const double c1 = exp(-gamma * dt / m);
+  return {c1, sqrt((1.0 - c1 * c1) * kT / m)};
+}
+
+}  // namespace meso::physics

@@ -1,0 +1,86 @@
+// The composition of a time step (HOOMD-blue's IntegratorTwoStep): which
+// operations run, in which order, and what may be fused. The engine builds
+// the plan from the System and RunParams out of the operations a backend
+// registered; backends never compose steps themselves. The generic loop
+// (run_step) is what the CPU reference runs; the CUDA backend compiles the
+// same plan into a conditional CUDA graph (kernels/cuda_step_graph.cu).
+//
+//   first half:   method.first_half
+//   list update:  if nlist.stale():
+//                   [reorder.apply() when sort is due]
+//                   comm.migrate(); comm.exchange_ghosts()
+//                   cells.build(); nlist.build()
+//                 else comm.update_ghosts()
+//   forces:       forces[0] writes the net force, the others add to it
+//   second half:  method.second_half, unless the last force finishes the
+//                 step (fuse=on, where the method allows it)
+//
+// Where the coming operations go: bonded and field forces are further
+// entries of forces(); the MPCD solvent adds a stage after the second half
+// (stream every step; sort, grid shift, cell properties and collide every
+// `period` steps) with its own operations; the Communicator of a
+// multi-rank run replaces the single-rank one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "meso/ops/cell_list.hpp"
+#include "meso/ops/communicator.hpp"
+#include "meso/ops/force.hpp"
+#include "meso/ops/integration_method.hpp"
+#include "meso/ops/neighbor_list.hpp"
+#include "meso/ops/reorder.hpp"
+#include "meso/system.hpp"
+#include "meso/thermo.hpp"
+
+namespace meso {
+
+class Backend;
+struct RunParams;
+
+class StepPlan {
+ public:
+  // The plan of a pair-potential step for sys and params, from the
+  // operations of `backend` (after its set_system). Throws InputError for
+  // a combination the plan cannot honour (fuse=on with nvt or langevin).
+  static std::unique_ptr<StepPlan> build(Backend& backend, const System& sys, const RunParams& rp);
+
+  // Before the first step: reorder (if any), cells, list, and the forces of
+  // t = 0 with sums.
+  void prepare();
+  // One whole step numbered `step`, composed generically from the operations.
+  void run_step(uint64_t step, bool sums);
+
+  // Energy and virial over the forces, from their last compute with sums.
+  PairSums sums() const;
+
+  IntegrationMethodOp& method() { return *method_; }
+  const IntegrationMethodOp& method() const { return *method_; }
+  ReorderOp* reorder() { return reorder_.get(); }  // null without reordering
+  CellListOp& cells() { return *cells_; }
+  NeighborListOp& nlist() { return *nlist_; }
+  const NeighborListOp& nlist() const { return *nlist_; }
+  const std::vector<std::unique_ptr<ForceOp>>& forces() { return forces_; }
+  Communicator& comm() { return *comm_; }
+  // Steps between reorders (variant sort): a reorder runs at the first
+  // rebuild at least this many steps after the previous one.
+  uint32_t sort_every() const { return sort_every_; }
+  // The last force performs the second half-step (fuse=on).
+  bool second_half_fused() const { return fused_; }
+
+ private:
+  std::unique_ptr<IntegrationMethodOp> method_;
+  std::unique_ptr<ReorderOp> reorder_;
+  std::unique_ptr<CellListOp> cells_;
+  std::unique_ptr<NeighborListOp> nlist_;
+  std::vector<std::unique_ptr<ForceOp>> forces_;
+  std::unique_ptr<Communicator> comm_;
+  uint32_t sort_every_ = 0;
+  bool fused_ = false;
+  uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list
+  void rebuild();
+};
+
+}  // namespace meso

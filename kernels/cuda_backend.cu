@@ -1,0 +1,147 @@
+// CudaBackend<P>: the CUDA platform. It holds the particle state (CudaContext),
+// creates the operations of cuda_operations.cu on it, and advances a
+// StepPlan by compiling it into a conditional CUDA graph (cuda_step_graph.cu).
+#include "meso/cuda/cuda_backend.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_context.cuh"
+#include "cuda_operations.cuh"
+#include "cuda_step_graph.cuh"
+#include "device_ops.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/cuda/device_info.hpp"
+#include "meso/error.hpp"
+#include "meso/step_plan.hpp"
+
+namespace meso::cuda {
+namespace {
+
+template <class P>
+class CudaBackend final : public Backend, public CudaBackendInfo {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaBackend(const Variant& v) : Backend(v), ctx_(v) {}
+
+  std::string name() const override { return "cuda"; }
+  std::vector<std::string> applicable_axes() const override {
+    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp"};
+  }
+
+  void set_system(const System& sys, const RunParams& params) override {
+    params.validate();
+    sys.validate(params.skin);
+    if (sys.particles.n_local > 0xffffffffull / 64)
+      throw_input_error("N = ", sys.particles.n_local, " is too large for the cuda backend");
+    graph_.reset();
+    ctx_.load(sys, params);
+  }
+  void get_particles(ParticleData<double>& out) const override { ctx_.get_particles(out); }
+
+  std::unique_ptr<Operation> create(const std::string& op) override {
+    if (!ctx_.loaded) throw std::logic_error("cuda backend: create('" + op + "') before set_system");
+    return cuda_operations<P>().create(op, ctx_, name());
+  }
+
+  void advance(StepPlan& plan, uint64_t first_step, uint64_t nsteps, bool sums_on_last) override {
+    if (!graph_ || !graph_->compiled_for(plan)) graph_ = std::make_unique<CudaStepGraph>(ctx_, plan);
+    graph_steps_ += graph_->advance(first_step, nsteps, sums_on_last);
+  }
+
+  ThermoSample thermo(uint64_t timestep, const PairSums& sums) const override {
+    ParticleData<double> p;
+    get_particles(p);
+    return compute_thermo(ctx_.sys, p, sums, timestep);
+  }
+  void synchronize() const override { ctx_.synchronize(); }
+
+  std::size_t device_bytes() const override { return ctx_.device_bytes(); }
+  std::map<std::string, KernelProfile> profile_kernels(int repeats) override;
+  uint64_t graph_steps() const override { return graph_steps_; }
+
+ private:
+  CudaContext<P> ctx_;
+  std::unique_ptr<CudaStepGraph> graph_;  // the last plan advanced, compiled
+  uint64_t graph_steps_ = 0;
+};
+
+template <class P>
+std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats) {
+  if (!graph_ || !graph_->alive())
+    throw std::logic_error("profile_kernels: no live plan was advanced on this backend");
+  CudaStepGraph& g = *graph_;
+  cudaStream_t stream = ctx_.stream;
+  // Pieces are timed one at a time on the current state. Re-running the
+  // half-steps moves the state on; callers profile after their timed runs.
+  std::map<std::string, KernelProfile> out;
+  cudaEvent_t e0, e1;
+  MESO_CUDA_CHECK(cudaEventCreate(&e0));
+  MESO_CUDA_CHECK(cudaEventCreate(&e1));
+  auto time = [&](const char* name, double bytes, auto&& fn) {
+    std::vector<double> t;
+    for (int r = 0; r < repeats + 1; ++r) {
+      MESO_CUDA_CHECK(cudaEventRecord(e0, stream));
+      fn();
+      MESO_CUDA_CHECK(cudaEventRecord(e1, stream));
+      MESO_CUDA_CHECK(cudaEventSynchronize(e1));
+      float ms = 0.f;
+      MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      if (r > 0) t.push_back(1e3 * ms);  // the first is warm-up
+    }
+    std::sort(t.begin(), t.end());
+    out[name] = {t[t.size() / 2], bytes};
+  };
+  const uint32_t nn = ctx_.n;
+  const double n = nn, s4 = sizeof(S4);
+  std::vector<uint32_t> c(nn);
+  MESO_CUDA_CHECK(cudaMemcpy(c.data(), ctx_.nlist.count, nn * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  const double pairs = std::accumulate(c.begin(), c.end(), 0.0);
+  ctx_.set_step(ctx_.h_ctl->step);
+  // Force: what each force's kernel must load and store (DeviceForce::profile_bytes).
+  double force_bytes = 0.0;
+  for (DeviceForce* f : g.forces()) force_bytes += f->profile_bytes(pairs);
+  time("force", force_bytes, [&] {
+    for (DeviceForce* f : g.forces()) f->enqueue(ForceRequest{});
+  });
+  time("integrate_first_half", n * (5 * s4 + 2 * sizeof(Image)),
+       [&] { g.method().enqueue_first_half(nullptr); });
+  time("integrate_second_half", n * 3 * s4, [&] { g.method().enqueue_second_half(); });
+  time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
+  time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
+  time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });
+  if (g.reorder())
+    time("reorder+rebuild", n * (2 * 5 * s4 + 16), [&] {
+      g.reorder()->enqueue_apply();
+      g.cells().enqueue_build();
+      g.nlist().enqueue_build();
+    });
+  ctx_.pull_ctl();
+  if (ctx_.h_ctl->abort) throw std::runtime_error("profile_kernels: rebuild overflowed");
+  MESO_CUDA_CHECK(cudaEventDestroy(e0));
+  MESO_CUDA_CHECK(cudaEventDestroy(e1));
+  return out;
+}
+
+std::unique_ptr<Backend> make_cuda_backend(const Variant& v) {
+  switch (v.precision) {
+    case Precision::double_: return std::make_unique<CudaBackend<PrecDouble>>(v);
+    case Precision::mixed: return std::make_unique<CudaBackend<PrecMixed>>(v);
+    case Precision::single: return std::make_unique<CudaBackend<PrecSingle>>(v);
+  }
+  throw_input_error("variant precision=", static_cast<int>(v.precision),
+                    " is not provided by the cuda backend: allowed values are double, mixed, single");
+}
+
+}  // namespace
+
+void register_cuda_backend(BackendRegistry& registry) {
+  registry.add("cuda", make_cuda_backend, [] { return device_count() > 0; });
+}
+
+}  // namespace meso::cuda

@@ -1,0 +1,128 @@
+// The shared device state of the CUDA backend (OpenMM's platform data): what
+// every CUDA operation works on. CudaBackend owns one; the operations it
+// creates (cuda_operations.cu) hold a reference to it.
+//
+//   CudaContextBase     the precision-independent part: the system and run
+//                       parameters, the stream, the step control words
+//                       (device + pinned host mirror), the cell grid, the
+//                       views the operations publish for one another, the
+//                       registry of live operations and the graph hook;
+//   CudaContext<P>      the particle arrays in the storage precision of P.
+//
+// Operations find each other's data here, never through each other: the
+// cell list publishes its CellView, the neighbor list its NlistView, and the
+// forces read the latter when they enqueue. An operation that reallocates an
+// array a captured graph may hold calls invalidate_graphs().
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "device_views.cuh"
+#include "meso/backend.hpp"
+#include "meso/cuda/device_buffer.hpp"
+#include "meso/particle_data.hpp"
+#include "meso/system.hpp"
+#include "meso/variant.hpp"
+#include "step_control.cuh"
+
+namespace meso::cuda {
+
+class DeviceOp;
+
+uint32_t round_up(uint32_t x, uint32_t m);
+
+class CudaContextBase {
+ public:
+  explicit CudaContextBase(const Variant& v);
+  virtual ~CudaContextBase();
+  CudaContextBase(const CudaContextBase&) = delete;
+  CudaContextBase& operator=(const CudaContextBase&) = delete;
+
+  // ---- set by set_system (load); operations are created after it
+  Variant variant;
+  System sys;
+  RunParams params;
+  uint32_t n = 0;
+  bool loaded = false;
+  bool tea = false;  // rng=tea: the DPD noise reads TEA signatures
+  bool gw = false;   // Groot-Warren: forces read the predicted velocity (vel_pred)
+  CellGrid grid{};   // cells at least r_c + skin on a side (cell list, reorder keys)
+
+  cudaStream_t stream = nullptr;
+  // MESO_CUDA_GRAPHS=0 at construction: the host-driven step (no graphs).
+  bool use_graphs = true;
+
+  // Step control words on the device and their pinned host mirror.
+  DeviceBuffer<StepControl> ctl;
+  StepControl* h_ctl = nullptr;
+  void pull_ctl() const;  // device -> mirror; waits for the stream
+  void push_ctl() const;  // mirror -> device; waits for the stream
+  // Host-side step number and TEA key of the step (the stream must be idle).
+  void set_step(uint64_t step);
+  // The arguments of open_step (step_control.cuh) for this system.
+  ControlArgs control_args() const;
+  void synchronize() const;
+
+  // Views published by the operations that own the arrays (null until then).
+  CellView cells{};  // by the cell_list operation
+  NlistView nlist{};  // by the neighbor_list operation
+
+  // ctl->nh.mv2 holds sum m v^2 of the current velocities in the order of the
+  // current particles (nvt): false after set_system and after a reorder
+  // outside a step, true once a second half or ensure_nh_mv2 stored it.
+  bool nh_mv2_known = false;
+
+  // Graph invalidation: a captured graph holds array pointers and sizes, so
+  // an operation that reallocates calls invalidate_graphs() and the step
+  // graph recaptures before its next launch.
+  uint64_t graph_epoch = 0;
+  void invalidate_graphs() { ++graph_epoch; }
+
+  // The live operations of this context (DeviceOp registers itself), for
+  // device_bytes() and to tell a live operation from a destroyed one.
+  std::vector<DeviceOp*> ops;
+  uint64_t next_serial = 1;
+  bool alive(const DeviceOp* op, uint64_t serial) const;
+
+  double r_list() const { return sys.max_rcut() + params.skin; }
+  // Device memory of the context's arrays and of every live operation's.
+  std::size_t device_bytes() const;
+
+ protected:
+  // The precision-independent part of set_system: parameters, flags, grid,
+  // step control words reset.
+  void load_common(const System& sys, const RunParams& params);
+  virtual std::size_t particle_bytes() const = 0;
+};
+
+template <class P>
+class CudaContext final : public CudaContextBase {
+ public:
+  using S4 = typename P::S4;
+  using CudaContextBase::CudaContextBase;
+
+  // Copies the system in (converted to the storage precision); forces are
+  // left zero: the plan's prepare() computes those of t = 0.
+  void load(const System& sys, const RunParams& params);
+  // The current state in double precision, in tag order.
+  void get_particles(ParticleData<double>& out) const;
+
+  DeviceBuffer<S4> pos, vel, force, vel_pred, last_pos;
+  DeviceBuffer<uint32_t> tag, sig;
+  DeviceBuffer<Image> image;
+  DeviceBuffer<double> mass;  // per type
+
+  ParticleView<S4> view() {
+    return {pos.data(), vel.data(), force.data(), vel_pred.data(), tag.data(),
+            image.data(), sig.data(), last_pos.data(), n};
+  }
+
+ private:
+  std::size_t particle_bytes() const override;
+};
+
+}  // namespace meso::cuda

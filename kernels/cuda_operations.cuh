@@ -1,0 +1,35 @@
+// The factories of the CUDA operations, one per file that defines the
+// operation, and the table that registers them under their names
+// (cuda_operations.cu).
+#pragma once
+
+#include <memory>
+
+#include "cuda_context.cuh"
+#include "meso/ops/operation.hpp"
+
+namespace meso::cuda {
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_cell_list(CudaContext<P>& ctx);       // cell_list.cu
+template <class P>
+std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<P>& ctx);   // neighbor_list.cu
+template <class P>
+std::unique_ptr<Operation> make_cuda_reorder(CudaContext<P>& ctx);         // reorder_op.cu
+template <class P>
+std::unique_ptr<Operation> make_cuda_dpd_force(CudaContext<P>& ctx);       // pair_force_op.cu
+template <class P>
+std::unique_ptr<Operation> make_cuda_lj_force(CudaContext<P>& ctx);        // pair_force_op.cu
+// integration_methods.cu; gw: Groot-Warren's predicted first half.
+template <class P>
+std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>& ctx, bool gw);
+template <class P>
+std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>& ctx);
+template <class P>
+std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx);
+
+// Every CUDA operation under its registered name.
+template <class P>
+const OperationTable<CudaContext<P>>& cuda_operations();
+
+}  // namespace meso::cuda

@@ -1,0 +1,277 @@
+// The step loop of the CUDA backend: a StepPlan compiled into a conditional
+// CUDA graph, one launch per step, without host round trips between
+// rebuilds:
+//
+//   A: method.first_half -> nlist.displacement -> step_control
+//      (a method that folds the step opening, Nose-Hoover, does all three
+//      in its first-half kernel)
+//   B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }
+//   C: forces [-> method.second_half, unless the last force finishes the step]
+//
+// where step_control (one thread) increments the device step counter,
+// decides the rebuild from the largest displacement since the last build (or
+// the fixed period) and sets the conditional node's value. Overflow of a cell
+// or of a neighbor row during an in-graph rebuild sets ctl->abort; every
+// later kernel then returns at once, so the state freezes at the failed step.
+// After the batch the host grows the arrays, redoes that step's rebuild and
+// finishes the step, then continues: no neighbor is ever dropped.
+//
+// With MESO_CUDA_GRAPHS=0 the same kernels run in the same order, enqueued
+// step by step from the host (host_step), which reads the rebuild decision
+// back after each step's opening.
+#include "cuda_step_graph.cuh"
+
+#include <stdexcept>
+#include <string>
+
+#include "integrate_nose_hoover.cuh"
+#include "meso/cuda/check.hpp"
+
+namespace meso::cuda {
+namespace {
+
+// Adds an IF conditional node after `dep` and returns its body graph.
+cudaGraph_t add_if_node(cudaGraph_t graph, cudaGraphConditionalHandle h, const cudaGraphNode_t* dep,
+                        cudaGraphNode_t* node) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = h;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 1;
+  MESO_CUDA_CHECK(cudaGraphAddNode(node, graph, dep, nullptr, 1, &p));
+  return p.conditional.phGraph_out[0];
+}
+
+__global__ void sort_flag_kernel(const StepControl* ctl, cudaGraphConditionalHandle hs) {
+  cudaGraphSetConditional(hs, (ctl->list.sort_due && !ctl->abort) ? 1u : 0u);
+}
+
+// The device interface of a plan's operation; null when it has none.
+template <class T, class Op>
+T* device_of(Op* op) {
+  return dynamic_cast<T*>(op);
+}
+
+}  // namespace
+
+CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
+  method_ = device_of<DeviceMethod>(&plan.method());
+  cells_ = device_of<DeviceCellList>(&plan.cells());
+  nlist_ = device_of<DeviceNeighborList>(&plan.nlist());
+  bool ok = method_ && cells_ && nlist_;
+  if (plan.reorder()) {
+    reorder_ = device_of<DeviceReorder>(plan.reorder());
+    ok = ok && reorder_;
+  }
+  for (const auto& f : plan.forces()) {
+    forces_.push_back(device_of<DeviceForce>(f.get()));
+    ok = ok && forces_.back();
+  }
+  if (!ok) throw std::logic_error("cuda backend: the plan holds an operation of another backend");
+  fused_ = plan.second_half_fused();
+  for (const DeviceOp* op : ops()) serials_.push_back(op->serial());
+}
+
+CudaStepGraph::~CudaStepGraph() { destroy_graph(); }
+
+std::vector<DeviceOp*> CudaStepGraph::ops() const {
+  std::vector<DeviceOp*> v{method_};
+  if (reorder_) v.push_back(reorder_);
+  v.push_back(cells_);
+  v.push_back(nlist_);
+  for (DeviceForce* f : forces_) v.push_back(f);
+  return v;
+}
+
+bool CudaStepGraph::compiled_for(StepPlan& plan) const {
+  if (plan.second_half_fused() != fused_ || plan.forces().size() != forces_.size()) return false;
+  if ((plan.reorder() != nullptr) != (reorder_ != nullptr)) return false;
+  std::vector<const DeviceOp*> now{device_of<DeviceMethod>(&plan.method())};
+  if (plan.reorder()) now.push_back(device_of<DeviceReorder>(plan.reorder()));
+  now.push_back(device_of<DeviceCellList>(&plan.cells()));
+  now.push_back(device_of<DeviceNeighborList>(&plan.nlist()));
+  for (const auto& f : plan.forces()) now.push_back(device_of<DeviceForce>(f.get()));
+  const std::vector<DeviceOp*> mine = ops();
+  for (std::size_t k = 0; k < now.size(); ++k)
+    if (now[k] != mine[k] || !now[k] || now[k]->serial() != serials_[k]) return false;
+  return true;
+}
+
+bool CudaStepGraph::alive() const {
+  const std::vector<DeviceOp*> mine = ops();
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    if (!ctx_.alive(mine[k], serials_[k])) return false;
+  return true;
+}
+
+// The first half-step and the opening of the step (displacement check,
+// step_control): one kernel for a method that folds both in (Nose-Hoover).
+void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr) {
+  if (method_->folds_step_opening()) {
+    const StepOpening open{true, ctx_.control_args(), hr, graph};
+    method_->enqueue_first_half(&open);
+    return;
+  }
+  method_->enqueue_first_half(nullptr);
+  nlist_->enqueue_displacement();
+  step_control(ctx_.ctl.data(), ctx_.control_args(), hr, graph, ctx_.stream);
+}
+
+void CudaStepGraph::enqueue_forces(bool sums) {
+  ForceRequest r;
+  r.sums = sums;
+  for (DeviceForce* f : forces_) f->enqueue(r);
+}
+
+// Forces, then the second half-step unless the last force performed it.
+void CudaStepGraph::enqueue_step_end(bool sums) {
+  enqueue_forces(sums);
+  if (!fused_) method_->enqueue_second_half();
+}
+
+// Rebuild driven from the host: grows and retries until nothing overflows.
+void CudaStepGraph::host_rebuild(bool sort) {
+  if (sort && reorder_) {
+    reorder_->enqueue_apply();
+    ctx_.nh_mv2_known = false;  // the sum would now run in another order
+  }
+  StepControl* h = ctx_.h_ctl;
+  for (int attempt = 0;; ++attempt) {
+    cells_->enqueue_build();
+    nlist_->enqueue_build();
+    ctx_.pull_ctl();
+    if (!h->abort) break;
+    if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list rebuild does not converge");
+    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+    h->abort = 0;
+    h->list.cell_overflow = 0;
+    h->list.nlist_overflow = 0;
+    ctx_.push_ctl();
+    if (cell_need) cells_->grow(cell_need);
+    if (nl_need) nlist_->grow(nl_need);  // refuses a capacity nlist=ballot cannot hold
+  }
+}
+
+void CudaStepGraph::host_step(bool sums) {
+  enqueue_step_start(false, 0);
+  ctx_.pull_ctl();
+  if (ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
+  enqueue_step_end(sums);
+}
+
+void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& exec) {
+  cudaStream_t stream = ctx_.stream;
+  const cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  MESO_CUDA_CHECK(cudaGraphCreate(&graph, 0));
+  cudaGraphConditionalHandle hr;
+  MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hr, graph, 0, cudaGraphCondAssignDefault));
+
+  auto last_node = [&](cudaGraphNode_t& node) {
+    cudaStreamCaptureStatus st;
+    const cudaGraphNode_t* deps = nullptr;
+    size_t ndeps = 0;
+    MESO_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &st, nullptr, nullptr, &deps, nullptr, &ndeps));
+    if (ndeps != 1) throw std::logic_error("graph capture: expected one leaf node");
+    node = deps[0];
+  };
+
+  // Phase A: first half-step, displacement check, control.
+  cudaGraphNode_t a_last;
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, nullptr, nullptr, 0, mode));
+  enqueue_step_start(true, hr);
+  last_node(a_last);
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+
+  // Phase B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }.
+  cudaGraphNode_t cond;
+  cudaGraph_t body = add_if_node(graph, hr, &a_last, &cond);
+  cudaGraphNode_t body_dep = nullptr;
+  if (reorder_) {
+    cudaGraphConditionalHandle hs;
+    MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hs, body, 0, cudaGraphCondAssignDefault));
+    cudaGraphNode_t flag;
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, body, nullptr, nullptr, 0, mode));
+    sort_flag_kernel<<<1, 1, 0, stream>>>(ctx_.ctl.data(), hs);
+    MESO_CUDA_CHECK(cudaGetLastError());
+    last_node(flag);
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &body));
+    cudaGraph_t sort_body = add_if_node(body, hs, &flag, &body_dep);
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, sort_body, nullptr, nullptr, 0, mode));
+    reorder_->enqueue_apply();
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &sort_body));
+  }
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, body, body_dep ? &body_dep : nullptr,
+                                                nullptr, body_dep ? 1 : 0, mode));
+  cells_->enqueue_build();
+  nlist_->enqueue_build();
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &body));
+
+  // Phase C: forces and the second half-step.
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &cond, nullptr, 1, mode));
+  enqueue_step_end(sums);
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  MESO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+}
+
+void CudaStepGraph::destroy_graph() {
+  if (exec_) cudaGraphExecDestroy(exec_);
+  if (exec_sums_) cudaGraphExecDestroy(exec_sums_);
+  if (graph_) cudaGraphDestroy(graph_);
+  if (graph_sums_) cudaGraphDestroy(graph_sums_);
+  exec_ = exec_sums_ = nullptr;
+  graph_ = graph_sums_ = nullptr;
+}
+
+// After an in-graph abort at step ctl->step: the first half-step and the
+// control ran, the rebuild overflowed. Grow, rebuild and finish that step.
+void CudaStepGraph::finish_step_after_abort(bool sums) {
+  StepControl* h = ctx_.h_ctl;
+  const bool sort = h->list.sort_due;
+  const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+  h->abort = 0;
+  h->list.cell_overflow = 0;
+  h->list.nlist_overflow = 0;
+  h->list.max_disp_bits = 0;  // the rebuild below resets the displacement reference
+  ctx_.push_ctl();
+  if (cell_need) cells_->grow(cell_need);
+  if (nl_need) nlist_->grow(nl_need);
+  host_rebuild(sort);
+  enqueue_step_end(sums);
+}
+
+uint64_t CudaStepGraph::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
+  if (nsteps == 0) return 0;
+  method_->before_capture();  // before a graph is captured: it holds no such launch
+  ctx_.set_step(first_step - 1);  // the step numbers live on the device (ctl->step)
+  const uint64_t last = first_step + nsteps - 1;
+  uint64_t next = first_step;  // next step to launch
+  uint64_t launched = 0;
+  while (next <= last) {
+    if (!ctx_.use_graphs) {
+      host_step(sums_on_last && next == last);
+      ++next;
+      continue;
+    }
+    if (!exec_ || epoch_ != ctx_.graph_epoch) {  // first use, or arrays reallocated since
+      destroy_graph();
+      build_graph(false, graph_, exec_);
+      build_graph(true, graph_sums_, exec_sums_);
+      epoch_ = ctx_.graph_epoch;
+    }
+    for (; next <= last; ++next) {
+      MESO_CUDA_CHECK(cudaGraphLaunch(sums_on_last && next == last ? exec_sums_ : exec_, ctx_.stream));
+      ++launched;
+    }
+    ctx_.pull_ctl();
+    if (ctx_.h_ctl->abort) {
+      const uint64_t failed = ctx_.h_ctl->step;
+      finish_step_after_abort(sums_on_last && failed == last);
+      next = failed + 1;
+    }
+  }
+  if (sums_on_last)
+    for (DeviceForce* f : forces_) f->fetch_sums();
+  return launched;
+}
+
+}  // namespace meso::cuda

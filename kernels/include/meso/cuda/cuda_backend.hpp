@@ -1,0 +1,48 @@
+// The CUDA backend ("cuda"): the operations of meso/ops/ on the GPU (cell
+// lists, neighbor lists, reordering, DPD and Lennard-Jones pair forces, the
+// vv, gw, nve, nvt and Langevin integrators) with every variant axis of
+// DESIGN.md (nlist, cells, reorder + sort, pow, precision, rng, fuse, tpp).
+// The step loop stays on the device: the engine's StepPlan is compiled into
+// one CUDA graph per step whose neighbor-list rebuild is a conditional node
+// set by a device-side displacement check, so the host never waits between
+// rebuilds (see kernels/cuda_step_graph.cu).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "meso/backend.hpp"
+
+namespace meso::cuda {
+
+// Per-kernel timing of one step's pieces (for benchmarks): median device
+// time in microseconds and the minimum bytes each must move (each array read
+// or written once), from which the achieved bandwidth follows.
+struct KernelProfile {
+  double median_us = 0.0;
+  double bytes = 0.0;
+};
+
+// Extra, CUDA-only introspection. Obtain with dynamic_cast from a Backend.
+class CudaBackendInfo {
+ public:
+  virtual ~CudaBackendInfo() = default;
+  // Device memory held by this backend and every operation it created, in bytes.
+  virtual std::size_t device_bytes() const = 0;
+  // Times each piece of a step `repeats` times (CUDA events) on the current
+  // state and returns median times and byte counts, keyed by piece name
+  // ("integrate_first_half", "displacement", "cells", "nlist",
+  // "reorder+rebuild", "force", "integrate_second_half"), for the plan the
+  // backend last advanced (throws std::logic_error before any). Leaves the
+  // trajectory unchanged apart from an extra rebuild.
+  virtual std::map<std::string, KernelProfile> profile_kernels(int repeats) = 0;
+  // Steps run by the graph path vs the host-driven path (diagnostics).
+  virtual uint64_t graph_steps() const = 0;
+};
+
+// Registers "cuda" (usable when a device is present).
+void register_cuda_backend(BackendRegistry& registry);
+
+}  // namespace meso::cuda

@@ -1,0 +1,80 @@
+// Device-resident control words of the step loop (no host round trip
+// between rebuilds; kernels/cuda_step_graph.cu): the step counter that keys
+// the noise, the TEA key of the step, the abort flag of an overflow, the
+// list control and the Nose-Hoover state. One allocation per backend; a
+// pinned host mirror is read after a batch of steps.
+//
+// open_step opens a step on the device: step += 1, the TEA key of the step,
+// the rebuild decision from the displacement (or the fixed period), the sort
+// decision. With graph set it also sets the conditional node of the rebuild
+// body (the sort body reads list.sort_due itself). Once abort is set it
+// leaves the state of the failed step alone and only skips the rebuild.
+// One thread: step_control launches it alone, the Nose-Hoover first half
+// runs it in its last block.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "list_control.cuh"
+#include "meso/physics/pair_noise.hpp"
+#include "nose_hoover_state.cuh"
+
+namespace meso::cuda {
+
+struct StepControl {
+  unsigned long long step;  // number of the step in progress (keys the noise)
+  unsigned int abort;       // an overflow stopped the loop; the host resumes
+  unsigned int tea_key[4];  // TEA pair key of the step in progress
+  ListControl list;
+  NoseHooverState nh;
+};
+
+struct ControlArgs {
+  double half_skin_sq;
+  uint32_t rebuild_every;  // 0: displacement-triggered
+  uint32_t sort_every;     // a sort at the first rebuild this many steps after the last
+  uint32_t seed;
+  bool reorder;
+  bool tea;
+};
+
+__device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a,
+                                          cudaGraphConditionalHandle hr, bool graph) {
+  bool rebuild = false;
+  if (!ctl->abort) {
+    ListControl& l = ctl->list;
+    ctl->step += 1;
+    const double d2 = __longlong_as_double(static_cast<long long>(l.max_disp_bits));
+    l.max_disp_bits = 0;
+    l.steps_since_build += 1;
+    if (a.reorder) l.steps_since_sort += 1;
+    const bool moved = d2 > a.half_skin_sq;
+    if (l.force_rebuild) {
+      rebuild = true;
+      l.force_rebuild = 0;
+    } else if (a.rebuild_every == 0) {
+      rebuild = moved;
+    } else {
+      rebuild = l.steps_since_build >= a.rebuild_every;
+      // A fixed period is the user's promise; count the builds that broke it.
+      if (rebuild && moved) l.dangerous_builds += 1;
+    }
+    if (a.tea) {
+      const physics::TeaPairKey k = physics::tea_pair_key(ctl->step, a.seed);
+      for (int w = 0; w < 4; ++w) ctl->tea_key[w] = k.k[w];
+    }
+    l.cell_overflow = 0;
+    l.nlist_overflow = 0;
+    l.rebuild = rebuild;
+    l.sort_due = rebuild && a.reorder && l.steps_since_sort >= a.sort_every;
+  }
+  if (graph) cudaGraphSetConditional(hr, rebuild ? 1u : 0u);
+}
+
+// One-thread kernel running open_step.
+void step_control(StepControl* ctl, const ControlArgs& a, cudaGraphConditionalHandle rebuild,
+                  bool graph, cudaStream_t s);
+
+}  // namespace meso::cuda

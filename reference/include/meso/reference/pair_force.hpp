@@ -1,0 +1,104 @@
+// The reference pair-force operation, one loop for every pair style
+// templated on its evaluator (HOOMD-blue's PotentialPair<Evaluator>): one
+// pass per particle over its full neighbor list. Each pair is evaluated from
+// both sides with bitwise opposite separations, so F_ji == -F_ij exactly and
+// the loop needs no atomics: the result is deterministic under OpenMP.
+//
+// An evaluator (dpd_force.cpp, lj_force.cpp) provides
+//   static E prepare(CpuContext&, const ForceRequest&);  the evaluator of one
+//                                      compute (step keys, TEA signatures)
+//   using Arith = ...;                 separation and force-sum arithmetic
+//   Particle particle(i) const;        what pair(i, j) needs of i
+//   bool pair(const Particle&, i, j, const Vec3<Arith>& dr, Arith rsq,
+//             Result& out) const;      false: no interaction (skip)
+//   static double virial(const Result&, Arith rsq);  r . F of the pair
+// with Result carrying f_over_r and energy. Energy and virial sums are
+// always accumulated in double.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "meso/ops/force.hpp"
+#include "meso/physics/body_force.hpp"
+#include "meso/reference/cpu_context.hpp"
+
+namespace meso::reference {
+
+template <class Real, class Evaluator>
+PairSums accumulate_pair_forces(const Box& box, const Vec3<Real>* pos, std::size_t n,
+                                const NeighborList& nlist, bool want_sums, bool overwrite,
+                                const Evaluator& ev, Vec3<Real>* force) {
+  using A = typename Evaluator::Arith;
+  double energy = 0.0, virial = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : energy, virial)
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3d ri = vec_cast<double>(pos[i]);
+    const typename Evaluator::Particle pi = ev.particle(i);
+    Vec3<A> fi{A(0), A(0), A(0)};
+    double ei = 0.0, wi = 0.0;
+    const uint32_t* nb = nlist.neighbors(i);
+    const uint32_t count = nlist.count(i);
+    for (uint32_t k = 0; k < count; ++k) {
+      const uint32_t j = nb[k];
+      const Vec3<A> dr = vec_cast<A>(box.min_image(ri - vec_cast<double>(pos[j])));
+      const A rsq = dot(dr, dr);
+      typename Evaluator::Result pf;
+      if (!ev.pair(pi, uint32_t(i), j, dr, rsq, pf)) continue;
+      fi += pf.f_over_r * dr;
+      if (want_sums) {
+        ei += 0.5 * static_cast<double>(pf.energy);  // each pair is visited from both sides
+        wi += 0.5 * Evaluator::virial(pf, rsq);
+      }
+    }
+    force[i] = overwrite ? vec_cast<Real>(fi) : vec_cast<Real>(vec_cast<A>(force[i]) + fi);
+    energy += ei;
+    virial += wi;
+  }
+  return {energy, virial};
+}
+
+// Adds the body force (meso/physics/body_force.hpp) to every local particle.
+template <class Real>
+void add_body_force(CpuContext<Real>& c) {
+  const physics::BodyForce bf = c.sys.body_force;
+  ParticleData<Real>& p = c.p;
+  const std::size_t n = p.n_local;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3d f = bf.force(vec_cast<double>(p.position[i]), p.type[i], c.sys.type_mass[p.type[i]]);
+    p.force[i] = vec_cast<Real>(vec_cast<double>(p.force[i]) + f);
+  }
+}
+
+// The pair-force operation of an evaluator: the loop above, then the body
+// force of the system, when it has one.
+template <class Real, class Evaluator>
+class CpuPairForce final : public ForceOp {
+ public:
+  explicit CpuPairForce(CpuContext<Real>& c) : c_(c) {}
+
+  void compute(const ForceRequest& r) override {
+    const Evaluator ev = Evaluator::prepare(c_, r);
+    ParticleData<Real>& p = c_.p;
+    const PairSums s = accumulate_pair_forces(c_.sys.box, p.position.data(), p.n_local, c_.nlist,
+                                              r.sums, first(), ev, p.force.data());
+    if (r.sums) sums_ = s;
+    if (c_.sys.body_force.active()) add_body_force(c_);
+  }
+  PairSums sums() const override { return sums_; }
+
+ private:
+  CpuContext<Real>& c_;
+  PairSums sums_;
+};
+
+// The factories of the two pair styles (dpd_force.cpp, lj_force.cpp): the
+// pair force plus the body force of the system, when it has one.
+template <class Real>
+std::unique_ptr<Operation> make_dpd_force(CpuContext<Real>& c);
+template <class Real>
+std::unique_ptr<Operation> make_lj_force(CpuContext<Real>& c);
+
+}  // namespace meso::reference

@@ -1,0 +1,34 @@
+// The registration list of the CPU reference operations: one add() per
+// operation name (meso/ops/operation.hpp lists the names). A new operation
+// is its own files plus one line here.
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/reference/cell_list.hpp"
+#include "meso/reference/dpd_force.hpp"
+#include "meso/reference/integrate_langevin.hpp"
+#include "meso/reference/integrate_nose_hoover.hpp"
+#include "meso/reference/integrate_verlet.hpp"
+#include "meso/reference/lj_force.hpp"
+#include "meso/reference/neighbor_list.hpp"
+#include "meso/reference/reorder.hpp"
+
+namespace meso::reference {
+
+template <class Real>
+void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
+  using C = CpuContext<Real>;
+  t.add("cell_list", [](C& c) { return make_cell_list(c); });
+  t.add("neighbor_list", [](C& c) { return make_neighbor_list(c); });
+  t.add("reorder", [](C& c) { return make_reorder(c); });
+  t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
+  t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
+  t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });
+  t.add("integrate/nve", [](C& c) { return make_verlet(c, false); });
+  t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });
+  t.add("integrate/nvt", [](C& c) { return make_nose_hoover(c); });
+  t.add("integrate/langevin", [](C& c) { return make_langevin(c); });
+}
+
+template void register_cpu_operations<double>(OperationTable<CpuContext<double>>&);
+template void register_cpu_operations<float>(OperationTable<CpuContext<float>>&);
+
+}  // namespace meso::reference
