@@ -22,24 +22,13 @@ __global__ void insert_kernel(const S4* __restrict__ pos, uint32_t n, CellGrid g
     atomicMax(&ctl->list.cell_overflow, slot + 1);
 }
 
-// Insertion sort of one row per thread: rows hold ~rho (r_c + skin)^3 members
-// (7 at rho = 3, 110 at rho = 50), where it beats any parallel sort.
+// One row per thread (sort_row_ascending, cell_list.cuh).
 __global__ void sort_rows_kernel(uint32_t ncells, const uint32_t* __restrict__ count,
                                  uint32_t* __restrict__ members, uint32_t cap,
                                  const StepControl* ctl) {
   const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= ncells || ctl->abort || ctl->list.cell_overflow) return;
-  uint32_t* row = members + size_t(c) * cap;
-  const uint32_t m = count[c];
-  for (uint32_t a = 1; a < m; ++a) {
-    const uint32_t v = row[a];
-    uint32_t b = a;
-    while (b > 0 && row[b - 1] > v) {
-      row[b] = row[b - 1];
-      --b;
-    }
-    row[b] = v;
-  }
+  sort_row_ascending(members + size_t(c) * cap, count[c]);
 }
 
 }  // namespace

@@ -44,8 +44,19 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
   }
   void get_particles(ParticleData<double>& out) const override { ctx_.get_particles(out); }
 
+  // The MPCD solvent, beside or instead of the MD particles (mpcd_context.cuh).
+  void set_mpcd(const MpcdSystem& sys) override { ctx_.mpcd.load(sys, ctx_.stream); }
+  void get_mpcd(MpcdParticles& out) const override {
+    if (!ctx_.mpcd.loaded) throw_input_error("get_mpcd: the cuda backend holds no MPCD solvent");
+    ctx_.mpcd.get(out, ctx_.stream);
+  }
+
+  // MPCD operations work on the solvent, the others on the MD particles.
   std::unique_ptr<Operation> create(const std::string& op) override {
-    if (!ctx_.loaded) throw std::logic_error("cuda backend: create('" + op + "') before set_system");
+    const bool mpcd = op.rfind("mpcd/", 0) == 0;
+    if (mpcd ? !ctx_.mpcd.loaded : !ctx_.loaded)
+      throw std::logic_error("cuda backend: create('" + op + "') before " +
+                             (mpcd ? "set_mpcd" : "set_system"));
     return cuda_operations<P>().create(op, ctx_, name());
   }
 
@@ -63,6 +74,9 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
 
   std::size_t device_bytes() const override { return ctx_.device_bytes(); }
   std::map<std::string, KernelProfile> profile_kernels(int repeats) override;
+  std::map<std::string, KernelProfile> profile_mpcd(int repeats) override {
+    return cuda::profile_mpcd<P>(ctx_, repeats);
+  }
   uint64_t graph_steps() const override { return graph_steps_; }
 
  private:

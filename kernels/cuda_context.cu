@@ -178,7 +178,7 @@ void CudaContext<P>::get_particles(ParticleData<double>& out) const {
 template <class P>
 std::size_t CudaContext<P>::particle_bytes() const {
   return pos.bytes() + vel.bytes() + force.bytes() + vel_pred.bytes() + last_pos.bytes() +
-         tag.bytes() + sig.bytes() + image.bytes() + mass.bytes();
+         tag.bytes() + sig.bytes() + image.bytes() + mass.bytes() + mpcd.bytes();
 }
 
 template class CudaContext<PrecDouble>;

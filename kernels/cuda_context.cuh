@@ -7,7 +7,8 @@
 //                       (device + pinned host mirror), the cell grid, the
 //                       views the operations publish for one another, the
 //                       registry of live operations and the graph hook;
-//   CudaContext<P>      the particle arrays in the storage precision of P.
+//   CudaContext<P>      the particle arrays in the storage precision of P,
+//                       and the MPCD solvent (CudaMpcd, mpcd_context.cuh).
 //
 // Operations find each other's data here, never through each other: the
 // cell list publishes its CellView, the neighbor list its NlistView, and the
@@ -27,6 +28,7 @@
 #include "meso/particle_data.hpp"
 #include "meso/system.hpp"
 #include "meso/variant.hpp"
+#include "mpcd_context.cuh"
 #include "step_control.cuh"
 
 namespace meso::cuda {
@@ -115,6 +117,9 @@ class CudaContext final : public CudaContextBase {
   DeviceBuffer<uint32_t> tag, sig;
   DeviceBuffer<Image> image;
   DeviceBuffer<double> mass;  // per type
+
+  // The MPCD solvent, beside the MD particles (set by set_mpcd).
+  CudaMpcd<S4> mpcd;
 
   ParticleView<S4> view() {
     return {pos.data(), vel.data(), force.data(), vel_pred.data(), tag.data(),

@@ -3,9 +3,13 @@
 // (cuda_operations.cu).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include "cuda_context.cuh"
+#include "meso/cuda/cuda_backend.hpp"
+#include "meso/mpcd.hpp"
 #include "meso/ops/operation.hpp"
 
 namespace meso::cuda {
@@ -27,6 +31,16 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>& ctx);
 template <class P>
 std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx);
+// mpcd_ops.cu: the MPCD solvent's operations, and the per-piece profile
+// behind CudaBackendInfo::profile_mpcd.
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_stream(CudaContext<P>& ctx);
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_sort(CudaContext<P>& ctx);
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_collide(CudaContext<P>& ctx, MpcdRule rule);
+template <class P>
+std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repeats);
 
 // Every CUDA operation under its registered name.
 template <class P>

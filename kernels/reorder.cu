@@ -8,14 +8,14 @@
 //   (cells x 4 per axis), which keeps face neighbours closer than Z order.
 // cell (HOOMD-MPCD cell order): row-major cell id; inside a cell, index order.
 //
-// Keys are 64-bit; the radix sort is stable, so equal keys keep their order
-// and the permutation is deterministic.
+// Keys are 64-bit; the radix sort (sort_permute.cuh, shared with the MPCD
+// solvent's sort) is stable, so equal keys keep their order and the
+// permutation is deterministic.
 #include <algorithm>
-
-#include <cub/device/device_radix_sort.cuh>
 
 #include "meso/cuda/check.hpp"
 #include "reorder.cuh"
+#include "sort_permute.cuh"
 
 namespace meso::cuda {
 namespace {
@@ -68,12 +68,6 @@ __host__ __device__ unsigned long long hilbert3(uint32_t x, uint32_t y, uint32_t
   return h;
 }
 
-__host__ __device__ int bits_for(uint32_t n) {
-  int b = 1;
-  while ((1u << b) < n) ++b;
-  return b;
-}
-
 __host__ __device__ uint32_t fine(double x, double lo, double inv_w, int n) {
   // Fine bin along one axis: cell index * 4 + sub-bin, clamped like CellGrid::bin.
   const double f = floor((x - lo) * inv_w * (1 << kFineBits));
@@ -107,32 +101,9 @@ __global__ void keys_kernel(const S4* __restrict__ pos, uint32_t n, ReorderKind 
   vals[i] = i;
 }
 
-template <class T>
-__global__ void gather_kernel(const T* __restrict__ src, const uint32_t* __restrict__ perm,
-                              uint32_t n, T* __restrict__ dst) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < n) dst[k] = src[perm[k]];
-}
-
-template <class T>
-void permute(T* a, const ReorderScratch& sc, uint32_t n, cudaStream_t s) {
-  if (!a) return;
-  T* tmp = static_cast<T*>(sc.gather);
-  gather_kernel<T><<<(n + 255) / 256, 256, 0, s>>>(a, sc.perm, n, tmp);
-  MESO_CUDA_CHECK(cudaGetLastError());
-  MESO_CUDA_CHECK(cudaMemcpyAsync(a, tmp, size_t(n) * sizeof(T), cudaMemcpyDeviceToDevice, s));
-}
-
 }  // namespace
 
-size_t reorder_temp_bytes(uint32_t n) {
-  size_t bytes = 0;
-  MESO_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      nullptr, bytes, static_cast<unsigned long long*>(nullptr),
-      static_cast<unsigned long long*>(nullptr), static_cast<uint32_t*>(nullptr),
-      static_cast<uint32_t*>(nullptr), int(n)));
-  return bytes;
-}
+size_t reorder_temp_bytes(uint32_t n) { return key_sort_temp_bytes(n, false); }
 
 template <class S4>
 void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& grid,
@@ -144,16 +115,15 @@ void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& gri
   const int nmax = std::max(grid.nx, std::max(grid.ny, grid.nz));
   const int end_bit = kind == ReorderKind::cell ? bits_for(grid.ncells())
                                                 : 3 * (bits_for(uint32_t(nmax)) + kFineBits);
-  size_t bytes = sc.temp_bytes;
-  MESO_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sc.temp, bytes, sc.keys_in, sc.keys_out,
-                                                  sc.vals_in, sc.perm, int(n), 0, end_bit, s));
-  permute(p.pos, sc, n, s);
-  permute(p.vel, sc, n, s);
-  permute(p.force, sc, n, s);
-  permute(p.vel_pred, sc, n, s);
-  permute(p.tag, sc, n, s);
-  permute(p.image, sc, n, s);
-  permute(p.signature, sc, n, s);
+  const KeySort ks{{sc.keys_in, sc.keys_out}, {sc.vals_in, sc.perm}, sc.temp, sc.temp_bytes, false};
+  const uint32_t* perm = sort_pairs(ks, n, end_bit, s);  // == sc.perm
+  permute(p.pos, perm, sc.gather, n, s);
+  permute(p.vel, perm, sc.gather, n, s);
+  permute(p.force, perm, sc.gather, n, s);
+  permute(p.vel_pred, perm, sc.gather, n, s);
+  permute(p.tag, perm, sc.gather, n, s);
+  permute(p.image, perm, sc.gather, n, s);
+  permute(p.signature, perm, sc.gather, n, s);
 }
 
 template void reorder_particles<Double4>(ReorderKind, ParticleView<Double4>, const CellGrid&,

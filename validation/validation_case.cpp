@@ -16,6 +16,7 @@ Result analyse_nve_drift_xplor(const Context& ctx, const nlohmann::json& data);
 Result run_poiseuille_viscosity(const Context& ctx);  // poiseuille-viscosity/
 Result run_poiseuille_transient(const Context& ctx);  // poiseuille-transient/
 Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& data);
+Result run_srd_momentum(const Context& ctx);  // srd-momentum/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -40,6 +41,11 @@ const std::vector<Case>& all_cases() {
         "long_steps: NVE steps of the drift run"},
        analyse_nve_drift_xplor,
        true},
+      {"srd-momentum",
+       "Howard, Panagiotopoulos & Nikoubashman, Comput. Phys. Commun. 230, 10 (2018): SRD solvent "
+       "a = 1, m = 1, kT = 1, alpha = 130 deg, dt_c = 0.1, rho = 10, random grid shift",
+       run_srd_momentum,
+       {"L: box edge in cells", "collisions: collisions of each run"}},
       {"poiseuille-viscosity",
        "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
        "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",

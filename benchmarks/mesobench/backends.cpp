@@ -22,26 +22,49 @@ void register_backends(BackendRegistry& registry) {
 
 namespace meso::bench {
 
-nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
 #ifdef MESO_HAVE_CUDA
-  auto* info = dynamic_cast<cuda::CudaBackendInfo*>(&b);
-  if (!info) return nullptr;
-  const double bw = cuda::measure_copy_bandwidth();
+namespace {
+
+// Per-kernel times, bytes and the fraction of the measured copy bandwidth.
+nlohmann::json kernel_table(const std::map<std::string, cuda::KernelProfile>& profile, double bw) {
   nlohmann::json kernels = nlohmann::json::object();
-  double total_us = 0.0;
-  for (const auto& [name, k] : info->profile_kernels(20)) {
+  for (const auto& [name, k] : profile) {
     const double gbps = k.bytes / (k.median_us * 1e-6) * 1e-9;
     kernels[name] = {{"median_us", k.median_us},
                      {"bytes", k.bytes},
                      {"GBps", gbps},
                      {"fraction_of_copy_bw", bw > 0 ? gbps / bw : 0.0}};
-    if (name != "reorder+rebuild") total_us += k.median_us;
   }
+  return kernels;
+}
+
+}  // namespace
+#endif
+
+nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
+#ifdef MESO_HAVE_CUDA
+  auto* info = dynamic_cast<cuda::CudaBackendInfo*>(&b);
+  if (!info) return nullptr;
+  const double bw = cuda::measure_copy_bandwidth();
   return {{"device_bytes", info->device_bytes()},
           {"bytes_per_particle", static_cast<double>(info->device_bytes()) / static_cast<double>(n)},
           {"copy_bandwidth_GBps", bw},
           {"graph_steps", info->graph_steps()},
-          {"kernels", kernels}};
+          {"kernels", kernel_table(info->profile_kernels(20), bw)}};
+#else
+  return nullptr;
+#endif
+}
+
+nlohmann::json inspect_mpcd_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
+#ifdef MESO_HAVE_CUDA
+  auto* info = dynamic_cast<cuda::CudaBackendInfo*>(&b);
+  if (!info) return nullptr;
+  const double bw = cuda::measure_copy_bandwidth();
+  return {{"device_bytes", info->device_bytes()},
+          {"bytes_per_particle", static_cast<double>(info->device_bytes()) / static_cast<double>(n)},
+          {"copy_bandwidth_GBps", bw},
+          {"kernels", kernel_table(info->profile_mpcd(20), bw)}};
 #else
   return nullptr;
 #endif

@@ -11,4 +11,6 @@ void register_backends(BackendRegistry& registry);
 // per-kernel time, bytes, bandwidth against the measured copy bandwidth);
 // null for backends without them.
 nlohmann::json inspect_backend(Backend& b, uint64_t n);
+// The same for the MPCD solvent (stream, cell list, cell properties, collide, sort).
+nlohmann::json inspect_mpcd_backend(Backend& b, uint64_t n);
 }

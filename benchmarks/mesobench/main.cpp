@@ -103,6 +103,7 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
   ro.min_time = o.min_time;
   ro.warmup_time = o.warmup_time;
   ro.inspect = inspect_backend;
+  ro.inspect_mpcd = inspect_mpcd_backend;
   const Provenance prov = collect_provenance();
   std::cout << "mesobench " << prov.version << " (" << prov.git_commit << ", " << prov.build_type
             << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads

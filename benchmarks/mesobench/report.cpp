@@ -23,7 +23,14 @@ nlohmann::json to_json(const BenchResult& r) {
   const auto& f = r.bench.fluid;
   const auto& run = r.bench.run;
   nlohmann::json params;
-  if (r.bench.style == PairStyle::lj) {
+  if (r.bench.mpcd) {
+    const auto& m = r.bench.solvent;
+    params = {{"solvent", "mpcd"}, {"rule", to_string(m.rule)}, {"L", r.bench.srd.L},
+              {"rho", r.bench.srd.rho}, {"a", m.cell_size}, {"mass", m.mass}, {"kT", m.kT},
+              {"angle_deg", m.angle_deg}, {"dt", m.dt}, {"grid_shift", m.grid_shift},
+              {"thermostat", m.thermostat}, {"seed", r.bench.srd.seed},
+              {"box", {r.box[0], r.box[1], r.box[2]}}};
+  } else if (r.bench.style == PairStyle::lj) {
     const auto& l = r.bench.lj;
     params = {{"pair_style", "lj"}, {"rho", l.density()}, {"packing_fraction", l.packing_fraction},
               {"kT", l.kT}, {"epsilon", l.epsilon}, {"sigma", l.sigma}, {"rc", l.rcut},

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "meso/error.hpp"
+#include "meso/mpcd_simulation.hpp"
 #include "meso/simulation.hpp"
 
 namespace meso::bench {
@@ -31,31 +32,14 @@ std::string ignored_axes(const Backend& b) {
   return out;
 }
 
-}  // namespace
-
-BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
-                     const std::string& backend, const Variant& variant, const RunOptions& opt) {
-  BenchResult r;
-  r.bench = c;
-  const auto t_setup = Clock::now();
-  const System sys = c.make_system();
-  Simulation sim(registry.create(backend, variant), sys, c.run);
-  Backend& b = sim.backend();
-  r.backend = b.name();
-  r.variant_requested = variant.to_string();
-  r.variant_effective = variant.to_string(b.applicable_axes());
-  r.variant_ignored = ignored_axes(b);
-  r.name = c.name(r.backend, r.variant_effective);
-  r.n = sys.particles.n_local;
-  const Vec3d L = sys.box.lengths();
-  r.box[0] = L.x, r.box[1] = L.y, r.box[2] = L.z;
-  r.setup_seconds = seconds_since(t_setup);
-
-  // Warm-up: untimed steps that also calibrate how many steps fill min_time.
+// Warm-up (untimed steps that also calibrate how many steps fill min_time),
+// then opt.repeats timed batches; advance(k) runs k steps.
+template <class Advance>
+void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& advance) {
   uint64_t warm_steps = 0;
   const auto t_warm = Clock::now();
   while (warm_steps < 2 || seconds_since(t_warm) < opt.warmup_time) {
-    sim.run(1);
+    advance(1);
     ++warm_steps;
   }
   b.synchronize();
@@ -65,7 +49,7 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
   for (int k = 0; k < opt.repeats; ++k) {
     b.synchronize();
     const auto t0 = Clock::now();
-    sim.run(r.steps_per_repeat);
+    advance(r.steps_per_repeat);
     b.synchronize();
     r.tps.push_back(static_cast<double>(r.steps_per_repeat) / seconds_since(t0));
   }
@@ -73,6 +57,57 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
   r.tps_min = *std::min_element(r.tps.begin(), r.tps.end());
   r.tps_max = *std::max_element(r.tps.begin(), r.tps.end());
   r.mps_median = r.tps_median * static_cast<double>(r.n) * 1e-6;
+}
+
+void describe(BenchResult& r, const BenchCase& c, const Backend& b, const Variant& variant, const Box& box) {
+  r.bench = c;
+  r.backend = b.name();
+  r.variant_requested = variant.to_string();
+  r.variant_effective = variant.to_string(b.applicable_axes());
+  r.variant_ignored = ignored_axes(b);
+  r.name = c.name(r.backend, r.variant_effective);
+  const Vec3d L = box.lengths();
+  r.box[0] = L.x, r.box[1] = L.y, r.box[2] = L.z;
+}
+
+// srd-fluid: a "step" is one collision period (stream, sort when due,
+// collide); TPS counts collisions per second.
+BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
+                          const std::string& backend, const Variant& variant, const RunOptions& opt) {
+  BenchResult r;
+  const auto t_setup = Clock::now();
+  const MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+  MpcdSimulation sim(registry.create(backend, variant), sys);
+  Backend& b = sim.backend();
+  describe(r, c, b, variant, sys.box);
+  r.n = sys.particles.size();
+  r.setup_seconds = seconds_since(t_setup);
+  time_steps(r, b, opt, [&](uint64_t k) { sim.run(k); });
+  const MpcdThermo t = sim.thermo();
+  r.final_thermo.step = t.step;
+  r.final_thermo.kinetic_energy = t.kinetic_energy;
+  r.final_thermo.temperature = t.temperature;
+  r.final_thermo.momentum = t.momentum;
+  if (opt.inspect_mpcd) r.device = opt.inspect_mpcd(b, r.n);
+  if (!std::isfinite(r.final_thermo.temperature))
+    throw_input_error(r.name, ": the solvent has a non-finite temperature after ", t.step, " collisions");
+  return r;
+}
+
+}  // namespace
+
+BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
+                     const std::string& backend, const Variant& variant, const RunOptions& opt) {
+  if (c.mpcd) return run_mpcd_case(c, registry, backend, variant, opt);
+  BenchResult r;
+  const auto t_setup = Clock::now();
+  const System sys = c.make_system();
+  Simulation sim(registry.create(backend, variant), sys, c.run);
+  Backend& b = sim.backend();
+  describe(r, c, b, variant, sys.box);
+  r.n = sys.particles.n_local;
+  r.setup_seconds = seconds_since(t_setup);
+  time_steps(r, b, opt, [&](uint64_t k) { sim.run(k); });
   r.neighbors = sim.neighbor_stats();
   r.final_thermo = sim.thermo();
   if (opt.inspect) r.device = opt.inspect(b, r.n);

@@ -22,6 +22,9 @@ struct RunOptions {
   // Backend-specific measurements after the timed repeats (device backends:
   // per-kernel times, bytes moved, memory per particle); null when none.
   std::function<nlohmann::json(Backend&, uint64_t n)> inspect;
+  // The same for the MPCD solvent workload (per-kernel times of stream, cell
+  // list, cell properties, collide, sort).
+  std::function<nlohmann::json(Backend&, uint64_t n)> inspect_mpcd;
 };
 
 struct BenchResult {

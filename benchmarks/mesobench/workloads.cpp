@@ -62,6 +62,29 @@ BenchCase lj_liquid(uint64_t n, bool in_default) {
   return c;
 }
 
+// Howard et al.'s SRD benchmark solvent (REFERENCES.md; DESIGN.md section 7):
+// a = 1, m = 1, kT = 1, alpha = 130 deg, dt_c = 0.1, rho = 10, grid shift;
+// L = 50 (1.25M particles, one GPU of their weak scaling) and L = 100. Sorting
+// every 25 collisions is the variant reorder=cell,sort=25.
+BenchCase srd_fluid(double L, bool in_default) {
+  BenchCase c;
+  c.workload = "srd-fluid";
+  c.kernel = "collide";
+  c.mpcd = true;
+  c.srd.L = L;
+  c.srd.rho = 10.0;
+  c.srd.seed = 12345;
+  c.solvent.cell_size = 1.0;
+  c.solvent.mass = 1.0;
+  c.solvent.kT = 1.0;
+  c.solvent.angle_deg = 130.0;
+  c.solvent.dt = 0.1;
+  c.solvent.grid_shift = true;
+  c.solvent.seed = 12345;
+  c.in_default_suite = in_default;
+  return c;
+}
+
 double parse_double(const std::string& key, const std::string& v) {
   try {
     std::size_t used = 0;
@@ -82,7 +105,18 @@ uint64_t parse_uint(const std::string& key, const std::string& v) {
 
 }  // namespace
 
+uint64_t BenchCase::n() const {
+  if (mpcd) return static_cast<uint64_t>(std::llround(srd.rho * srd.L * srd.L * srd.L));
+  return style == PairStyle::lj ? lj.n : fluid.n;
+}
+
 void BenchCase::validate() const {
+  if (mpcd) {
+    solvent.validate();
+    require_positive("L", srd.L);
+    require_positive("rho", srd.rho);
+    return;
+  }
   if (style == PairStyle::lj)
     lj.validate();
   else
@@ -96,6 +130,11 @@ System BenchCase::make_system() const {
 
 std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
   std::ostringstream os;
+  if (mpcd) {
+    os << workload << '/' << kernel << '/' << backend << '/' << variant << "/rule=" << to_string(solvent.rule)
+       << "/rho=" << fmt(srd.rho) << "/L=" << fmt(srd.L);
+    return os.str();
+  }
   if (style == PairStyle::lj) {
     os << workload << '/' << kernel << '/' << backend << '/' << variant;
     if (lj.packing_fraction > 0.0)
@@ -124,6 +163,9 @@ const std::vector<BenchCase>& all_cases() {
     for (double rho : {3.0, 6.0})
       for (uint64_t n : {32768ull, 262144ull, 1048576ull}) v.push_back(dpd_fluid(rho, 1.5, n, false));
     v.push_back(lj_liquid(64000, false));
+    v.push_back(srd_fluid(10.0, true));
+    v.push_back(srd_fluid(50.0, false));
+    v.push_back(srd_fluid(100.0, false));
     return v;
   }();
   return cases;
@@ -135,6 +177,22 @@ void apply_param(BenchCase& c, const std::string& kv) {
     throw_input_error("--param '", kv, "' is invalid: expected key=value");
   const std::string key = kv.substr(0, eq);
   const std::string v = kv.substr(eq + 1);
+  if (c.mpcd) {
+    auto& s = c.solvent;
+    if (key == "L") c.srd.L = parse_double(key, v);
+    else if (key == "rho") c.srd.rho = parse_double(key, v);
+    else if (key == "kT") s.kT = parse_double(key, v);
+    else if (key == "angle") s.angle_deg = parse_double(key, v);
+    else if (key == "dt") s.dt = parse_double(key, v);
+    else if (key == "rule") s.rule = parse_mpcd_rule(v);
+    else if (key == "thermostat") s.thermostat = parse_uint(key, v) != 0;
+    else if (key == "shift") s.grid_shift = parse_uint(key, v) != 0;
+    else if (key == "seed") { c.srd.seed = parse_uint(key, v); s.seed = static_cast<uint32_t>(c.srd.seed); }
+    else
+      throw_input_error("--param key '", key, "' is unknown for ", c.workload,
+                        ": allowed keys are L, rho, kT, angle, dt, rule, thermostat, shift, seed");
+    return;
+  }
   if (c.style == PairStyle::lj) {
     auto& l = c.lj;
     if (key == "rho") { l.rho = parse_double(key, v); l.packing_fraction = 0.0; }

@@ -3,6 +3,7 @@
 // that makes two numbers comparable:
 //   dpd-fluid/step/<backend>/<effective variant>/rho=3/rc=1/s=0.5/N=32768
 //   lj-liquid/step/<backend>/<effective variant>/phi=0.2/rc=3/N=64000
+//   srd-fluid/collide/<backend>/<effective variant>/rho=10/L=50
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "meso/backend.hpp"
+#include "meso/mpcd.hpp"
 #include "meso/system.hpp"
 
 namespace meso::bench {
@@ -20,10 +22,15 @@ struct BenchCase {
   PairStyle style = PairStyle::dpd;
   DpdFluidParams fluid;  // style dpd
   LjLiquidParams lj;     // style lj
+  // The MPCD solvent workload (srd-fluid): one "step" is one collision
+  // period (stream, sort when due, collide); no MD particles.
+  bool mpcd = false;
+  SrdFluidParams srd;
+  MpcdParams solvent;
   RunParams run;
   bool in_default_suite = false;
 
-  uint64_t n() const { return style == PairStyle::lj ? lj.n : fluid.n; }
+  uint64_t n() const;
   void validate() const;  // the parameters of its style, and the run's
   System make_system() const;
 
@@ -37,7 +44,8 @@ const std::vector<BenchCase>& all_cases();
 // Overrides from `--param key=value`: DPD cases take rho, a, gamma, kT, rc, s,
 // N, L, dt, skin, rebuild_every, integrator, lambda, seed; LJ cases take rho,
 // phi, kT, rc, ron, mode, N, dt, skin, rebuild_every, integrator, tau, gamma,
-// seed. Throws InputError naming an
+// seed; the srd-fluid case takes L, rho, kT, angle, dt, rule (srd, at),
+// thermostat (0, 1), shift (0, 1), seed. Throws InputError naming an
 // unknown key or a value that does not parse; physical validity is checked by
 // the engine when the system is built.
 void apply_param(BenchCase& c, const std::string& key_value);

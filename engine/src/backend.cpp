@@ -41,6 +41,14 @@ void RunParams::validate() const {
   if (integrator == Integrator::langevin) require_non_negative("Langevin gamma", gamma);
 }
 
+void Backend::set_mpcd(const MpcdSystem&) {
+  throw_input_error("backend '", name(), "' has no MPCD solvent operations");
+}
+
+void Backend::get_mpcd(MpcdParticles&) const {
+  throw_input_error("backend '", name(), "' has no MPCD solvent operations");
+}
+
 bool Backend::honours(const std::string& axis) const {
   const auto axes = applicable_axes();
   return std::find(axes.begin(), axes.end(), axis) != axes.end();

@@ -16,11 +16,60 @@ template <class Real>
 void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
   params.validate();
   sys.validate(params.skin);
+  CpuMpcd<Real> solvent = std::move(ctx_.mpcd);  // the solvent outlives a new MD system
   ctx_ = CpuContext<Real>{};
+  ctx_.mpcd = std::move(solvent);
   ctx_.sys = sys;
   ctx_.params = params;
   ctx_.variant = variant_;
   ctx_.p = ParticleData<Real>::from(sys.particles);
+}
+
+template <class Real>
+void CpuBackend<Real>::set_mpcd(const MpcdSystem& sys) {
+  sys.validate();
+  ctx_.mpcd.assign(sys);
+}
+
+template <class Real>
+void CpuBackend<Real>::get_mpcd(MpcdParticles& out) const {
+  ctx_.mpcd.require_loaded("get_mpcd");
+  ctx_.mpcd.copy_out(out);
+}
+
+template <class Real>
+void CpuMpcd<Real>::assign(const MpcdSystem& sys) {
+  const MpcdParticles& in = sys.particles;
+  *this = CpuMpcd{};
+  box = sys.box;
+  params = sys.params;
+  grid = sys.grid();
+  pos.resize(in.size());
+  vel.resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    pos[i] = vec_cast<Real>(in.position[i]);
+    vel[i] = vec_cast<Real>(in.velocity[i]);
+  }
+  type = in.type;
+  tag = in.tag;
+  image = in.image;
+  loaded = true;
+}
+
+template <class Real>
+void CpuMpcd<Real>::copy_out(MpcdParticles& out) const {
+  std::vector<std::size_t> by_tag(size());
+  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
+  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return tag[a] < tag[b]; });
+  out.resize(size());
+  for (std::size_t k = 0; k < size(); ++k) {
+    const std::size_t i = by_tag[k];
+    out.position[k] = vec_cast<double>(pos[i]);
+    out.velocity[k] = vec_cast<double>(vel[i]);
+    out.type[k] = type[i];
+    out.tag[k] = tag[i];
+    out.image[k] = image[i];
+  }
 }
 
 template <class Real>
@@ -52,6 +101,8 @@ ThermoSample CpuBackend<Real>::thermo(uint64_t timestep, const PairSums& sums) c
   return compute_thermo(ctx_.sys, ctx_.p, sums, timestep);
 }
 
+template struct CpuMpcd<double>;
+template struct CpuMpcd<float>;
 template class CpuBackend<double>;
 template class CpuBackend<float>;
 

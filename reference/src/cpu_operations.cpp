@@ -8,6 +8,9 @@
 #include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
 #include "meso/reference/lj_force.hpp"
+#include "meso/reference/mpcd_collide.hpp"
+#include "meso/reference/mpcd_sort.hpp"
+#include "meso/reference/mpcd_stream.hpp"
 #include "meso/reference/neighbor_list.hpp"
 #include "meso/reference/reorder.hpp"
 
@@ -26,6 +29,10 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });
   t.add("integrate/nvt", [](C& c) { return make_nose_hoover(c); });
   t.add("integrate/langevin", [](C& c) { return make_langevin(c); });
+  t.add("mpcd/stream", [](C& c) { return make_mpcd_stream(c); });
+  t.add("mpcd/sort", [](C& c) { return make_mpcd_sort(c); });
+  t.add("mpcd/collide/srd", [](C& c) { return make_mpcd_collide(c, MpcdRule::srd); });
+  t.add("mpcd/collide/at", [](C& c) { return make_mpcd_collide(c, MpcdRule::at); });
 }
 
 template void register_cpu_operations<double>(OperationTable<CpuContext<double>>&);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "meso/mpcd.hpp"
 #include "meso/ops/integration_method.hpp"
 #include "meso/ops/neighbor_list.hpp"
 #include "meso/ops/operation.hpp"
@@ -67,6 +68,12 @@ class Backend {
   virtual void set_system(const System& sys, const RunParams& params) = 0;
   // Copies the current particle state out in double precision, in tag order.
   virtual void get_particles(ParticleData<double>& out) const = 0;
+
+  // The MPCD solvent (meso/mpcd.hpp), beside or instead of the MD
+  // particles: copied in (validated) and out in tag order. The defaults
+  // refuse: a backend without MPCD operations says so.
+  virtual void set_mpcd(const MpcdSystem& sys);
+  virtual void get_mpcd(MpcdParticles& out) const;
 
   // The operation registered under `name` (meso/ops/operation.hpp), working
   // on this backend's state; valid until the next set_system. Throws

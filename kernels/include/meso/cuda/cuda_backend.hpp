@@ -38,6 +38,13 @@ class CudaBackendInfo {
   // backend last advanced (throws std::logic_error before any). Leaves the
   // trajectory unchanged apart from an extra rebuild.
   virtual std::map<std::string, KernelProfile> profile_kernels(int repeats) = 0;
+  // The same for the MPCD solvent's pieces, on its current state (set_mpcd
+  // first; throws std::logic_error before): "mpcd_stream", "mpcd_cells" (the
+  // shifted cell list), "mpcd_cell_properties", "mpcd_collide" (the
+  // velocity update) and, when the variant sorts (reorder=cell, sort > 0),
+  // "mpcd_sort". Moves the solvent on (streams and collides it, with
+  // collision number 1): callers profile after their timed runs.
+  virtual std::map<std::string, KernelProfile> profile_mpcd(int repeats) = 0;
   // Steps run by the graph path vs the host-driven path (diagnostics).
   virtual uint64_t graph_steps() const = 0;
 };

@@ -27,6 +27,10 @@ class CpuBackend final : public Backend {
   void set_system(const System& sys, const RunParams& params) override;
   // In tag order, whatever order the backend keeps internally.
   void get_particles(ParticleData<double>& out) const override;
+  // The MPCD solvent, kept apart from the MD particles (a set_system keeps
+  // it, a set_mpcd keeps them); out in tag order.
+  void set_mpcd(const MpcdSystem& sys) override;
+  void get_mpcd(MpcdParticles& out) const override;
   std::unique_ptr<Operation> create(const std::string& name) override;
   ThermoSample thermo(uint64_t timestep, const PairSums& sums) const override;
 

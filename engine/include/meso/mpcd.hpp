@@ -1,0 +1,88 @@
+// The MPCD solvent (SRD or MPC-AT; Howard, Panagiotopoulos & Nikoubashman,
+// CPC 2018, HOOMD-blue's MPCD package): its parameters, its particles and the
+// benchmark solvent. The solvent is a lean container of its own beside the MD
+// ParticleData (DESIGN.md sec. 3): every particle has the one solvent mass,
+// no force field acts on it, and collisions act per cell.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meso/box.hpp"
+#include "meso/physics/body_force.hpp"
+#include "meso/physics/srd.hpp"
+#include "meso/physics/vec3.hpp"
+
+namespace meso {
+
+enum class MpcdRule { srd, at };
+const char* to_string(MpcdRule r);
+MpcdRule parse_mpcd_rule(const std::string& name);
+
+struct MpcdParams {
+  double cell_size = 1.0;    // a
+  double mass = 1.0;         // m of every solvent particle
+  double kT = 1.0;           // of the initial state, the AT rule and the cell thermostat
+  double angle_deg = 130.0;  // SRD rotation angle alpha
+  double dt = 0.1;           // collision period dt_c: particles stream dt_c between collisions
+  bool grid_shift = true;    // random shift of the cell grid each collision
+  bool thermostat = false;   // SRD: Maxwell-Boltzmann cell thermostat
+  MpcdRule rule = MpcdRule::srd;
+  uint32_t seed = 1;         // keys the grid shift, axes, thermostat and AT draws
+  // Constant acceleration of the solvent while it streams (flows; the
+  // reverse-Poiseuille viscosity measurement), as in HOOMD's mpcd streaming
+  // with a constant force.
+  physics::BodyForce body_force;
+
+  void validate() const;  // throws InputError naming the bad value
+};
+
+// Host copy of the solvent in double precision, in tag order when it comes
+// out of a backend.
+struct MpcdParticles {
+  std::vector<Vec3d> position;  // wrapped into the box
+  std::vector<Vec3d> velocity;
+  std::vector<uint32_t> type;
+  std::vector<uint32_t> tag;
+  std::vector<Image> image;
+
+  std::size_t size() const { return position.size(); }
+  void resize(std::size_t n);
+};
+
+struct MpcdSystem {
+  Box box;
+  MpcdParams params;
+  MpcdParticles particles;
+
+  // The cell grid of edge params.cell_size (box lengths must be multiples).
+  physics::MpcdGrid grid() const;
+  // Throws InputError: params, box lengths integer multiples of a (within
+  // 1e-9 relative) and at least 2 cells a side, finite wrapped positions,
+  // finite velocities, unique tags.
+  void validate() const;
+};
+
+// The benchmark solvent of REFERENCES.md ("SRD / MPCD"): a cubic box of L
+// cells a side, rho particles per cell on average, uniform random positions
+// and Maxwell-Boltzmann velocities at kT with the total momentum removed
+// exactly (the "initial correction"), all from `seed`.
+struct SrdFluidParams {
+  double L = 50.0;   // box edge in cells (a = params.cell_size)
+  double rho = 10.0; // particles per cell
+  uint64_t seed = 1;
+};
+MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params);
+
+// Observables of the solvent: total momentum, kinetic energy, the kinetic
+// temperature 2 K / (3 (N - 1)) (the momentum is conserved).
+struct MpcdThermo {
+  uint64_t step = 0;  // collisions done
+  Vec3d momentum{0.0, 0.0, 0.0};
+  double kinetic_energy = 0.0;
+  double temperature = 0.0;
+};
+MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step);
+
+}  // namespace meso

@@ -1,0 +1,129 @@
+#include "meso/mpcd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "meso/error.hpp"
+#include "meso/init.hpp"
+#include "meso/system.hpp"
+
+namespace meso {
+
+const char* to_string(MpcdRule r) { return r == MpcdRule::at ? "at" : "srd"; }
+
+MpcdRule parse_mpcd_rule(const std::string& name) {
+  if (name == "srd") return MpcdRule::srd;
+  if (name == "at") return MpcdRule::at;
+  throw_input_error("MPCD collision rule '", name, "' is unknown: allowed values are srd, at");
+}
+
+void MpcdParams::validate() const {
+  require_positive("MPCD cell size a", cell_size);
+  require_positive("MPCD mass", mass);
+  require_positive("MPCD kT", kT);
+  require_positive("MPCD collision period dt", dt);
+  if (!(angle_deg > 0.0 && angle_deg < 180.0))
+    throw_input_error("SRD angle = ", angle_deg, " deg is invalid: it must be in (0, 180)");
+  if (thermostat && rule == MpcdRule::at)
+    throw_input_error("the MPCD cell thermostat is for the srd rule; the at rule thermostats itself");
+}
+
+void MpcdParticles::resize(std::size_t n) {
+  position.resize(n);
+  velocity.resize(n);
+  type.resize(n);
+  tag.resize(n);
+  image.resize(n);
+}
+
+physics::MpcdGrid MpcdSystem::grid() const {
+  const Vec3d L = box.lengths(), lo = box.lo();
+  const double a = params.cell_size;
+  return {int(std::lround(L.x / a)), int(std::lround(L.y / a)), int(std::lround(L.z / a)), a,
+          lo.x, lo.y, lo.z};
+}
+
+void MpcdSystem::validate() const {
+  params.validate();
+  const Vec3d L = box.lengths();
+  const double a = params.cell_size;
+  for (const double l : {L.x, L.y, L.z}) {
+    const double cells = l / a;
+    if (!(std::fabs(cells - std::round(cells)) <= 1e-9 * cells))
+      throw_input_error("box length ", l, " is not a whole number of MPCD cells of a = ", a);
+    if (std::round(cells) < 2.0)
+      throw_input_error("box length ", l, " holds fewer than 2 MPCD cells of a = ", a);
+  }
+  const std::size_t n = particles.size();
+  if (particles.velocity.size() != n || particles.type.size() != n || particles.tag.size() != n ||
+      particles.image.size() != n)
+    throw_input_error("MPCD particle arrays differ in length");
+  const Vec3d lo = box.lo();
+  std::unordered_set<uint32_t> tags;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3d r = particles.position[i], v = particles.velocity[i];
+    const bool inside = r.x >= lo.x && r.x < lo.x + L.x && r.y >= lo.y && r.y < lo.y + L.y &&
+                        r.z >= lo.z && r.z < lo.z + L.z;
+    if (!inside)
+      throw_input_error("MPCD particle ", particles.tag[i], " at (", r.x, ", ", r.y, ", ", r.z,
+                        ") is outside the box (or not finite)");
+    if (!(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z)))
+      throw_input_error("MPCD particle ", particles.tag[i], " has a non-finite velocity");
+    if (!tags.insert(particles.tag[i]).second)
+      throw_input_error("MPCD tag ", particles.tag[i], " is not unique");
+  }
+}
+
+MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
+  params.validate();
+  require_positive("SRD box edge L", f.L);
+  require_positive("SRD density rho", f.rho);
+  const double edge = f.L * params.cell_size;
+  const double n_real = f.rho * f.L * f.L * f.L;
+  if (n_real > 4.0e9) throw_input_error("SRD fluid of ", n_real, " particles is too large");
+  const auto n = static_cast<std::size_t>(std::llround(n_real));
+  // The MD initial-state draws (init.hpp) on a one-type System of mass m:
+  // uniform positions, Maxwell-Boltzmann velocities with the net momentum
+  // removed exactly and the kinetic temperature set to kT.
+  System tmp;
+  tmp.box = Box(edge);
+  tmp.type_names = {"S"};
+  tmp.type_mass = {params.mass};
+  tmp.particles.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    tmp.particles.tag[i] = static_cast<uint32_t>(i);
+    tmp.particles.type[i] = 0;
+  }
+  place_uniform_random(tmp, f.seed);
+  draw_maxwell_boltzmann(tmp, params.kT, f.seed);
+  MpcdSystem s;
+  s.box = tmp.box;
+  s.params = params;
+  s.particles.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.particles.position[i] = tmp.particles.position[i];
+    s.particles.velocity[i] = tmp.particles.velocity[i];
+    s.particles.type[i] = 0;
+    s.particles.tag[i] = tmp.particles.tag[i];
+    s.particles.image[i] = {0, 0, 0};
+  }
+  s.validate();
+  return s;
+}
+
+MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step) {
+  MpcdThermo t;
+  t.step = step;
+  double twice = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    t.momentum += mass * p.velocity[i];
+    twice += mass * dot(p.velocity[i], p.velocity[i]);
+  }
+  t.kinetic_energy = 0.5 * twice;
+  const double dof = p.size() > 1 ? 3.0 * double(p.size()) - 3.0 : 3.0;
+  t.temperature = twice / dof;
+  return t;
+}
+
+}  // namespace meso

@@ -1,0 +1,93 @@
+// Reference MPCD collision (operations "mpcd/collide/srd" and
+// "mpcd/collide/at"): random grid shift, cell list, cell properties, then the
+// SRD rotation (Malevanets & Kapral, J. Chem. Phys. 110, 8605 (1999)),
+// optionally with the Maxwell-Boltzmann cell thermostat (Huang et al., PRE 91,
+// 013310 (2015)), or the MPC-AT rule (Allahyarov & Gompper, PRE 66, 036702
+// (2002)). The formulas are meso/physics/srd.hpp; this file decides only the
+// order in which cells and particles are visited.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "meso/mpcd.hpp"
+#include "meso/ops/operation.hpp"
+#include "meso/physics/srd.hpp"
+#include "meso/physics/vec3.hpp"
+
+namespace meso::reference {
+
+// The solvent binned into the (shifted) MPCD grid, as a CSR counting sort:
+// the members of cell c are particles()[cell_start()[c] .. cell_start()[c+1]).
+// Chosen over HOOMD-blue's fixed-capacity cell matrix because it can never
+// overflow (nothing to grow, nothing dropped) and is obviously correct; the
+// CUDA cell list is compared with it cell by cell as sets of particles.
+//
+// Within a cell the members are in ascending TAG order, not storage order:
+// the cell sums (momentum, energy, mean AT draw) then do not depend on how the
+// solvent is stored, so a run with mpcd/sort and one without are bitwise the
+// same trajectory (tests/reference/mpcd_test.cpp).
+class MpcdCellList {
+ public:
+  template <class Real>
+  void build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, const uint32_t* tag,
+             std::size_t n, const Vec3d& shift);
+
+  uint32_t num_cells() const { return static_cast<uint32_t>(cell_start_.size()) - 1u; }
+  const Vec3d& shift() const { return shift_; }
+  const std::vector<uint32_t>& cell_start() const { return cell_start_; }
+  const std::vector<uint32_t>& particles() const { return particles_; }
+  // Global cell index (MpcdGrid::cell_of under shift()) of each particle.
+  const std::vector<uint32_t>& cell_of_particle() const { return cell_of_; }
+  uint32_t count(uint32_t c) const { return cell_start_[c + 1] - cell_start_[c]; }
+
+ private:
+  Vec3d shift_{0.0, 0.0, 0.0};
+  std::vector<uint32_t> cell_start_{0u};
+  std::vector<uint32_t> particles_;
+  std::vector<uint32_t> cell_of_;
+};
+
+// What a collision reads of a cell (HOOMD-blue's CellThermoCompute): its
+// mass, momentum and the kinetic energy of the velocities relative to the
+// cell's centre of mass, sum m |v - u|^2 / 2 (summed in a second pass over the
+// relative velocities, not as sum m v^2 / 2 - M u^2 / 2, which cancels).
+// Empty cells: all zero.
+struct MpcdCellProps {
+  uint32_t n = 0;
+  double mass = 0.0;
+  Vec3d momentum{0.0, 0.0, 0.0};
+  double ke_rel = 0.0;
+
+  Vec3d velocity() const {  // u_cm; zero for an empty cell
+    return n == 0 ? Vec3d{0.0, 0.0, 0.0} : (1.0 / mass) * momentum;
+  }
+};
+
+template <class Real>
+struct CpuMpcd;
+template <class Real>
+struct CpuContext;
+
+// The properties of every cell of `cells` (fp64 sums over the members in
+// the cell list's order).
+template <class Real>
+void mpcd_cell_properties(const CpuMpcd<Real>& s, const MpcdCellList& cells,
+                          std::vector<MpcdCellProps>& out);
+
+// One collision under an explicit grid shift (tests use it to place the grid;
+// the operation draws it): bins s.cells, stores s.props, applies `rule`.
+template <class Real>
+void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& shift);
+
+// The collision numbered `step`: shift physics::srd_grid_shift(step, seed, a)
+// when params.grid_shift, else none.
+template <class Real>
+void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step);
+
+// The "mpcd/collide/srd" and "mpcd/collide/at" operations.
+template <class Real>
+std::unique_ptr<Operation> make_mpcd_collide(CpuContext<Real>& c, MpcdRule rule);
+
+}  // namespace meso::reference

@@ -1,0 +1,83 @@
+#include "meso/reference/mpcd_stream.hpp"
+
+#include "meso/ops/mpcd.hpp"
+#include "meso/reference/cpu_context.hpp"
+
+namespace meso::reference {
+namespace {
+
+// Box::wrap works in double; stored as float, a coordinate just below +L/2
+// can round up to +L/2 itself, outside [-L/2, L/2) (MpcdSystem::validate
+// would refuse it on the way back in), and with L/2 not a float one just
+// above -L/2 can round below it. Folds those cases; a no-op in double.
+template <class Real>
+void fold_edges(Real& x, int32_t& img, double l) {
+  if (static_cast<double>(x) >= 0.5 * l) {
+    x = static_cast<Real>(static_cast<double>(x) - l);
+    img += 1;
+  } else if (static_cast<double>(x) < -0.5 * l) {
+    x = static_cast<Real>(static_cast<double>(x) + l);
+    img -= 1;
+  }
+}
+
+}  // namespace
+
+template <class Real>
+void mpcd_stream(CpuMpcd<Real>& s) {
+  const Box box = s.box;
+  const Vec3d L = box.lengths();
+  const double dt = s.params.dt, m = s.params.mass;
+  const physics::BodyForce& bf = s.params.body_force;
+  const bool forced = bf.active();
+  const int64_t n = static_cast<int64_t>(s.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) {
+    Vec3d r = vec_cast<double>(s.pos[i]);
+    Vec3d v = vec_cast<double>(s.vel[i]);
+    if (forced) {
+      const Vec3d g = (1.0 / m) * bf.force(r, s.type[i], m);
+      r += dt * v + (0.5 * dt * dt) * g;
+      v += dt * g;
+      s.vel[i] = vec_cast<Real>(v);
+    } else {
+      r += dt * v;
+    }
+    Image& img = s.image[i];
+    box.wrap(r, img);
+    Vec3<Real> rs = vec_cast<Real>(r);
+    fold_edges(rs.x, img.x, L.x);
+    fold_edges(rs.y, img.y, L.y);
+    fold_edges(rs.z, img.z, L.z);
+    s.pos[i] = rs;
+  }
+}
+
+namespace {
+
+template <class Real>
+class CpuMpcdStream final : public MpcdStreamOp {
+ public:
+  explicit CpuMpcdStream(CpuContext<Real>& c) : c_(c) {}
+  void stream() override {
+    c_.mpcd.require_loaded("mpcd/stream");
+    mpcd_stream(c_.mpcd);
+  }
+
+ private:
+  CpuContext<Real>& c_;
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_mpcd_stream(CpuContext<Real>& c) {
+  return std::make_unique<CpuMpcdStream<Real>>(c);
+}
+
+template void mpcd_stream<double>(CpuMpcd<double>&);
+template void mpcd_stream<float>(CpuMpcd<float>&);
+template std::unique_ptr<Operation> make_mpcd_stream<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_mpcd_stream<float>(CpuContext<float>&);
+
+}  // namespace meso::reference

@@ -1,0 +1,39 @@
+// ctest -L validation: the short form of srd-momentum (validation/srd-momentum/)
+// on the CPU reference, in double and in float storage.
+#include <gtest/gtest.h>
+
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/validation/validation_case.hpp"
+#include "run_case.hpp"
+
+namespace {
+
+using namespace meso;
+using meso::test_support::run_validation_case;
+
+void expect_gates(const validation::Result& r) {
+  EXPECT_TRUE(r.passed) << r.rule;
+  for (const auto& g : r.data.at("gates")) EXPECT_TRUE(g.at("passed").get<bool>()) << g.dump();
+}
+
+TEST(Validation, SrdMomentumShort) {
+  const auto r = run_validation_case("srd-momentum");
+  expect_gates(r);
+  // The uniform start is far from Maxwellian (the gate can fail): its KS
+  // distance is ~0.05, several times the critical value.
+  const auto& ks = r.data.at("gates")[4];
+  EXPECT_GT(ks.at("initial").get<double>(), 3.0 * ks.at("limit").get<double>());
+}
+
+TEST(Validation, SrdMomentumShortFp32Storage) {
+  BackendRegistry reg;
+  reference::register_cpu_backend(reg);
+  validation::Context ctx;
+  ctx.registry = &reg;
+  ctx.backend = "cpu";
+  ctx.variant = Variant::parse("precision=single");
+  for (const auto& c : validation::all_cases())
+    if (c.name == "srd-momentum") expect_gates(c.run(ctx));
+}
+
+}  // namespace
