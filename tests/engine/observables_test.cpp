@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "meso/mpcd.hpp"
 #include "meso/error.hpp"
 #include "meso/linear_fit.hpp"
 #include "meso/msd.hpp"
@@ -128,3 +129,14 @@ TEST(LinearFit, RandomWalkNoiseNeedsTheWalkError) {
 }
 
 }  // namespace
+
+// The solvent's momentum is summed with compensation: a plain running sum of
+// (1e16, 1, -1e16) loses the 1 entirely.
+TEST(MpcdThermo, MomentumSumIsCompensated) {
+  meso::MpcdParticles p;
+  p.resize(3);
+  p.velocity = {{1e16, 0.0, 0.0}, {1.0, 0.0, 0.0}, {-1e16, 0.0, 0.0}};
+  const meso::MpcdThermo t = meso::mpcd_thermo(p, 2.0, 7);
+  EXPECT_EQ(t.momentum.x, 2.0);
+  EXPECT_EQ(t.step, 7u);
+}

@@ -76,7 +76,9 @@ struct SrdFluidParams {
 MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params);
 
 // Observables of the solvent: total momentum, kinetic energy, the kinetic
-// temperature 2 K / (3 (N - 1)) (the momentum is conserved).
+// temperature 2 K / (3 (N - 1)) (the momentum is conserved; a mean flow
+// counts as temperature here), all summed with compensation so that their
+// own rounding stays far below the conservation bounds of srd-momentum.
 struct MpcdThermo {
   uint64_t step = 0;  // collisions done
   Vec3d momentum{0.0, 0.0, 0.0};
