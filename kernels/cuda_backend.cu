@@ -14,6 +14,7 @@
 #include "cuda_operations.cuh"
 #include "cuda_step_graph.cuh"
 #include "device_ops.cuh"
+#include "kernel_timer.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_info.hpp"
 #include "meso/error.hpp"
@@ -93,24 +94,8 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
   cudaStream_t stream = ctx_.stream;
   // Pieces are timed one at a time on the current state. Re-running the
   // half-steps moves the state on; callers profile after their timed runs.
-  std::map<std::string, KernelProfile> out;
-  cudaEvent_t e0, e1;
-  MESO_CUDA_CHECK(cudaEventCreate(&e0));
-  MESO_CUDA_CHECK(cudaEventCreate(&e1));
-  auto time = [&](const char* name, double bytes, auto&& fn) {
-    std::vector<double> t;
-    for (int r = 0; r < repeats + 1; ++r) {
-      MESO_CUDA_CHECK(cudaEventRecord(e0, stream));
-      fn();
-      MESO_CUDA_CHECK(cudaEventRecord(e1, stream));
-      MESO_CUDA_CHECK(cudaEventSynchronize(e1));
-      float ms = 0.f;
-      MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      if (r > 0) t.push_back(1e3 * ms);  // the first is warm-up
-    }
-    std::sort(t.begin(), t.end());
-    out[name] = {t[t.size() / 2], bytes};
-  };
+  KernelTimer timer(stream, repeats);
+  auto time = [&](const char* name, double bytes, auto&& fn) { timer.time(name, bytes, fn); };
   const uint32_t nn = ctx_.n;
   const double n = nn, s4 = sizeof(S4);
   std::vector<uint32_t> c(nn);
@@ -137,9 +122,7 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
     });
   ctx_.pull_ctl();
   if (ctx_.h_ctl->abort) throw std::runtime_error("profile_kernels: rebuild overflowed");
-  MESO_CUDA_CHECK(cudaEventDestroy(e0));
-  MESO_CUDA_CHECK(cudaEventDestroy(e1));
-  return out;
+  return timer.profiles();
 }
 
 std::unique_ptr<Backend> make_cuda_backend(const Variant& v) {

@@ -12,6 +12,7 @@
 #include "device_ops.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/physics/pair_noise.hpp"
+#include "tag_order.cuh"
 
 namespace meso::cuda {
 
@@ -160,9 +161,7 @@ void CudaContext<P>::get_particles(ParticleData<double>& out) const {
   MESO_CUDA_CHECK(cudaMemcpy(hf.data(), force.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
   MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   MESO_CUDA_CHECK(cudaMemcpy(hi.data(), image.data(), n * sizeof(Image), cudaMemcpyDeviceToHost));
-  std::vector<uint32_t> by_tag(n);
-  std::iota(by_tag.begin(), by_tag.end(), 0u);
-  std::sort(by_tag.begin(), by_tag.end(), [&](uint32_t a, uint32_t b) { return ht[a] < ht[b]; });
+  const std::vector<uint32_t> by_tag = tag_order(ht);
   out.resize(n);
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t i = by_tag[k];

@@ -8,6 +8,7 @@
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "mpcd_context.cuh"
+#include "tag_order.cuh"
 
 namespace meso::cuda {
 
@@ -89,9 +90,7 @@ void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
     MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag.data(), tag.bytes(), cudaMemcpyDeviceToHost));
     MESO_CUDA_CHECK(cudaMemcpy(hi.data(), image.data(), image.bytes(), cudaMemcpyDeviceToHost));
   }
-  std::vector<uint32_t> by_tag(n);
-  std::iota(by_tag.begin(), by_tag.end(), 0u);
-  std::sort(by_tag.begin(), by_tag.end(), [&](uint32_t a, uint32_t b) { return ht[a] < ht[b]; });
+  const std::vector<uint32_t> by_tag = tag_order(ht);
   out.resize(n);
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t i = by_tag[k];

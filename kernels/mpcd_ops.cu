@@ -18,6 +18,7 @@
 
 #include "cuda_operations.cuh"
 #include "device_ops.cuh"
+#include "kernel_timer.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
@@ -203,24 +204,8 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   std::unique_ptr<CudaMpcdSort<P>> sort;
   if (sorts) sort = std::make_unique<CudaMpcdSort<P>>(ctx);
 
-  std::map<std::string, KernelProfile> out;
-  cudaEvent_t e0, e1;
-  MESO_CUDA_CHECK(cudaEventCreate(&e0));
-  MESO_CUDA_CHECK(cudaEventCreate(&e1));
-  auto time = [&](const char* name, double bytes, auto&& fn) {
-    std::vector<double> t;
-    for (int r = 0; r < std::max(repeats, 1) + 1; ++r) {
-      MESO_CUDA_CHECK(cudaEventRecord(e0, ctx.stream));
-      fn();
-      MESO_CUDA_CHECK(cudaEventRecord(e1, ctx.stream));
-      MESO_CUDA_CHECK(cudaEventSynchronize(e1));
-      float ms = 0.f;
-      MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      if (r > 0) t.push_back(1e3 * ms);  // the first is warm-up
-    }
-    std::sort(t.begin(), t.end());
-    out[name] = {t[t.size() / 2], bytes};
-  };
+  KernelTimer timer(ctx.stream, repeats);
+  auto time = [&](const char* name, double bytes, auto&& fn) { timer.time(name, bytes, fn); };
   // Minimum bytes: every array a piece must read or write, once.
   const double n = m.n, nc = m.grid.ncells(), s4 = sizeof(S4), w = sizeof(S4{}.w);
   const double props = 2.0 * sizeof(Double4), tags = m.sys.params.rule == MpcdRule::at ? 4.0 * n : 0.0;
@@ -235,10 +220,8 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
        [&] { collide.enqueue_properties(step); });
   time("mpcd_collide", n * 2 * s4 + nc * props + tags, [&] { collide.enqueue_velocities(step); });
   const uint32_t overflow = collide.fetch_overflow();
-  MESO_CUDA_CHECK(cudaEventDestroy(e0));
-  MESO_CUDA_CHECK(cudaEventDestroy(e1));
   if (overflow) throw std::runtime_error("profile_mpcd: the cell list overflowed");
-  return out;
+  return timer.profiles();
 }
 
 namespace testing {

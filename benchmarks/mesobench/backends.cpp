@@ -41,8 +41,13 @@ nlohmann::json kernel_table(const std::map<std::string, cuda::KernelProfile>& pr
 }  // namespace
 #endif
 
-nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
 #ifdef MESO_HAVE_CUDA
+namespace {
+
+// Device memory per particle, the copy bandwidth and the per-kernel table of
+// one profile (profile_kernels or profile_mpcd of CudaBackendInfo).
+template <class Profile>
+nlohmann::json inspect_cuda(Backend& b, uint64_t n, Profile&& profile) {
   auto* info = dynamic_cast<cuda::CudaBackendInfo*>(&b);
   if (!info) return nullptr;
   const double bw = cuda::measure_copy_bandwidth();
@@ -50,7 +55,15 @@ nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uin
           {"bytes_per_particle", static_cast<double>(info->device_bytes()) / static_cast<double>(n)},
           {"copy_bandwidth_GBps", bw},
           {"graph_steps", info->graph_steps()},
-          {"kernels", kernel_table(info->profile_kernels(20), bw)}};
+          {"kernels", kernel_table(profile(*info), bw)}};
+}
+
+}  // namespace
+#endif
+
+nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
+#ifdef MESO_HAVE_CUDA
+  return inspect_cuda(b, n, [](cuda::CudaBackendInfo& i) { return i.profile_kernels(20); });
 #else
   return nullptr;
 #endif
@@ -58,13 +71,7 @@ nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uin
 
 nlohmann::json inspect_mpcd_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
 #ifdef MESO_HAVE_CUDA
-  auto* info = dynamic_cast<cuda::CudaBackendInfo*>(&b);
-  if (!info) return nullptr;
-  const double bw = cuda::measure_copy_bandwidth();
-  return {{"device_bytes", info->device_bytes()},
-          {"bytes_per_particle", static_cast<double>(info->device_bytes()) / static_cast<double>(n)},
-          {"copy_bandwidth_GBps", bw},
-          {"kernels", kernel_table(info->profile_mpcd(20), bw)}};
+  return inspect_cuda(b, n, [](cuda::CudaBackendInfo& i) { return i.profile_mpcd(20); });
 #else
   return nullptr;
 #endif
