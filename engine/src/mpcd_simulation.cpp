@@ -8,8 +8,7 @@ namespace meso {
 
 MpcdSimulation::MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSystem& sys)
     : backend_(std::move(backend)), sys_(sys) {
-  sys_.validate();
-  backend_->set_mpcd(sys_);
+  backend_->set_mpcd(sys_);  // validates (Backend::set_mpcd)
   stream_ = backend_->create_as<MpcdStreamOp>("mpcd/stream");
   collide_ = backend_->create_as<MpcdCollideOp>(std::string("mpcd/collide/") + to_string(sys_.params.rule));
   const Variant& v = backend_->variant();
