@@ -13,21 +13,10 @@
 namespace meso::cuda {
 
 template <class S4>
-CudaMpcd<S4>::~CudaMpcd() {
-  if (h_overflow) cudaFreeHost(h_overflow);
-}
-
-template <class S4>
 void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
   s.validate();
   const physics::MpcdGrid g = s.grid();
   const uint64_t nc = uint64_t(g.nx) * uint64_t(g.ny) * uint64_t(g.nz);
-  constexpr bool fp32 = sizeof(S4{}.x) == 4;
-  if (fp32 && nc >= (1ull << 24))
-    throw_input_error("MPCD grid of ", g.nx, " x ", g.ny, " x ", g.nz, " = ", nc,
-                      " cells is too large for fp32 storage (precision=mixed or single): the cell "
-                      "index cached in the velocity's w is exact below 2^24 cells; use "
-                      "precision=double");
   if (nc >= (1ull << 32))
     throw_input_error("MPCD grid of ", nc, " cells is too large: cell indices are 32-bit");
   if (s.particles.size() >= (1ull << 32))
@@ -48,7 +37,9 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
   vel.resize(n);
   tag.resize(n);
   image.resize(n);
-  overflow.resize(1);
+  step_word.resize(1);
+  MESO_CUDA_CHECK(cudaMemsetAsync(step_word.data(), 0, sizeof(MpcdStepWord), stream));
+  word_step = 0;
   // On the operations' (non-blocking) stream, waited for: a plain cudaMemcpy
   // from pageable memory may return before its DMA lands, and the legacy
   // stream does not order it before that stream's kernels.
@@ -60,17 +51,9 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
     MESO_CUDA_CHECK(cudaMemcpyAsync(image.data(), hi.data(), image.bytes(), cudaMemcpyHostToDevice,
                                     stream));
   }
-  MESO_CUDA_CHECK(cudaMemsetAsync(overflow.data(), 0, sizeof(uint32_t), stream));
   MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (!h_overflow) MESO_CUDA_CHECK(cudaMallocHost(&h_overflow, sizeof(uint32_t)));
-  *h_overflow = 0;
-
-  // The first capacity as the MD cell list's: mean + 4 sigma of a Poisson
-  // occupancy + 4, in rows of 8 words; an overflow grows it (never drops).
-  const double mean = nc > 0 ? double(n) / double(nc) : 0.0;
-  cap = static_cast<uint32_t>(mean + 4.0 * std::sqrt(mean) + 4.0);
-  cap = (cap + 7) / 8 * 8;
   grid = g;
+  scan_bytes = mpcd_scan_temp_bytes(g.ncells());
   sys.box = s.box;
   sys.params = s.params;
   sys.particles = {};
@@ -104,29 +87,37 @@ void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
 
 template <class S4>
 std::size_t CudaMpcd<S4>::bytes() const {
-  return pos.bytes() + vel.bytes() + tag.bytes() + image.bytes() + overflow.bytes() + pool_.bytes();
+  return pos.bytes() + vel.bytes() + tag.bytes() + image.bytes() + step_word.bytes() + pool_.bytes();
 }
 
+// Pool layout of the cell list: count, start (ncells words each), cell,
+// slot, members (n + n_md words each), the scan's scratch.
 template <class S4>
-std::size_t CudaMpcd<S4>::cells_bytes(uint32_t ncells, uint32_t cap) {
-  return align256(std::size_t(ncells) * sizeof(uint32_t)) +
-         align256(std::size_t(ncells) * cap * sizeof(uint32_t)) +
-         align256(std::size_t(ncells) * 2 * sizeof(Double4));
+std::size_t CudaMpcd<S4>::cells_bytes() const {
+  const std::size_t nc = grid.ncells(), nm = std::size_t(n) + n_md;
+  return 2 * align256(nc * sizeof(uint32_t)) + 3 * align256(nm * sizeof(uint32_t)) +
+         align256(scan_bytes);
 }
 
 template <class S4>
 MpcdCellView CudaMpcd<S4>::cells() {
   const uint32_t nc = grid.ncells();
-  unsigned char* p = scratch(cells_bytes(nc, cap));
+  unsigned char* p = scratch(cells_bytes());
+  auto take = [&p](std::size_t bytes) {
+    unsigned char* q = p;
+    p += align256(bytes);
+    return q;
+  };
   MpcdCellView v;
-  v.count = reinterpret_cast<uint32_t*>(p);
-  p += align256(std::size_t(nc) * sizeof(uint32_t));
-  v.members = reinterpret_cast<uint32_t*>(p);
-  p += align256(std::size_t(nc) * cap * sizeof(uint32_t));
-  v.props = reinterpret_cast<Double4*>(p);
-  v.overflow = overflow.data();
+  v.count = reinterpret_cast<uint32_t*>(take(std::size_t(nc) * sizeof(uint32_t)));
+  v.start = reinterpret_cast<uint32_t*>(take(std::size_t(nc) * sizeof(uint32_t)));
+  const std::size_t nm = std::size_t(n) + n_md;
+  v.cell = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));
+  v.slot = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));
+  v.members = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));
+  v.scan_temp_bytes = scan_bytes;
+  v.scan_temp = take(v.scan_temp_bytes);
   v.ncells = nc;
-  v.cap = cap;
   return v;
 }
 

@@ -5,16 +5,20 @@
 //
 //   pos   x, y, z, type             (fp32 in mixed/single: relative to the
 //                                    box centre, which is the origin)
-//   vel   vx, vy, vz, cell index    (the cell of the last collision, cached
-//                                    by the cell list for the collide kernel)
+//   vel   vx, vy, vz, unused        (HOOMD caches the cell index here; the
+//                                    CSR cell list keeps it in a compact
+//                                    array instead, which moves 4 bytes a
+//                                    particle rather than a dirtied 16-byte
+//                                    vector)
 //   tag, image
 //
 // and one scratch pool that holds, in turn, the cell list and cell
-// properties of a collision and the keys and gather buffer of a sort. They
+// collision (12 bytes a particle) and the keys
+// and gather buffer of a sort. They
 // are never live together: the collision rebuilds its cell list from the
 // current positions, and the sort runs between streaming and the collision.
 // Sharing the pool keeps the solvent within its memory budget (about 72
-// bytes a particle in mixed at rho = 10 with sorting, 68 without).
+// bytes a particle in mixed at rho = 10 with sorting, 52 without).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,25 +35,54 @@ namespace meso::cuda {
 template <class S4>
 struct MpcdView {
   S4* pos;  // x, y, z, type
-  S4* vel;  // vx, vy, vz, cell index (exact in fp32 below 2^24 cells)
+  S4* vel;  // vx, vy, vz, unused
   uint32_t* tag;
   Image* image;
   uint32_t n;
 };
 
-// The cell list of one collision and the properties derived from it: the
-// members of cell c are members[c * cap .. c * cap + count[c]) in ascending
-// particle index; props[2c] = {u_cm, factor}, props[2c + 1] = {rotation axis
-// (SRD) or the cell's mean AT noise, 0}. overflow: the largest count seen
-// beyond cap (0: none); the kernels after the cell list return when set.
+// The collision number and its grid shift, on the device: the collision's
+// kernels read them from here, so that one captured graph serves every
+// collision (mpcd_advance_step advances them at the start of each).
+struct MpcdStepWord {
+  unsigned long long step;
+  double shift[3];
+};
+
+// The MD particles that join a collision (solute coupling, HOOMD-blue's
+// embedded group): the CUDA context's MD arrays (pos.w = type), masses per
+// type, the embed_types mask; members n_solvent + i of the cell list are MD
+// particle i (cell kMpcdNoCell when not of the embedded types). n = 0: no
+// solute.
+inline constexpr uint32_t kMpcdNoCell = 0xffffffffu;
+template <class S4>
+struct MpcdEmbedView {
+  const S4* pos = nullptr;
+  S4* vel = nullptr;
+  const uint32_t* tag = nullptr;
+  const double* type_mass = nullptr;
+  uint32_t n = 0;
+  uint32_t types = 0;
+};
+
+// The cell list of one collision (CSR, mpcd_cell_list.cu): the members of
+// cell c are members[start[c] .. start[c] + count[c]) in no fixed order;
+// for member j (solvent particles, then embedded MD particles) cell[j] is
+// its cell and slot[j] its place in it. scan_temp: CUB's scratch for the
+// scan.
 struct MpcdCellView {
   uint32_t* count;
+  uint32_t* start;
+  uint32_t* cell;
+  uint32_t* slot;
   uint32_t* members;
-  Double4* props;
-  uint32_t* overflow;
+  void* scan_temp;
+  std::size_t scan_temp_bytes;
   uint32_t ncells;
-  uint32_t cap;
 };
+
+// CUB's scratch for the exclusive scan of ncells counts.
+std::size_t mpcd_scan_temp_bytes(uint32_t ncells);
 
 // fp32 storage: a wrapped fp64 coordinate just below lo + L can round up to
 // lo + L (and just above lo to below lo when lo is not a float). Folds the
@@ -78,12 +111,11 @@ template <class S4>
 class CudaMpcd {
  public:
   CudaMpcd() = default;
-  ~CudaMpcd();
   CudaMpcd(const CudaMpcd&) = delete;
   CudaMpcd& operator=(const CudaMpcd&) = delete;
 
-  // Copies the (validated) solvent in; refuses grids whose cell index the
-  // storage cannot hold exactly (fp32: 2^24 cells) with an InputError.
+  // Copies the (validated) solvent in; refuses grids of 2^32 cells or more
+  // (32-bit cell indices) with an InputError.
   void load(const MpcdSystem& sys, cudaStream_t s);
   // The solvent in double precision, in tag order (waits for the stream).
   void get(MpcdParticles& out, cudaStream_t s) const;
@@ -93,7 +125,10 @@ class CudaMpcd {
   physics::MpcdGrid grid{};
   uint32_t n = 0;
   bool loaded = false;
-  uint32_t cap = 0;  // cell-list capacity, grown on overflow
+  std::size_t scan_bytes = 0;  // CUB's scratch for the cell list's scan
+  // MD particles the cell list makes room for (the collide operation sets it
+  // before each collision; 0 without solute).
+  uint32_t n_md = 0;
   // The pool holds the cell list of the last collision (false after a load
   // or a sort, which reuse the pool).
   bool cells_valid = false;
@@ -101,14 +136,14 @@ class CudaMpcd {
   DeviceBuffer<S4> pos, vel;
   DeviceBuffer<uint32_t> tag;
   DeviceBuffer<Image> image;
-  DeviceBuffer<uint32_t> overflow;  // one word
-  uint32_t* h_overflow = nullptr;   // its pinned mirror
+  DeviceBuffer<MpcdStepWord> step_word;  // one
+  uint64_t word_step = 0;  // the collision number step_word holds once the stream gets there
 
   MpcdView<S4> view() { return {pos.data(), vel.data(), tag.data(), image.data(), n}; }
-  // The cell list at the current cap, laid out at the start of the pool
-  // (grown to fit; the previous contents are lost).
+  // The cell list, laid out at the start of the pool (grown to fit; the
+  // previous contents are lost).
   MpcdCellView cells();
-  static std::size_t cells_bytes(uint32_t ncells, uint32_t cap);
+  std::size_t cells_bytes() const;
   // At least `bytes` of scratch (grown to fit; the contents are lost).
   unsigned char* scratch(std::size_t bytes);
   std::size_t scratch_bytes() const { return pool_.size(); }

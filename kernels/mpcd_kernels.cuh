@@ -23,36 +23,36 @@ template <class S4>
 void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass,
                  const physics::BodyForce& bf, cudaStream_t s);
 
-// Cell of every particle on the grid shifted by `shift` (cached in vel.w),
-// atomic insertion into the ncells x cap rows, rows sorted ascending. An
-// overflow records the largest count in *c.overflow and writes nothing out
-// of bounds.
+// The next collision: w->step += 1 and its grid shift (zero without
+// grid_shift), on the device.
+void mpcd_advance_step(MpcdStepWord* w, uint32_t seed, double cell_size, bool grid_shift,
+                       cudaStream_t s);
+
+// Cell of every particle on the grid shifted by w->shift (cached in vel.w),
+// then the CSR cell list: counts, their exclusive scan, members (in no fixed
+// order within a cell). Cannot overflow.
 template <class S4>
-void mpcd_build_cells(MpcdView<S4> p, const physics::MpcdGrid& grid, const Vec3d& shift,
-                      const MpcdCellView& c, cudaStream_t s);
+void mpcd_build_cells(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const physics::MpcdGrid& grid,
+                      const MpcdStepWord* w, const MpcdCellView& c, cudaStream_t s);
 
 struct MpcdCollideArgs {
-  uint64_t step;  // the collision number: keys axes, thermostat and AT draws
+  const MpcdStepWord* w;  // the collision number: keys axes, thermostat and AT draws
   uint32_t seed;
   double mass, kT;
   double cos_a, sin_a;  // SRD rotation angle
-  double at_scale;      // AT: sqrt(kT / m), the Maxwellian width per component
   bool thermostat;      // SRD: Maxwell-Boltzmann cell thermostat
   bool at;              // the MPC-AT rule instead of SRD
 };
 
-// Per cell: momentum and mass summed over its members in a fixed order (and
-// the kinetic energy about u_cm with the thermostat, the AT draws for AT),
-// then u_cm and the rotation axis and thermostat factor (SRD) or the mean
-// AT draw, into c.props.
+// The collision of every cell (one fused kernel): momentum and mass as
+// order-independent fixed-point sums over its members (and the kinetic
+// energy about u_cm with the thermostat, the random momenta for AT), then
+// per member (solvent and embedded MD) v = u_cm + factor R(v - u_cm) (SRD)
+// or u_cm + sqrt(kT/m_j) xi_j - mean random velocity (AT), in fp64, stored
+// in S4.
 template <class S4>
-void mpcd_cell_properties(MpcdView<S4> p, const MpcdCellView& c, const MpcdCollideArgs& a,
-                          cudaStream_t s);
-// Per particle: v = u_cm + factor R(v - u_cm) (SRD) or
-// u_cm + sqrt(kT/m) (xi - mean xi) (AT), in fp64, stored in S4.
-template <class S4>
-void mpcd_collide_velocities(MpcdView<S4> p, const MpcdCellView& c, const MpcdCollideArgs& a,
-                             cudaStream_t s);
+void mpcd_collide(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const MpcdCellView& c,
+                  const MpcdCollideArgs& a, cudaStream_t s);
 
 // The solvent in cell order (unshifted grid) through the shared radix sort
 // and gather (sort_permute.cuh); `scratch` holds mpcd_sort_bytes<S4>(n).

@@ -3,12 +3,18 @@
 // CudaContext<P>::mpcd, the per-piece profile of CudaBackendInfo::
 // profile_mpcd, and the cell-list test hook of meso/cuda/testing.hpp.
 //
-// stream() and sort() only enqueue on the context's stream; collide() waits
-// once, at its end, for the overflow word of its cell list (the stream runs
-// the pieces in order, and get_mpcd waits too), so a collision period costs
-// one host round trip. An overflowing cell list leaves the velocities
-// untouched (the kernels after it return), so the collision is redone in
-// full after the capacity grows.
+// stream(), sort() and collide() only enqueue on the context's stream: the
+// CSR cell list cannot overflow (mpcd_cell_list.cu), so nothing needs the
+// host between collisions, and the host runs ahead of the device until
+// get_mpcd waits for it. The collision's pieces (step advance, cell list
+// with its memset and CUB scan, cell properties, velocities) are captured
+// once into a CUDA graph and replayed: they read the collision number and
+// grid shift from the device's step word, so the graph does not change from
+// one collision to the next, and a launch of ~8 pieces costs the host one
+// call instead of ~8 (at L = 50 the launches, not the kernels, were the
+// larger part of a collision). The graph is recaptured when an array it
+// holds moves (the key below); MESO_CUDA_GRAPHS=0 enqueues the pieces
+// directly (what compute-sanitizer runs).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -86,72 +92,93 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     ctx_.mpcd.cells();  // the cell list at its first capacity: device_bytes shows it
   }
 
+  ~CudaMpcdCollide() override { drop_graph(); }
+
   void collide(uint64_t step) override {
-    for (int attempt = 0;; ++attempt) {
-      enqueue_cells(step);
-      enqueue_properties(step);
-      enqueue_velocities(step);
-      const uint32_t need = fetch_overflow();
-      if (!need) {
-        ctx_.mpcd.cells_valid = true;
-        return;
-      }
-      if (attempt > 20) throw std::runtime_error("cuda backend: MPCD cell list does not converge");
-      grow(need);
+    auto& m = ctx_.mpcd;
+    const uint32_t embed = m.sys.params.embed_types;
+    if (embed != 0) {
+      require_embeddable(m.sys.box, m.sys.params, ctx_.sys,
+                         at_ ? "mpcd/collide/at" : "mpcd/collide/srd");
     }
+    m.n_md = embed != 0 ? ctx_.n : 0u;  // before cells(): it sizes the pool
+    m.cells();                          // the pool at its size before any capture
+    if (m.word_step != step - 1) {  // the device's word must hold the previous collision's number
+      const MpcdStepWord w{step - 1, {0.0, 0.0, 0.0}};
+      // From pageable memory: staged before the call returns, so `w` may go.
+      MESO_CUDA_CHECK(cudaMemcpyAsync(m.step_word.data(), &w, sizeof w, cudaMemcpyHostToDevice,
+                                      ctx_.stream));
+    }
+    if (ctx_.use_graphs) {
+      const GraphKey key = graph_key();
+      if (!exec_ || !(key == key_)) capture(key);
+      MESO_CUDA_CHECK(cudaGraphLaunch(exec_, ctx_.stream));
+    } else {
+      enqueue_collision();
+    }
+    m.word_step = step;
+    m.cells_valid = true;
+    // The collision changed MD velocities: a Nose-Hoover sum m v^2 kept from
+    // the last MD step no longer holds.
+    if (m.n_md > 0) ctx_.nh_mv2_known = false;
   }
 
-  void enqueue_cells(uint64_t step) {
+  // The pieces of one collision, in order (captured or enqueued directly).
+  void enqueue_collision() {
+    enqueue_advance();
+    enqueue_cells();
+    enqueue_collide();
+  }
+  void enqueue_advance() {
     auto& m = ctx_.mpcd;
     const MpcdParams& prm = m.sys.params;
-    const Vec3d shift = prm.grid_shift ? physics::srd_grid_shift(step, prm.seed, prm.cell_size)
-                                       : Vec3d{0.0, 0.0, 0.0};
-    mpcd_build_cells(m.view(), m.grid, shift, m.cells(), ctx_.stream);
+    mpcd_advance_step(m.step_word.data(), prm.seed, prm.cell_size, prm.grid_shift, ctx_.stream);
   }
-  void enqueue_properties(uint64_t step) {
-    mpcd_cell_properties(ctx_.mpcd.view(), ctx_.mpcd.cells(), args(step), ctx_.stream);
+  void enqueue_cells() {
+    auto& m = ctx_.mpcd;
+    mpcd_build_cells(m.view(), embedded(), m.grid, m.step_word.data(), m.cells(), ctx_.stream);
   }
-  void enqueue_velocities(uint64_t step) {
-    mpcd_collide_velocities(ctx_.mpcd.view(), ctx_.mpcd.cells(), args(step), ctx_.stream);
+  void enqueue_collide() {
+    mpcd_collide(ctx_.mpcd.view(), embedded(), ctx_.mpcd.cells(), args(), ctx_.stream);
   }
 
-  // The overflow word of the last build (waits for the stream).
-  uint32_t fetch_overflow() {
+  // The MD particles of the context as the collision's embedded members
+  // (none without embed_types).
+  MpcdEmbedView<S4> embedded() {
     auto& m = ctx_.mpcd;
-    MESO_CUDA_CHECK(cudaMemcpyAsync(m.h_overflow, m.overflow.data(), sizeof(uint32_t),
-                                    cudaMemcpyDeviceToHost, ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    return *m.h_overflow;
-  }
-
-  // Room for `needed` members a cell (the largest count seen), with an
-  // eighth to spare as the MD cell list grows.
-  void grow(uint32_t needed) {
-    auto& m = ctx_.mpcd;
-    m.cap = round_up(needed + needed / 8 + 1, 8);
-    m.cells();
-    MESO_CUDA_CHECK(cudaMemsetAsync(m.overflow.data(), 0, sizeof(uint32_t), ctx_.stream));
+    MpcdEmbedView<S4> md;
+    if (m.n_md == 0) return md;
+    md.pos = ctx_.pos.data();
+    md.vel = ctx_.vel.data();
+    md.tag = ctx_.tag.data();
+    md.type_mass = ctx_.mass.data();
+    md.n = m.n_md;
+    md.types = m.sys.params.embed_types;
+    return md;
   }
 
   testing::MpcdCellsForTest cells_for_test() override {
     auto& m = ctx_.mpcd;
     const MpcdCellView c = m.cells();
     const uint32_t n = m.n, nc = c.ncells;
-    std::vector<uint32_t> count(nc), members(size_t(nc) * c.cap), tag(n);
-    std::vector<S4> vel(n);
+    std::vector<uint32_t> count(nc), start(nc), members(std::size_t(n) + m.n_md), tag(n), cell(n);
     MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    MESO_CUDA_CHECK(cudaMemcpy(count.data(), c.count, nc * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(members.data(), c.members, members.size() * sizeof(uint32_t),
-                               cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(tag.data(), m.tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(vel.data(), m.vel.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+    auto copy = [](auto& dst, const auto* src) {
+      MESO_CUDA_CHECK(cudaMemcpy(dst.data(), src, dst.size() * sizeof(dst[0]), cudaMemcpyDeviceToHost));
+    };
+    copy(count, c.count);
+    copy(start, c.start);
+    copy(members, c.members);
+    copy(tag, m.tag.data());
+    copy(cell, c.cell);
     testing::MpcdCellsForTest out;
-    out.cap = c.cap;
     out.members.resize(nc);  // empty rows before the first collision
     for (uint32_t cell = 0; m.cells_valid && cell < nc; ++cell)
-      for (uint32_t k = 0; k < std::min(count[cell], c.cap); ++k)
-        out.members[cell].push_back(tag[members[size_t(cell) * c.cap + k]]);
-    for (uint32_t i = 0; i < n; ++i) out.cell_by_tag.emplace_back(tag[i], uint32_t(vel[i].w));
+      for (uint32_t k = 0; k < count[cell]; ++k) {
+        const uint32_t j = members[start[cell] + k];
+        if (j < n) out.members[cell].push_back(tag[j]);  // solvent only
+      }
+    for (uint32_t i = 0; i < n; ++i) out.cell_by_tag.emplace_back(tag[i], cell[i]);
     std::sort(out.cell_by_tag.begin(), out.cell_by_tag.end());
     return out;
   }
@@ -160,18 +187,61 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   CudaContext<P>& ctx_;
   bool at_;
 
-  MpcdCollideArgs args(uint64_t step) const {
+  // What a captured collision holds: every array pointer and size it reads.
+  struct GraphKey {
+    const void* pool;
+    std::size_t pool_bytes;
+    const void *pos, *vel, *tag, *md_pos, *md_vel, *md_tag, *md_mass, *word;
+    uint32_t n, n_md, embed;
+    bool operator==(const GraphKey&) const = default;
+  };
+  GraphKey key_{};
+  cudaGraphExec_t exec_ = nullptr;
+
+  GraphKey graph_key() {
+    auto& m = ctx_.mpcd;
+    const bool md = m.n_md > 0;
+    return {m.cells().count,
+            m.scratch_bytes(),
+            m.pos.data(),
+            m.vel.data(),
+            m.tag.data(),
+            md ? ctx_.pos.data() : nullptr,
+            md ? ctx_.vel.data() : nullptr,
+            md ? ctx_.tag.data() : nullptr,
+            md ? ctx_.mass.data() : nullptr,
+            m.step_word.data(),
+            m.n,
+            m.n_md,
+            m.sys.params.embed_types};
+  }
+  void capture(const GraphKey& key) {
+    drop_graph();
+    cudaGraph_t graph = nullptr;
+    MESO_CUDA_CHECK(cudaStreamBeginCapture(ctx_.stream, cudaStreamCaptureModeThreadLocal));
+    enqueue_collision();
+    MESO_CUDA_CHECK(cudaStreamEndCapture(ctx_.stream, &graph));
+    const cudaError_t e = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    MESO_CUDA_CHECK(e);
+    key_ = key;
+  }
+  void drop_graph() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+  MpcdCollideArgs args() {
     const MpcdParams& prm = ctx_.mpcd.sys.params;
     // The angle as the reference forms it, so that cos and sin agree bitwise.
     const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
     MpcdCollideArgs a;
-    a.step = step;
+    a.w = ctx_.mpcd.step_word.data();
     a.seed = prm.seed;
     a.mass = prm.mass;
     a.kT = prm.kT;
     a.cos_a = std::cos(alpha);
     a.sin_a = std::sin(alpha);
-    a.at_scale = std::sqrt(prm.kT / prm.mass);
     a.thermostat = prm.thermostat;
     a.at = at_;
     return a;
@@ -207,20 +277,22 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   KernelTimer timer(ctx.stream, repeats);
   auto time = [&](const char* name, double bytes, auto&& fn) { timer.time(name, bytes, fn); };
   // Minimum bytes: every array a piece must read or write, once.
-  const double n = m.n, nc = m.grid.ncells(), s4 = sizeof(S4), w = sizeof(S4{}.w);
-  const double props = 2.0 * sizeof(Double4), tags = m.sys.params.rule == MpcdRule::at ? 4.0 * n : 0.0;
+  const double n = m.n, nc = m.grid.ncells(), s4 = sizeof(S4);
+  const double tags = m.sys.params.rule == MpcdRule::at ? 4.0 * n : 0.0;
   const bool forced = m.sys.params.body_force.active();
   const uint64_t step = 1;  // any collision number: the draws do not change the work
 
   time("mpcd_stream", n * (forced ? 4 : 3) * s4, [&] { stream.stream(); });
   if (sort) time("mpcd_sort", n * 2 * (2 * s4 + 4 + sizeof(Image)), [&] { sort->sort(); });
-  collide.collide(step);  // grows the cell list if it must, so the pieces below never overflow
-  time("mpcd_cells", n * (s4 + w + 4) + nc * 4, [&] { collide.enqueue_cells(step); });
-  time("mpcd_cell_properties", n * (4 + s4) + nc * (4 + props) + tags,
-       [&] { collide.enqueue_properties(step); });
-  time("mpcd_collide", n * 2 * s4 + nc * props + tags, [&] { collide.enqueue_velocities(step); });
-  const uint32_t overflow = collide.fetch_overflow();
-  if (overflow) throw std::runtime_error("profile_mpcd: the cell list overflowed");
+  collide.collide(step);  // a full collision first: the pieces below then time a warm state
+  // (each repeat of a piece re-runs it on the same step word: the same work).
+  // Cells: read pos, write cell and slot, count and scan the cells, read
+  // cell and slot back, write members.
+  time("mpcd_cells", n * (s4 + 4 * 5) + nc * 4 * 3, [&] { collide.enqueue_cells(); });
+  // Collide (cell sums and update, fused): read members, count and start,
+  // each velocity once and write it (and the tags for AT).
+  time("mpcd_collide", n * (4 + 2 * s4) + nc * 8 + tags, [&] { collide.enqueue_collide(); });
+  MESO_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
   return timer.profiles();
 }
 

@@ -3,7 +3,7 @@
 // unshifted grid, the stable radix sort and gather of sort_permute.cuh (the
 // machinery of the MD reorder) give the permutation and move pos, vel, tag
 // and image; tags travel along, so results in tag order are unchanged (and,
-// as the cell rows are in tag order, bitwise so).
+// as the cell sums do not depend on the members' order, bitwise so).
 //
 // Memory: the sort ping-pongs in place (cub::DoubleBuffer: two key and two
 // value buffers, CUB's histograms), and once it is done the key buffers,

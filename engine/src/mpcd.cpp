@@ -29,6 +29,24 @@ void MpcdParams::validate() const {
     throw_input_error("the MPCD cell thermostat is for the srd rule; the at rule thermostats itself");
 }
 
+void require_embeddable(const Box& solvent_box, const MpcdParams& params, const System& md,
+                        const char* op) {
+  if (params.embed_types == 0) return;
+  if (md.particles.n_local == 0)
+    throw_input_error("operation '", op, "': MPCD embed_types = ", params.embed_types,
+                      " needs an MD system with particles (set_system first)");
+  const uint32_t nt = md.ntypes();
+  if (nt < 32 && (params.embed_types >> nt) != 0)
+    throw_input_error("MPCD embed_types = ", params.embed_types, " names a type beyond the MD system's ",
+                      nt, " types");
+  const Vec3d a = solvent_box.lengths(), b = md.box.lengths(), la = solvent_box.lo(), lb = md.box.lo();
+  const auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), 1.0); };
+  if (!(close(a.x, b.x) && close(a.y, b.y) && close(a.z, b.z) && close(la.x, lb.x) && close(la.y, lb.y) &&
+        close(la.z, lb.z)))
+    throw_input_error("MPCD solvent box ", a.x, " x ", a.y, " x ", a.z, " and MD box ", b.x, " x ", b.y,
+                      " x ", b.z, " differ: embedded particles must share the solvent's box");
+}
+
 void MpcdParticles::resize(std::size_t n) {
   position.resize(n);
   velocity.resize(n);

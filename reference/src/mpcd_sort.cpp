@@ -7,7 +7,7 @@ namespace meso::reference {
 
 template <class Real>
 void mpcd_sort(CpuMpcd<Real>& s) {
-  s.cells.build(s.grid, s.pos.data(), s.tag.data(), s.size(), Vec3d{0.0, 0.0, 0.0});
+  s.cells.build(s.grid, s.pos.data(), s.size(), Vec3d{0.0, 0.0, 0.0});
   const std::vector<uint32_t> order = s.cells.particles();  // old index of new slot k
   auto permute = [&order](auto& v) {
     const auto copy = v;
@@ -20,7 +20,7 @@ void mpcd_sort(CpuMpcd<Real>& s) {
   permute(s.image);
   // The cell list now describes the sorted storage: rebuilt rather than
   // remapped (a sort is rare; obviously right beats fast here).
-  s.cells.build(s.grid, s.pos.data(), s.tag.data(), s.size(), Vec3d{0.0, 0.0, 0.0});
+  s.cells.build(s.grid, s.pos.data(), s.size(), Vec3d{0.0, 0.0, 0.0});
   s.props.clear();  // they were of the previous collision's cells
 }
 

@@ -4,15 +4,25 @@
 // CpuMpcd, and per-cell sums binned independently of MpcdCellList.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <numeric>
 #include <random>
 #include <vector>
 
 #include "meso/mpcd.hpp"
+#include "meso/system.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::testing {
+
+// Componentwise |a - b| <= tol (GoogleTest EXPECT_NEAR on each).
+inline void expect_vec_near(const Vec3d& a, const Vec3d& b, double tol) {
+  EXPECT_NEAR(a.x, b.x, tol);
+  EXPECT_NEAR(a.y, b.y, tol);
+  EXPECT_NEAR(a.z, b.z, tol);
+}
 
 inline uint64_t fresh_seed() {
   return (uint64_t{std::random_device{}()} << 32) | std::random_device{}();
@@ -46,6 +56,44 @@ inline MpcdSystem random_solvent(uint64_t seed, const MpcdParams& prm, int nx, i
     s.particles.image[i] = {0, 0, 0};
   }
   s.validate();
+  return s;
+}
+
+// MD solute for the coupling tests: n particles in the solvent's box, two
+// types (0: mass m0, embedded; 1: mass m1, not), soft conservative DPD
+// repulsion a between all (no DPD thermostat: gamma = 0), velocities
+// Gaussian of width sqrt(kT / m) times v_scale.
+inline System random_solute(uint64_t seed, const MpcdSystem& solvent, std::size_t n, double m0,
+                            double m1, double a = 5.0, double v_scale = 1.0) {
+  std::mt19937_64 gen(seed ^ 0x5017u);
+  System s;
+  s.box = solvent.box;
+  s.type_names = {"S", "X"};
+  s.type_mass = {m0, m1};
+  s.dpd = PairTable<physics::DpdPairParams>(2);
+  physics::DpdPairParams pp;
+  pp.a = a;
+  pp.gamma = 0.0;
+  pp.rcut = 1.0;
+  for (uint32_t i = 0; i < 2; ++i)
+    for (uint32_t j = i; j < 2; ++j) s.dpd.set(i, j, pp);
+  s.kT = solvent.params.kT;
+  s.particles.resize(n);
+  const Vec3d lo = s.box.lo(), L = s.box.lengths();
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3d r{lo.x + L.x * u01(gen), lo.y + L.y * u01(gen), lo.z + L.z * u01(gen)};
+    Image img{0, 0, 0};
+    s.box.wrap(r, img);
+    const uint32_t t = i % 4 == 3 ? 1u : 0u;  // a quarter not embedded
+    const double w = v_scale * std::sqrt(s.kT / s.type_mass[t]);
+    s.particles.position[i] = r;
+    s.particles.velocity[i] = Vec3d{w * g(gen), w * g(gen), w * g(gen)};
+    s.particles.type[i] = t;
+    s.particles.tag[i] = static_cast<uint32_t>(i);
+    s.particles.image[i] = {0, 0, 0};
+  }
   return s;
 }
 

@@ -34,6 +34,10 @@ struct MpcdParams {
   // reverse-Poiseuille viscosity measurement), as in HOOMD's mpcd streaming
   // with a constant force.
   physics::BodyForce body_force;
+  // Solute coupling (HOOMD-blue's embedded group): MD particles of these
+  // types (bit t: type t) join every collision with their own masses; the
+  // MD system must share the solvent's box (require_embeddable). 0: none.
+  uint32_t embed_types = 0;
 
   void validate() const;  // throws InputError naming the bad value
 };
@@ -86,5 +90,13 @@ struct MpcdThermo {
   double temperature = 0.0;
 };
 MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step);
+
+struct System;
+// Before a collision with embed_types set: the MD system (`md`, as the
+// backend holds it) must have particles, a type for every embed_types bit and
+// the solvent's box (same lengths and origin to 1e-12 relative: the
+// particles share one cell grid); otherwise an InputError naming the value.
+void require_embeddable(const Box& solvent_box, const MpcdParams& params, const System& md,
+                        const char* op);
 
 }  // namespace meso

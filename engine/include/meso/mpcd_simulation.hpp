@@ -1,7 +1,10 @@
-// The run loop of an MPCD solvent on its own (the srd-fluid workload and the
-// SRD validation cases): per collision period, stream, sort when due, collide
-// (HOOMD-blue's mpcd::Integrator with period 1). The operations come from the
-// backend by name (meso/ops/mpcd.hpp).
+// The run loop of an MPCD solvent (the srd-fluid workload and the SRD
+// validation cases), on its own or coupled to MD solute (HOOMD-blue's
+// mpcd::Integrator): per collision period dt_c, the solvent streams dt_c,
+// the MD runs dt_c / dt_md steps, the solvent is sorted when due, and the
+// collision acts on the solvent and the embedded MD particles
+// (MpcdParams::embed_types) at their new positions. The operations come from
+// the backend by name (meso/ops/mpcd.hpp).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include "meso/backend.hpp"
 #include "meso/mpcd.hpp"
 #include "meso/ops/mpcd.hpp"
+#include "meso/simulation.hpp"
 
 namespace meso {
 
@@ -20,6 +24,10 @@ class MpcdSimulation {
   // variant reorder=cell and sort=N > 0 (on a backend that honours them) the
   // solvent is sorted into cell order every N collisions.
   MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSystem& sys);
+  // Solute coupling: the solvent joins the MD simulation's backend, and each
+  // collision period runs dt_c / dt_md MD steps (an integer, or an
+  // InputError naming both). The boxes must agree when embed_types is set.
+  MpcdSimulation(std::unique_ptr<Simulation> md, const MpcdSystem& sys);
 
   // Advances ncollisions collision periods; calls on_sample every
   // sample_every collisions when sample_every > 0.
@@ -28,7 +36,9 @@ class MpcdSimulation {
 
   uint64_t step() const { return step_; }
   const MpcdSystem& system() const { return sys_; }
-  Backend& backend() { return *backend_; }
+  Backend& backend() { return *be_; }
+  Simulation* md() { return md_.get(); }  // null without solute
+  uint64_t md_steps_per_collision() const { return md_period_; }
   MpcdParticles particles() const;  // tag order
   MpcdThermo thermo() const;
 
@@ -37,7 +47,12 @@ class MpcdSimulation {
   MpcdSortOp* sort_op() { return sort_.get(); }  // null without sorting
 
  private:
-  std::unique_ptr<Backend> backend_;
+  void create_operations();
+
+  std::unique_ptr<Backend> backend_;  // owned here without solute
+  std::unique_ptr<Simulation> md_;    // owns the backend with solute
+  Backend* be_ = nullptr;
+  uint64_t md_period_ = 0;
   MpcdSystem sys_;
   std::unique_ptr<MpcdStreamOp> stream_;
   std::unique_ptr<MpcdCollideOp> collide_;

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "box_muller.hpp"
+#include "fixed_point_sum.hpp"
 #include "meso_hd.hpp"
 #include "philox.hpp"
 #include "vec3.hpp"
@@ -25,6 +26,7 @@ inline constexpr uint32_t kShiftStream = 0x53484654u;   // "SHFT": grid shift
 inline constexpr uint32_t kAxisStream = 0x53524421u;    // "SRD!": rotation axis
 inline constexpr uint32_t kThermoStream = 0x4d425448u;  // "MBTH": cell thermostat
 inline constexpr uint32_t kAtStream = 0x4154434cu;      // "ATCL": MPC-AT velocities
+inline constexpr uint32_t kAtEmbedStream = 0x41544d44u; // "ATMD": ... of embedded MD particles
 
 MESO_HD Philox4x32Ctr draw(uint32_t stream, uint32_t seed, uint32_t id, uint64_t step,
                            uint32_t k) {
@@ -98,12 +100,70 @@ MESO_HD double srd_thermostat_factor(uint32_t n, double ke_rel, double kT, uint3
 }
 
 // MPC-AT: a fresh Maxwellian velocity (three unit normals, times
-// sqrt(kT/m) by the caller) for particle `tag` at collision `step`.
-MESO_HD Vec3d mpcd_at_gaussian3(uint32_t tag, uint64_t step, uint32_t seed) {
-  const Philox4x32Ctr a = srd_detail::draw(srd_detail::kAtStream, seed, tag, step, 0u);
-  const Philox4x32Ctr b = srd_detail::draw(srd_detail::kAtStream, seed, tag, step, 1u);
+// sqrt(kT/m) by the caller) for particle `tag` at collision `step`; MD
+// particles embedded in the collision (whose tags are a separate numbering)
+// draw from their own stream.
+MESO_HD Vec3d mpcd_at_gaussian3(uint32_t tag, uint64_t step, uint32_t seed, bool embedded = false) {
+  const uint32_t stream = embedded ? srd_detail::kAtEmbedStream : srd_detail::kAtStream;
+  const Philox4x32Ctr a = srd_detail::draw(stream, seed, tag, step, 0u);
+  const Philox4x32Ctr b = srd_detail::draw(stream, seed, tag, step, 1u);
   const GaussianPair g01 = box_muller2(uniform_open01(a.v[0], a.v[1]), uniform_open01(a.v[2], a.v[3]));
   return {g01.z0, g01.z1, box_muller(uniform_open01(b.v[0], b.v[1]), uniform_open01(b.v[2], b.v[3]))};
+}
+
+// The MPC-AT rule for a cell of members with masses m_j (solvent and
+// embedded MD particles; Allahyarov & Gompper 2002, Goetze et al. PRE 76,
+// 046705 (2007)): random velocities w_j = sqrt(kT/m_j) xi_j, and
+//   v_j' = u + w_j - (sum_k m_k w_k) / M,
+// which keeps the cell momentum M u. The sum is over the random momenta
+// m_j w_j = sqrt(kT m_j) xi_j.
+MESO_HD Vec3d mpcd_at_random_momentum(double kT, double mass, const Vec3d& xi) {
+  return sqrt(kT * mass) * xi;
+}
+MESO_HD Vec3d mpcd_at_velocity(const Vec3d& u, double kT, double mass, const Vec3d& xi,
+                               const Vec3d& mean_random_velocity) {
+  return u + (sqrt(kT / mass) * xi - mean_random_velocity);
+}
+
+// The cell sums (HOOMD-blue's CellThermoCompute): the momentum sum m v, the
+// kinetic energy about the cell velocity u, sum m |v - u|^2 / 2 (summed over
+// relative velocities rather than as sum m v^2 / 2 - M u^2 / 2, which cancels
+// when the flow is fast against the thermal speed), and the MPC-AT draws.
+// Each is an order-independent fixed-point sum (fixed_point_sum.hpp) whose
+// scale comes from a bound on its terms: vmax, the largest velocity
+// component in the cell (mpcd_max_abs_component, combined with nan_max, so
+// that a NaN anywhere makes the bound and hence the sum NaN).
+MESO_HD double nan_max(double a, double b) {
+  return (a == a && b == b) ? (a > b ? a : b) : a + b;  // a + b: NaN when either is
+}
+MESO_HD double mpcd_max_abs_component(const Vec3d& v) {
+  return nan_max(nan_max(fabs(v.x), fabs(v.y)), fabs(v.z));
+}
+// |m v_alpha| <= m vmax.
+MESO_HD double mpcd_momentum_bound(double mass, double vmax) { return mass * vmax; }
+MESO_HD double mpcd_ke_rel_term(double mass, const Vec3d& v, const Vec3d& u) {
+  const Vec3d d = v - u;
+  return 0.5 * mass * dot(d, d);
+}
+// u is a mean of the members' velocities, so |v_alpha - u_alpha| <= 2 vmax
+// and m |v - u|^2 / 2 <= 6 m vmax^2.
+MESO_HD double mpcd_ke_rel_bound(double mass, double vmax) { return 6.0 * mass * vmax * vmax; }
+// A unit normal from mpcd_at_gaussian3 is below sqrt(-2 ln 2^-53) ~ 8.6 in
+// magnitude (uniform_open01's 53-bit resolution), so a random momentum
+// component is below 16 sqrt(kT m_max).
+inline constexpr double kMpcdAtDrawBound = 16.0;
+MESO_HD double mpcd_at_momentum_bound(double kT, double mmax) {
+  return kMpcdAtDrawBound * sqrt(kT * mmax);
+}
+// With members of different masses (embedded MD particles): the momentum
+// terms are bounded by the largest m_j |v_j,alpha| (the caller's max over
+// members of mass * mpcd_max_abs_component(v)), the kinetic-energy terms by
+// 6 m_max vmax^2 (mpcd_ke_rel_bound with m_max), the masses by m_max.
+
+// The sum of a cell's fixed-point terms as a double, or NaN when the bound
+// was not finite (bound * 0: NaN for NaN and infinity).
+MESO_HD double mpcd_cell_sum(int64_t q, int shift, double bound) {
+  return finite_bound(bound) ? from_fixed_point(q, shift) : bound * 0.0;
 }
 
 // The MPCD cell grid: cubic cells of edge a tiling the periodic box (L/a an

@@ -18,13 +18,12 @@ namespace meso::cuda::testing {
 void shrink_neighbor_capacity_for_test(NeighborListOp& nlist, uint32_t cap);
 
 // The MPCD cell list of the last collision of a CUDA collide operation (an
-// MpcdSimulation's collide_op()): its capacity, the members of each cell as
-// tags in stored order (rows are empty before the first collision and after
-// a sort, which reuses the memory), and the cell index cached in each
-// particle's vel.w as (tag, cell) pairs sorted by tag. Throws
-// std::invalid_argument for another backend's operation.
+// MpcdSimulation's collide_op()): the solvent members of each cell as tags in stored
+// order (rows are empty before the first collision and after a sort, which
+// reuses the memory), and the cell index cached in each particle's vel.w as
+// (tag, cell) pairs sorted by tag. Throws std::invalid_argument for another
+// backend's operation.
 struct MpcdCellsForTest {
-  uint32_t cap = 0;
   std::vector<std::vector<uint32_t>> members;
   std::vector<std::pair<uint32_t, uint32_t>> cell_by_tag;
 };

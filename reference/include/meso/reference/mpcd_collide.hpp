@@ -24,15 +24,23 @@ namespace meso::reference {
 // overflow (nothing to grow, nothing dropped) and is obviously correct; the
 // CUDA cell list is compared with it cell by cell as sets of particles.
 //
-// Within a cell the members are in ascending TAG order, not storage order:
-// the cell sums (momentum, energy, mean AT draw) then do not depend on how the
-// solvent is stored, so a run with mpcd/sort and one without are bitwise the
-// same trajectory (tests/reference/mpcd_test.cpp).
+// Within a cell the members are in ascending storage index. The order does
+// not matter to the collision: the cell sums are order-independent fixed-point
+// sums (meso/physics/fixed_point_sum.hpp), so a run with mpcd/sort and one
+// without are bitwise the same trajectory (tests/reference/mpcd_test.cpp), and
+// the CUDA cell list, filled by atomics in no fixed order, sums alike.
+template <class Real>
+struct MpcdEmbedded;
+
 class MpcdCellList {
  public:
+  static constexpr uint32_t kNoCell = 0xffffffffu;
+  // Bins the n solvent particles and, when md is given, the MD particles
+  // that join the collision as members n + i (MD particle i); the others
+  // get kNoCell.
   template <class Real>
-  void build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, const uint32_t* tag,
-             std::size_t n, const Vec3d& shift);
+  void build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, std::size_t n,
+             const Vec3d& shift, const MpcdEmbedded<Real>* md = nullptr);
 
   uint32_t num_cells() const { return static_cast<uint32_t>(cell_start_.size()) - 1u; }
   const Vec3d& shift() const { return shift_; }
@@ -57,6 +65,7 @@ class MpcdCellList {
 struct MpcdCellProps {
   uint32_t n = 0;
   double mass = 0.0;
+  double max_mass = 0.0;  // of one member (the AT draws' bound)
   Vec3d momentum{0.0, 0.0, 0.0};
   double ke_rel = 0.0;
 
@@ -70,21 +79,40 @@ struct CpuMpcd;
 template <class Real>
 struct CpuContext;
 
-// The properties of every cell of `cells` (fp64 sums over the members in
-// the cell list's order).
+// The MD particles that join a collision (solute coupling, HOOMD-blue's
+// embedded group): those whose type is in `types`, with their own masses.
+template <class Real>
+struct MpcdEmbedded {
+  const Vec3<Real>* pos = nullptr;
+  Vec3<Real>* vel = nullptr;
+  const uint32_t* type = nullptr;
+  const uint32_t* tag = nullptr;
+  std::size_t n = 0;
+  const double* type_mass = nullptr;
+  uint32_t types = 0;
+
+  bool joins(std::size_t i) const { return type[i] < 32u && ((types >> type[i]) & 1u) != 0u; }
+  double mass_of(std::size_t i) const { return type_mass[type[i]]; }
+};
+
+// The properties of every cell of `cells`: fixed-point sums of the fp64
+// per-particle terms (physics::mpcd_cell_sums), independent of the members'
+// order and bitwise what the CUDA kernels compute.
 template <class Real>
 void mpcd_cell_properties(const CpuMpcd<Real>& s, const MpcdCellList& cells,
-                          std::vector<MpcdCellProps>& out);
+                          std::vector<MpcdCellProps>& out, const MpcdEmbedded<Real>* md = nullptr);
 
 // One collision under an explicit grid shift (tests use it to place the grid;
 // the operation draws it): bins s.cells, stores s.props, applies `rule`.
 template <class Real>
-void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& shift);
+void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& shift,
+                  const MpcdEmbedded<Real>* md = nullptr);
 
 // The collision numbered `step`: shift physics::srd_grid_shift(step, seed, a)
 // when params.grid_shift, else none.
 template <class Real>
-void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step);
+void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step,
+                  const MpcdEmbedded<Real>* md = nullptr);
 
 // The "mpcd/collide/srd" and "mpcd/collide/at" operations.
 template <class Real>

@@ -1,0 +1,202 @@
+// Solute coupling (HOOMD-blue's embedded MD particles): MD particles of the
+// embed_types join every MPCD collision with their own masses. A two-body
+// cell by hand for both rules, conservation of the total (solvent + solute)
+// momentum through the coupled run loop, equipartition of a heavy solute
+// with the solvent, and the input errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "meso/error.hpp"
+#include "meso/mpcd_simulation.hpp"
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/reference/mpcd_collide.hpp"
+#include "meso/simulation.hpp"
+#include "support/mpcd_solvent.hpp"
+
+namespace {
+
+using namespace meso;
+namespace mt = meso::testing;  // ::testing is GoogleTest's
+using mt::expect_vec_near;
+using mt::fresh_seed;
+constexpr double kPi = 3.14159265358979323846;
+
+
+// One solvent particle (m = 1) and two MD particles in cell 0 of a 4^3 grid
+// without shift: MD 0 (type 0, M = 5) is embedded, MD 1 (type 1) is not.
+TEST(MpcdSolute, TwoBodyCellByHand) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  MpcdSystem sys;
+  sys.box = Box(4.0, 4.0, 4.0);
+  sys.params.seed = static_cast<uint32_t>(seed);
+  sys.params.kT = 1.3;
+  sys.particles.resize(1);
+  sys.particles.position[0] = {-1.5, -1.5, -1.5};
+  sys.particles.velocity[0] = {1.0, 2.0, 3.0};
+  sys.particles.type[0] = 0;
+  sys.particles.tag[0] = 7;
+  sys.particles.image[0] = {0, 0, 0};
+  std::vector<Vec3d> pos = {{-1.2, -1.7, -1.1}, {-1.4, -1.3, -1.6}};
+  const std::vector<Vec3d> v0 = {{-0.5, 0.25, 0.125}, {0.3, -0.2, 0.1}};
+  const std::vector<uint32_t> type = {0, 1}, tag = {7, 8};  // tag 7 as the solvent's: separate streams
+  const double type_mass[] = {5.0, 2.0};
+  const Vec3d u = (1.0 / 6.0) * (sys.particles.velocity[0] + 5.0 * v0[0]);
+  const uint64_t step = seed >> 40;
+  for (const MpcdRule rule : {MpcdRule::srd, MpcdRule::at}) {
+    SCOPED_TRACE(to_string(rule));
+    auto s = mt::load<double>(sys);
+    std::vector<Vec3d> vel = v0;
+    reference::MpcdEmbedded<double> md;
+    md.pos = pos.data();
+    md.vel = vel.data();
+    md.type = type.data();
+    md.tag = tag.data();
+    md.n = 2;
+    md.type_mass = type_mass;
+    md.types = 1u;
+    reference::mpcd_collide(s, rule, step, {0.0, 0.0, 0.0}, &md);
+    const reference::MpcdCellProps& p = s.props[0];
+    EXPECT_EQ(p.n, 2u);
+    EXPECT_EQ(p.mass, 6.0);
+    expect_vec_near(p.momentum, 6.0 * u, 1e-14);
+    Vec3d want0, want1;
+    if (rule == MpcdRule::srd) {
+      const Vec3d axis = physics::srd_rotation_axis(0, step, s.params.seed);
+      const double a = 130.0 * kPi / 180.0;
+      want0 = u + physics::srd_rotate(sys.particles.velocity[0] - u, axis, std::cos(a), std::sin(a));
+      want1 = u + physics::srd_rotate(v0[0] - u, axis, std::cos(a), std::sin(a));
+    } else {
+      const double kT = 1.3;
+      const Vec3d xs = physics::mpcd_at_gaussian3(7, step, s.params.seed);
+      const Vec3d xm = physics::mpcd_at_gaussian3(7, step, s.params.seed, true);
+      EXPECT_NE(xs.x, xm.x);  // the embedded stream differs from the solvent's
+      const Vec3d ws = std::sqrt(kT / 1.0) * xs, wm = std::sqrt(kT / 5.0) * xm;
+      const Vec3d mean = (1.0 / 6.0) * (1.0 * ws + 5.0 * wm);
+      want0 = u + ws - mean;
+      want1 = u + wm - mean;
+    }
+    expect_vec_near(s.vel[0], want0, 1e-14);
+    expect_vec_near(vel[0], want1, 1e-14);
+    // Momentum of the cell kept; the non-embedded particle untouched.
+    expect_vec_near(s.vel[0] + 5.0 * vel[0], 6.0 * u, 1e-13);
+    EXPECT_EQ(vel[1].x, v0[1].x);
+    EXPECT_EQ(vel[1].y, v0[1].y);
+    EXPECT_EQ(vel[1].z, v0[1].z);
+  }
+}
+
+std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
+
+Vec3d total_momentum(MpcdSimulation& sim) {
+  const MpcdParticles s = sim.particles();
+  Vec3d p{0.0, 0.0, 0.0};
+  for (const Vec3d& v : s.velocity) p += sim.system().params.mass * v;
+  const ParticleData<double> md = sim.md()->particles();
+  for (std::size_t i = 0; i < md.n_local; ++i)
+    p += sim.md()->system().type_mass[md.type[i]] * md.velocity[i];
+  return p;
+}
+
+RunParams md_params(double dt) {
+  RunParams rp;
+  rp.dt = dt;
+  rp.integrator = Integrator::nve;
+  rp.skin = 0.3;
+  return rp;
+}
+
+// Collisions and conservative MD forces both keep the total momentum: over
+// 30 collision periods of 4 MD steps, to round-off of sums of ~2500 terms.
+TEST(MpcdSolute, CoupledRunConservesTotalMomentum) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const MpcdRule rule : {MpcdRule::srd, MpcdRule::at}) {
+    SCOPED_TRACE(to_string(rule));
+    MpcdParams prm;
+    prm.seed = static_cast<uint32_t>(seed);
+    prm.rule = rule;
+    prm.embed_types = 1u;
+    const MpcdSystem solvent = mt::random_solvent(seed, prm, 6, 6, 6, 10.0);
+    const System solute = mt::random_solute(seed, solvent, 200, 5.0, 2.0);
+    MpcdSimulation sim(std::make_unique<Simulation>(cpu(), solute, md_params(0.025)), solvent);
+    EXPECT_EQ(sim.md_steps_per_collision(), 4u);
+    const Vec3d p0 = total_momentum(sim);
+    const ParticleData<double> md0 = sim.md()->particles();
+    sim.run(30);
+    EXPECT_EQ(sim.md()->step(), 120u);
+    const Vec3d p1 = total_momentum(sim);
+    expect_vec_near(p1, p0, 1e-10);
+    // The solute moved (forces and collisions).
+    const ParticleData<double> md1 = sim.md()->particles();
+    EXPECT_NE(md1.velocity[0].x, md0.velocity[0].x);
+  }
+}
+
+// A heavy solute (M = 5) started at rest reaches the solvent's temperature
+// through the collisions alone (the MD has no thermostat): the mean kinetic
+// temperature M <v^2> / 3 of the 150 embedded particles over collisions
+// 101..400 is kT = 1 within 0.06. One sample scatters by sqrt(2 / (3 * 150))
+// = 0.067 and the velocity of a particle of M = 5 in SRD decorrelates within
+// a few collisions, so the 300-collision mean scatters by ~0.01: the bound is
+// ~6 of those. Were the collision to treat the solute as solvent mass 1
+// (ignoring M), it would settle near M kT = 5, not 1.
+TEST(MpcdSolute, HeavySoluteReachesTheSolventTemperature) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  MpcdParams prm;
+  prm.seed = static_cast<uint32_t>(seed);
+  prm.thermostat = true;  // takes out the heat of the solute's start
+  prm.embed_types = 1u;
+  const MpcdSystem solvent = mt::random_solvent(seed, prm, 6, 6, 6, 10.0, {0.0, 0.0, 0.0});
+  const System solute = mt::random_solute(seed, solvent, 200, 5.0, 2.0, 5.0, /*v_scale=*/0.0);
+  MpcdSimulation sim(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), solvent);
+  sim.run(100);
+  double sum = 0.0;
+  int samples = 0;
+  for (int k = 0; k < 300; ++k) {
+    sim.run(1);
+    const ParticleData<double> md = sim.md()->particles();
+    double mv2 = 0.0;
+    int n = 0;
+    for (std::size_t i = 0; i < md.n_local; ++i)
+      if (md.type[i] == 0) {
+        mv2 += 5.0 * dot(md.velocity[i], md.velocity[i]);
+        ++n;
+      }
+    sum += mv2 / (3.0 * n);
+    ++samples;
+  }
+  const double T = sum / samples;
+  std::printf("embedded solute M = 5: <T> = %.4f over collisions 101..400\n", T);
+  EXPECT_NEAR(T, 1.0, 0.06);
+}
+
+TEST(MpcdSolute, InputErrorsNameTheValue) {
+  MpcdParams prm;
+  prm.embed_types = 1u;
+  const MpcdSystem solvent = mt::random_solvent(1, prm, 4, 4, 4, 5.0);
+  const System solute = mt::random_solute(1, solvent, 20, 5.0, 2.0);
+  // embed_types without an MD simulation.
+  EXPECT_THROW(MpcdSimulation(cpu(), solvent), InputError);
+  // dt_c = 0.1 is not a whole number of MD steps of 0.03.
+  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.03)), solvent),
+               InputError);
+  // A type the MD system does not have.
+  MpcdSystem bad = solvent;
+  bad.params.embed_types = 0b100u;
+  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), bad),
+               InputError);
+  // Boxes that differ.
+  System other = solute;
+  other.box = Box(4.0, 4.0, 5.0);
+  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), other, md_params(0.02)), solvent),
+               InputError);
+  // Uncoupled co-simulation (embed_types = 0) is allowed.
+  MpcdSystem plain = solvent;
+  plain.params.embed_types = 0;
+  EXPECT_NO_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), plain));
+}
+
+}  // namespace
