@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Plot the Poiseuille validation cases from a `mesobench validate --json FILE`
-result (either or both cases in one file).
+result (any of them in one file).
 
-poiseuille-viscosity: the averaged velocity profile with the parabola fitted to
-each half, the flow amplitude during start-up (how steady state was reached),
-and eta per run against the published value and the gate.
+poiseuille-viscosity, srd-viscosity: the averaged velocity profile with the
+parabola fitted to each half, the flow amplitude during start-up (how steady
+state was reached), and eta per run against the reference (published value,
+or SRD kinetic theory) and the gate.
 poiseuille-transient: simulated profiles at each published time against the
 analytic start-up series, the L2 error per time against its threshold, and
 the steady profile that gave nu.
 
     scripts/plot_poiseuille.py results/validation/poiseuille-short.json -o out.png
-    (with both cases in the file, writes out-viscosity.png and out-transient.png)
+    (with several cases in the file, writes out-viscosity.png, out-transient.png
+    and out-srd-viscosity.png)
 """
 import argparse
 import json
@@ -63,12 +65,19 @@ def plot_viscosity(case, doc, out, plt):
     n = len(etas) + 1
     ax3.errorbar([n], [case["measured"]], yerr=[case["uncertainty"]], fmt="s", color="C2", capsize=3,
                  label=f'mean {case["measured"]:.4f} ± {case["uncertainty"]:.4f}')
+    if "theory" in d:  # srd-viscosity: the reference is the SRD kinetic theory
+        t = d["theory"]
+        ref_label = (f'SRD kinetic theory {t["total"]:.3f} (kin. {t["kinetic"]:.3f} + coll. '
+                     f'{t["collisional"]:.3f}) ± {100 * t["model_error"]:g}%')
+    else:
+        ref_label = "Backer 2.09 ± 0.02"
     ax3.axhspan(case["reference"] - case["reference_uncertainty"], case["reference"] + case["reference_uncertainty"],
-                color="k", alpha=0.25, label="Backer 2.09 ± 0.02")
+                color="k", alpha=0.25, label=ref_label)
     ax3.axhspan(case["reference"] - case["tolerance"], case["reference"] + case["tolerance"], color="k",
                 alpha=0.07, label="gate")
-    ax3.axhline(d["kinetic_theory"]["total"], color="C1", ls="--", lw=1,
-                label=f'kinetic theory {d["kinetic_theory"]["total"]:.2f}')
+    if "kinetic_theory" in d:
+        ax3.axhline(d["kinetic_theory"]["total"], color="C1", ls="--", lw=1,
+                    label=f'kinetic theory {d["kinetic_theory"]["total"]:.2f}')
     ax3.set_xlabel("run")
     ax3.set_ylabel("eta")
     ax3.set_title("PASS" if case["passed"] else "FAIL")
@@ -128,12 +137,13 @@ def main():
     try:
         with open(args.json) as f:
             doc = json.load(f)
-        cases = {c["name"]: c for c in doc["cases"] if c["name"].startswith("poiseuille")}
+        cases = {c["name"]: c for c in doc["cases"]
+                 if c["name"].startswith("poiseuille") or c["name"] == "srd-viscosity"}
     except (OSError, KeyError, json.JSONDecodeError) as e:
         print(f"plot_poiseuille: cannot read {args.json}: {e}", file=sys.stderr)
         return 2
     if not cases:
-        print(f"plot_poiseuille: no poiseuille case in {args.json}", file=sys.stderr)
+        print(f"plot_poiseuille: no poiseuille or srd-viscosity case in {args.json}", file=sys.stderr)
         return 2
 
     import matplotlib
@@ -146,6 +156,8 @@ def main():
         plot_viscosity(cases["poiseuille-viscosity"], doc, f"{stem}-viscosity{ext}" if both else args.output, plt)
     if "poiseuille-transient" in cases:
         plot_transient(cases["poiseuille-transient"], doc, f"{stem}-transient{ext}" if both else args.output, plt)
+    if "srd-viscosity" in cases:
+        plot_viscosity(cases["srd-viscosity"], doc, f"{stem}-srd-viscosity{ext}" if both else args.output, plt)
     return 0
 
 

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "meso/error.hpp"
+#include "meso/mpcd_simulation.hpp"
 #include "meso/parabola_fit.hpp"
 #include "meso/simulation.hpp"
 #include "meso/velocity_profile.hpp"
@@ -130,36 +131,176 @@ KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, d
   return v;
 }
 
+SrdViscosity srd_kinetic_theory_viscosity(double n, double kT, double mass, double a, double dt,
+                                          double angle_deg) {
+  require_positive("SRD particles per cell n", n);
+  require_positive("SRD kT", kT);
+  require_positive("SRD mass", mass);
+  require_positive("SRD cell size a", a);
+  require_positive("SRD collision period dt", dt);
+  if (!(angle_deg > 0.0 && angle_deg < 180.0))
+    throw_input_error("SRD angle = ", angle_deg, " deg is invalid: it must be in (0, 180)");
+  const double alpha = angle_deg * kPi / 180.0;
+  const double occupancy = n - 1.0 + std::exp(-n);
+  SrdViscosity v;
+  v.kinetic = n * kT * dt / (a * a * a) *
+              (5.0 * n / (occupancy * (4.0 - 2.0 * std::cos(alpha) - 2.0 * std::cos(2.0 * alpha))) - 0.5);
+  v.collisional = mass / (18.0 * a * dt) * occupancy * (1.0 - std::cos(alpha));
+  return v;
+}
+
+namespace {
+
+// The DPD fluid behind the DrivenFlow interface.
+class DpdDrivenFlow final : public DrivenFlow {
+ public:
+  DpdDrivenFlow(const Context& ctx, const ReversePoiseuilleSetup& s, uint64_t seed) : kT_(s.fluid.kT) {
+    DpdFluidParams fluid = s.fluid;
+    fluid.seed = seed;  // independent initial configuration ...
+    RunParams rp = s.run;
+    rp.seed = static_cast<uint32_t>(seed);  // ... and pair noise
+    System sys = make_dpd_fluid(fluid);
+    sys.body_force.g = {0.0, 0.0, s.g};
+    sys.body_force.reverse_axis = 0;
+    box_ = sys.box;
+    type_mass_ = sys.type_mass;
+    n_ = sys.particles.n_local;
+    total_mass_ = static_cast<double>(n_) * fluid.mass;
+    dt_ = rp.dt;
+    sim_ = std::make_unique<Simulation>(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
+  }
+  Box box() const override { return box_; }
+  double kT() const override { return kT_; }
+  double total_mass() const override { return total_mass_; }
+  uint64_t size() const override { return n_; }
+  double step_time() const override { return dt_; }
+  uint64_t step() const override { return sim_->step(); }
+  void run(uint64_t steps) override { sim_->run(steps); }
+  ParticleSpans snapshot() override {
+    p_ = sim_->particles();
+    const std::size_t n = p_.n_local;
+    return {{p_.position.data(), n}, {p_.velocity.data(), n}, {p_.type.data(), n}, type_mass_};
+  }
+
+ private:
+  std::unique_ptr<Simulation> sim_;
+  ParticleData<double> p_;
+  Box box_;
+  std::vector<double> type_mass_;
+  double kT_ = 0.0, total_mass_ = 0.0, dt_ = 0.0;
+  uint64_t n_ = 0;
+};
+
+// The benchmark solvent's initial state (make_srd_fluid's draws: uniform
+// positions, Maxwell-Boltzmann velocities with the net momentum removed and
+// the kinetic temperature set to kT) in a box of lx x ly x lz cells, which
+// make_srd_fluid (cubic) does not build: the channel needs its own gradient
+// direction. The draws are those of the MD initial state of the same box.
+MpcdSystem srd_solvent(double lx, double ly, double lz, double rho, const MpcdParams& prm, uint64_t seed) {
+  require_positive("SRD particles per cell rho", rho);
+  const double a = prm.cell_size;
+  DpdFluidParams f;
+  f.rho = rho / (a * a * a);
+  f.lx = lx * a;
+  f.ly = ly * a;
+  f.lz = lz * a;
+  f.kT = prm.kT;
+  f.mass = prm.mass;
+  f.seed = seed;
+  const System md = make_dpd_fluid(f);
+  MpcdSystem s;
+  s.box = md.box;
+  s.params = prm;
+  s.particles.resize(md.particles.n_local);
+  for (std::size_t i = 0; i < md.particles.n_local; ++i) {
+    s.particles.position[i] = md.particles.position[i];
+    s.particles.velocity[i] = md.particles.velocity[i];
+    s.particles.type[i] = 0;
+    s.particles.tag[i] = md.particles.tag[i];
+    s.particles.image[i] = {0, 0, 0};
+  }
+  return s;  // the backend validates it (cells a whole number, >= 2 a side)
+}
+
+// The SRD solvent behind the DrivenFlow interface; one step is one collision.
+class SrdDrivenFlow final : public DrivenFlow {
+ public:
+  SrdDrivenFlow(const Context& ctx, const SrdReversePoiseuilleSetup& s, uint64_t seed) {
+    MpcdParams prm = s.solvent;
+    prm.seed = static_cast<uint32_t>(seed);  // grid shifts, axes, thermostat draws ...
+    prm.body_force = {};
+    prm.body_force.g = {0.0, 0.0, s.g};
+    prm.body_force.reverse_axis = 0;
+    const MpcdSystem sys = srd_solvent(s.lx, s.ly, s.lz, s.rho, prm, seed);  // ... and the initial state
+    box_ = sys.box;
+    params_ = prm;
+    n_ = sys.particles.size();
+    type_mass_ = {prm.mass};  // srd_solvent's particles are all of type 0
+    sim_ = std::make_unique<MpcdSimulation>(ctx.registry->create(ctx.backend, ctx.variant), sys);
+  }
+  Box box() const override { return box_; }
+  double kT() const override { return params_.kT; }
+  double total_mass() const override { return static_cast<double>(n_) * params_.mass; }
+  uint64_t size() const override { return n_; }
+  double step_time() const override { return params_.dt; }
+  uint64_t step() const override { return sim_->step(); }
+  void run(uint64_t steps) override { sim_->run(steps); }
+  ParticleSpans snapshot() override {
+    p_ = sim_->particles();
+    return {p_.position, p_.velocity, p_.type, type_mass_};
+  }
+
+ private:
+  std::unique_ptr<MpcdSimulation> sim_;
+  MpcdParticles p_;
+  Box box_;
+  MpcdParams params_;
+  std::vector<double> type_mass_;
+  uint64_t n_ = 0;
+};
+
+}  // namespace
+
 ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleSetup& s) {
+  return measure_reverse_poiseuille(ctx, s, [&](uint64_t seed) -> std::unique_ptr<DrivenFlow> {
+    return std::make_unique<DpdDrivenFlow>(ctx, s, seed);
+  });
+}
+
+ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const SrdReversePoiseuilleSetup& s) {
+  return measure_reverse_poiseuille(ctx, s, [&](uint64_t seed) -> std::unique_ptr<DrivenFlow> {
+    return std::make_unique<SrdDrivenFlow>(ctx, s, seed);
+  });
+}
+
+ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleProtocol& s,
+                                                   const DrivenFlowFactory& make_run) {
   if (s.bins < 8 || s.bins % 2 != 0)
     throw_input_error("reverse Poiseuille bins = ", s.bins, " is invalid: it must be even and >= 8");
   if (s.runs < 1) throw_input_error("reverse Poiseuille runs = ", s.runs, " is invalid: it must be >= 1");
   require_positive("production time", s.production_time);
   require_non_negative("equilibration time", s.equilibrate_time);
-  const double dt = s.run.dt;
-  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
-  const uint64_t eq_steps = steps(s.equilibrate_time), prod_steps = steps(s.production_time);
-  const uint64_t sample_steps = std::max<uint64_t>(1, steps(s.sample_every_time));
-  const uint64_t monitor_steps = std::max<uint64_t>(sample_steps, steps(s.monitor_every_time));
 
   ReversePoiseuilleResult res;
   std::vector<double> weights;
+  double L = 0.0, kT = 0.0;
   for (int k = 0; k < s.runs; ++k) {
     ReversePoiseuilleRun run;
     run.seed = ctx.seed + 1000003ull * static_cast<uint64_t>(k);
-    DpdFluidParams fluid = s.fluid;
-    fluid.seed = run.seed;  // independent initial configuration ...
-    RunParams rp = s.run;
-    rp.seed = static_cast<uint32_t>(run.seed);  // ... and pair noise
-    System sys = make_dpd_fluid(fluid);
-    sys.body_force.g = {0.0, 0.0, s.g};
-    sys.body_force.reverse_axis = 0;
-    Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
-    const double M = static_cast<double>(sys.particles.n_local) * fluid.mass;
-    res.mass_density = M / sys.box.volume();
-    res.n = sys.particles.n_local;
+    const std::unique_ptr<DrivenFlow> flow = make_run(run.seed);
+    const Box box = flow->box();
+    const double dt = flow->step_time();
+    const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
+    const uint64_t eq_steps = steps(s.equilibrate_time), prod_steps = steps(s.production_time);
+    const uint64_t sample_steps = std::max<uint64_t>(1, steps(s.sample_every_time));
+    const uint64_t monitor_steps = std::max<uint64_t>(sample_steps, steps(s.monitor_every_time));
+    const double M = flow->total_mass();
+    res.mass_density = M / box.volume();
+    res.n = flow->size();
+    L = box.lengths().x;
+    kT = flow->kT();
 
-    VelocityProfile prof(sys.box, /*axis=*/0, /*component=*/2, s.bins);
+    VelocityProfile prof(box, /*axis=*/0, /*component=*/2, s.bins);
     prof.set_remove_center_of_mass(true);
     VelocityProfile first = prof, second = prof;
     if (res.centers.empty()) {
@@ -169,9 +310,9 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
     // Flow amplitude: mean velocity of the lower half minus that of the
     // upper half, over 2 (centre-of-mass frame); it rises from 0 to 2/3 of
     // the centre-line velocity as the start-up transient dies out.
-    const auto monitor = [&](const ParticleData<double>& p) {
+    const auto monitor = [&](const ParticleSpans& p) {
       double lo = 0.0, hi = 0.0, nlo = 0.0, nhi = 0.0;
-      for (std::size_t i = 0; i < p.n_local; ++i) {
+      for (std::size_t i = 0; i < p.position.size(); ++i) {
         const double v = component(p.velocity[i], 2);
         if (p.position[i].x < 0.0) {
           lo += v;
@@ -181,23 +322,23 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
           nhi += 1.0;
         }
       }
-      run.monitor_time.push_back(static_cast<double>(sim.step()) * dt);
+      run.monitor_time.push_back(static_cast<double>(flow->step()) * dt);
       run.monitor_amplitude.push_back(0.5 * (lo / std::max(nlo, 1.0) - hi / std::max(nhi, 1.0)));
     };
-    monitor(sim.particles());
+    monitor(flow->snapshot());
     for (uint64_t done = 0; done < eq_steps;) {
       const uint64_t n = std::min(monitor_steps, eq_steps - done);
-      sim.run(n);
+      flow->run(n);
       done += n;
-      monitor(sim.particles());
+      monitor(flow->snapshot());
     }
     for (uint64_t done = 0; done < prod_steps;) {
       const uint64_t n = std::min(sample_steps, prod_steps - done);
-      sim.run(n);
+      flow->run(n);
       done += n;
-      const ParticleData<double> p = sim.particles();
-      prof.add(p, sys.type_mass);
-      (done <= prod_steps / 2 ? first : second).add(p, sys.type_mass);
+      const ParticleSpans p = flow->snapshot();
+      prof.add(p);
+      (done <= prod_steps / 2 ? first : second).add(p);
       if (done % monitor_steps == 0) monitor(p);
     }
     const auto eta_of = [&](const std::vector<double>& u) {
@@ -217,8 +358,7 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
     run.eta_lower = -res.mass_density * s.g / (2.0 * hf.lower.curvature());
     run.eta_upper = res.mass_density * s.g / (2.0 * hf.upper.curvature());
     const double c = res.mass_density * s.g / (2.0 * run.eta);
-    const double var = hydrodynamic_variance(weights, res.centers, sys.box.lengths().x,
-                                             sys.box.lengths().x / s.bins, fluid.kT, M,
+    const double var = hydrodynamic_variance(weights, res.centers, L, L / s.bins, kT, M,
                                              run.eta / res.mass_density, s.production_time);
     run.model_se = run.eta * std::sqrt(var) / std::fabs(c);
     res.runs.push_back(std::move(run));
@@ -252,7 +392,7 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
   // How steady was the production window? The start-up series with the
   // measured viscosity, averaged over the production window and fitted like
   // the data, gives the curvature the transient still misses.
-  const double L = s.fluid.lx, d = 0.5 * L, nu = res.eta / res.mass_density;
+  const double d = 0.5 * L, nu = res.eta / res.mass_density;
   res.relaxation_time = d * d / (kPi * kPi * nu);
   std::vector<double> transient(res.centers.size());
   const double t0 = s.equilibrate_time, t1 = s.equilibrate_time + s.production_time;

@@ -17,6 +17,7 @@ Result run_poiseuille_viscosity(const Context& ctx);  // poiseuille-viscosity/
 Result run_poiseuille_transient(const Context& ctx);  // poiseuille-transient/
 Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& data);
 Result run_srd_momentum(const Context& ctx);  // srd-momentum/
+Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -46,6 +47,13 @@ const std::vector<Case>& all_cases() {
        "a = 1, m = 1, kT = 1, alpha = 130 deg, dt_c = 0.1, rho = 10, random grid shift",
        run_srd_momentum,
        {"L: box edge in cells", "collisions: collisions of each run"}},
+      {"srd-viscosity",
+       "Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388 (2003); Gompper, Ihle, Kroll & Winkler, "
+       "Adv. Polym. Sci. 221, 1 (2009): SRD kinetic theory with random shift; reverse Poiseuille flow of "
+       "the benchmark solvent (alpha = 130 deg, dt_c = 0.1, rho = 10, cell thermostat)",
+       run_srd_viscosity,
+       {"runs: independent runs", "production: averaging time per run", "equilibration: time from rest",
+        "cross: box edge across the gradient (y, z) in cells"}},
       {"poiseuille-viscosity",
        "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
        "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",

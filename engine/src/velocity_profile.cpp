@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "meso/error.hpp"
+#include "meso/mpcd.hpp"
 
 namespace meso {
 
@@ -29,31 +30,58 @@ VelocityProfile::VelocityProfile(const Box& box, int axis, int component, uint32
   count_.assign(bins, 0);
 }
 
-void VelocityProfile::add(const ParticleData<double>& p, const std::vector<double>& type_mass) {
+template <class MassOf>
+void VelocityProfile::accumulate(std::span<const Vec3d> position, std::span<const Vec3d> velocity,
+                                 MassOf mass_of) {
+  if (velocity.size() != position.size())
+    throw_input_error("velocity profile snapshot: ", position.size(), " positions but ", velocity.size(),
+                      " velocities");
+  const std::size_t n = position.size();
   const uint32_t nb = bins();
   double shift = 0.0;
   if (remove_com_) {
     double mv = 0.0, m = 0.0;
-    for (std::size_t i = 0; i < p.n_local; ++i) {
-      const double mi = type_mass.at(p.type[i]);
-      mv += mi * component_of(p.velocity[i], component_);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double mi = mass_of(i);
+      mv += mi * component_of(velocity[i], component_);
       m += mi;
     }
     if (m > 0.0) shift = mv / m;
   }
-  for (std::size_t i = 0; i < p.n_local; ++i) {
-    const double x = component_of(p.position[i], axis_);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = component_of(position[i], axis_);
     // Wrapped positions lie in [-L/2, L/2); the clamp only guards the
     // rounding of (x - lo) / width at the upper edge.
     auto b = static_cast<int64_t>(std::floor((x - lo_) / width_));
     if (b < 0) b = 0;
     if (b >= nb) b = nb - 1;
-    const double mi = type_mass.at(p.type[i]);
-    momentum_[b] += mi * (component_of(p.velocity[i], component_) - shift);
+    const double mi = mass_of(i);
+    momentum_[b] += mi * (component_of(velocity[i], component_) - shift);
     mass_[b] += mi;
     ++count_[b];
   }
   ++samples_;
+}
+
+void VelocityProfile::add(const ParticleSpans& p) {
+  if (p.type.size() != p.position.size())
+    throw_input_error("velocity profile snapshot: ", p.position.size(), " positions but ", p.type.size(),
+                      " types");
+  for (const uint32_t t : p.type)
+    if (t >= p.type_mass.size())
+      throw_input_error("velocity profile snapshot: particle type ", t, " has no mass (", p.type_mass.size(),
+                        " types given)");
+  accumulate(p.position, p.velocity, [&](std::size_t i) { return p.type_mass[p.type[i]]; });
+}
+
+void VelocityProfile::add(const ParticleData<double>& p, const std::vector<double>& type_mass) {
+  const std::size_t n = p.n_local;
+  add(ParticleSpans{{p.position.data(), n}, {p.velocity.data(), n}, {p.type.data(), n}, type_mass});
+}
+
+void VelocityProfile::add(const MpcdParticles& p, double mass) {
+  require_positive("MPCD mass", mass);
+  accumulate(p.position, p.velocity, [mass](std::size_t) { return mass; });
 }
 
 std::vector<double> VelocityProfile::centers() const {

@@ -56,8 +56,12 @@ TEST(Rdf, LatticeHasPeakAtSpacing) {
   const Rdf g = compute_rdf(sys.box, sys.particles, 2.0, 40);
   const double a = std::cbrt(1.0 / 0.4);  // 10^3 sites: spacing = rho^(-1/3)
   for (std::size_t b = 0; b < g.g.size(); ++b) {
-    if (g.r[b] + 0.5 * g.bin_width < a - 1e-9) EXPECT_EQ(g.g[b], 0.0) << g.r[b];
-    if (std::fabs(g.r[b] - a) < 0.5 * g.bin_width) EXPECT_GT(g.g[b], 5.0);
+    if (g.r[b] + 0.5 * g.bin_width < a - 1e-9) {
+      EXPECT_EQ(g.g[b], 0.0) << g.r[b];
+    }
+    if (std::fabs(g.r[b] - a) < 0.5 * g.bin_width) {
+      EXPECT_GT(g.g[b], 5.0);
+    }
   }
 }
 
@@ -97,7 +101,9 @@ TEST(LinearFit, SlopeErrorMatchesScatterForWhiteAndCorrelatedNoise) {
     // 200 trials: the scatter is known to ~5% (1/sqrt(2*200)); block
     // estimates of the inefficiency add ~15%.
     EXPECT_NEAR(se / scatter, 1.0, 0.25) << "phi " << phi;
-    if (phi > 0) EXPECT_LT(se_ols / scatter, 0.5);
+    if (phi > 0) {
+      EXPECT_LT(se_ols / scatter, 0.5);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "meso/error.hpp"
+#include "meso/mpcd.hpp"
 #include "meso/velocity_profile.hpp"
 
 namespace {
@@ -65,6 +66,41 @@ TEST(VelocityProfile, CenterOfMassFrame) {
   prof.add(particles({{0.0, 0.0, -0.5}, {0.0, 0.0, 0.5}}, {{11.0, 0.0, 0.0}, {9.0, 0.0, 0.0}}), {1.0});
   EXPECT_DOUBLE_EQ(prof.mean()[0], 1.0);
   EXPECT_DOUBLE_EQ(prof.mean()[1], -1.0);
+}
+
+TEST(VelocityProfile, MpcdSolventAndSpansGiveTheSameSums) {
+  // The same three particles as MD particles of mass 2, as an MPCD solvent
+  // of mass 2 (whose types do not index a mass table), and as plain spans:
+  // bin for bin the same sums, in the centre-of-mass frame too.
+  const std::vector<Vec3d> r = {{-0.5, 0.2, 0.0}, {-0.1, 0.0, 0.3}, {0.7, -0.4, 0.0}};
+  const std::vector<Vec3d> v = {{0.0, 0.0, 1.0}, {0.0, 0.5, 2.0}, {1.0, 0.0, -4.0}};
+  VelocityProfile md(Box(2.0), 0, 2, 2);
+  md.set_remove_center_of_mass(true);
+  VelocityProfile solvent = md, spans = md;
+  md.add(particles(r, v), {2.0});
+  MpcdParticles m;
+  m.resize(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    m.position[i] = r[i];
+    m.velocity[i] = v[i];
+    m.type[i] = 7;
+    m.tag[i] = static_cast<uint32_t>(i);
+  }
+  solvent.add(m, 2.0);
+  const std::vector<uint32_t> types(r.size(), 0u);
+  const std::vector<double> type_mass = {2.0};
+  spans.add(ParticleSpans{r, v, types, type_mass});
+  // Centre of mass -1/3: bin 0 holds (1 + 2)/2 + 1/3, bin 1 -4 + 1/3.
+  EXPECT_DOUBLE_EQ(md.mean()[0], 1.5 + 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(md.mean()[1], -4.0 + 1.0 / 3.0);
+  EXPECT_EQ(solvent.mean(), md.mean());
+  EXPECT_EQ(spans.mean(), md.mean());
+  EXPECT_EQ(solvent.mean_count(), md.mean_count());
+  // A type without a mass, or spans of different lengths, are input errors.
+  const std::vector<uint32_t> bad_types = {0u, 1u, 0u};
+  EXPECT_THROW(spans.add(ParticleSpans{r, v, bad_types, type_mass}), InputError);
+  EXPECT_THROW(spans.add(ParticleSpans{r, std::span<const Vec3d>(v).first(2), types, type_mass}), InputError);
+  EXPECT_THROW(solvent.add(m, 0.0), InputError);
 }
 
 TEST(VelocityProfile, MergeAddsSumsAndRejectsOtherGeometry) {

@@ -4,9 +4,12 @@
 // sum(m v) / sum(m) per bin over all samples, i.e. the momentum density over
 // the mass density, which is what continuum hydrodynamics calls u(x); averaging
 // per-snapshot bin means instead would weight sparse snapshots too heavily.
+// Any particle container can be profiled: the MD ParticleData, the MPCD
+// solvent (MpcdParticles, one mass), or spans over arrays of any other.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -14,6 +17,16 @@
 #include "meso/particle_data.hpp"
 
 namespace meso {
+
+struct MpcdParticles;  // meso/mpcd.hpp
+
+// One snapshot as a profile reads it: n particles' wrapped positions and
+// velocities, their types, and the mass of each type (indexed by type).
+struct ParticleSpans {
+  std::span<const Vec3d> position, velocity;
+  std::span<const uint32_t> type;
+  std::span<const double> type_mass;
+};
 
 class VelocityProfile {
  public:
@@ -31,9 +44,13 @@ class VelocityProfile {
   // not part of the flow being compared with hydrodynamics.
   void set_remove_center_of_mass(bool on) { remove_com_ = on; }
 
-  // Adds one snapshot (positions must be wrapped into the box). type_mass is
-  // indexed by particle type.
+  // Adds one snapshot (positions must be wrapped into the box). Throws
+  // InputError when the spans differ in length or a type has no mass.
+  void add(const ParticleSpans& p);
+  // The local particles of an MD snapshot; type_mass is indexed by type.
   void add(const ParticleData<double>& p, const std::vector<double>& type_mass);
+  // An MPCD solvent snapshot: every particle has the one solvent mass.
+  void add(const MpcdParticles& p, double mass);
 
   uint32_t bins() const { return static_cast<uint32_t>(mass_.size()); }
   int axis() const { return axis_; }
@@ -55,6 +72,11 @@ class VelocityProfile {
   void merge(const VelocityProfile& other);
 
  private:
+  // The one accumulation loop behind every add(); mass_of(i) is particle
+  // i's mass.
+  template <class MassOf>
+  void accumulate(std::span<const Vec3d> position, std::span<const Vec3d> velocity, MassOf mass_of);
+
   int axis_ = 0;
   int component_ = 0;
   double lo_ = 0.0;

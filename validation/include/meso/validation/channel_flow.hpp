@@ -6,12 +6,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
+#include "meso/mpcd.hpp"
+#include "meso/velocity_profile.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {
@@ -30,10 +34,10 @@ double startup_channel_velocity(double z0, double z1, double t0, double t1, doub
 
 // Viscosity from reverse Poiseuille flow in a periodic box (Backer et al.
 // 2005): body force +g along z for x < 0 and -g for x >= 0, a parabola
-// fitted to each half of the binned profile u_z(x).
-struct ReversePoiseuilleSetup {
-  DpdFluidParams fluid;  // lx: gradient direction (two channels of width lx/2); flow along z
-  RunParams run;
+// fitted to each half of the binned profile u_z(x). The protocol is the same
+// for every fluid; the fluid comes from a DrivenFlow (the DPD fluid, the SRD
+// solvent, or any other), so that all share one measurement.
+struct ReversePoiseuilleProtocol {
   double g = 0.055;
   uint32_t bins = 48;             // along x; even, so that bins do not straddle the force boundary
   double equilibrate_time = 100;  // from rest to steady state
@@ -43,6 +47,39 @@ struct ReversePoiseuilleSetup {
   int runs = 10;                    // independent: own seed and initial configuration
   uint64_t seed = 1;
 };
+
+// The DPD fluid (System::body_force).
+struct ReversePoiseuilleSetup : ReversePoiseuilleProtocol {
+  DpdFluidParams fluid;  // lx: gradient direction (two channels of width lx/2); flow along z
+  RunParams run;
+};
+
+// The MPCD/SRD solvent (MpcdParams::body_force, applied while it streams);
+// one step is one collision period solvent.dt.
+struct SrdReversePoiseuilleSetup : ReversePoiseuilleProtocol {
+  MpcdParams solvent;  // its body_force is set by the measurement
+  double lx = 16.0, ly = 8.0, lz = 8.0;  // box edges in cells of solvent.cell_size; lx: gradient direction
+  double rho = 10.0;                     // particles per cell
+};
+
+// One independent run of a driven fluid, as the measurement sees it.
+class DrivenFlow {
+ public:
+  virtual ~DrivenFlow() = default;
+  virtual Box box() const = 0;
+  virtual double kT() const = 0;
+  virtual double total_mass() const = 0;
+  virtual uint64_t size() const = 0;
+  virtual double step_time() const = 0;  // simulation time per step
+  virtual uint64_t step() const = 0;
+  virtual void run(uint64_t steps) = 0;
+  // Copies the particles out of the backend; the spans stay valid until the
+  // next call.
+  virtual ParticleSpans snapshot() = 0;
+};
+// Builds run k's fluid (no mean flow yet, driven by the reverse body force g along z
+// flipping across x) from its seed.
+using DrivenFlowFactory = std::function<std::unique_ptr<DrivenFlow>(uint64_t seed)>;
 
 struct ReversePoiseuilleRun {
   uint64_t seed = 0;
@@ -70,7 +107,12 @@ struct ReversePoiseuilleResult {
   uint64_t n = 0;
 };
 
+// Runs `p.runs` independent runs (run k from seed ctx.seed + 1000003 k) and
+// combines them: the one measurement behind both overloads below.
+ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleProtocol& p,
+                                                   const DrivenFlowFactory& make_run);
 ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleSetup& s);
+ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const SrdReversePoiseuilleSetup& s);
 nlohmann::json to_json(const ReversePoiseuilleResult& r);
 
 // Kinetic-theory viscosity of a DPD fluid with w_D = (1 - r/r_c)^(2s)
@@ -84,5 +126,24 @@ struct KineticViscosity {
   double total() const { return kinetic + dissipative; }
 };
 KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, double rcut, double s);
+
+// Shear viscosity of SRD with a random grid shift in three dimensions from
+// kinetic theory: Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388
+// (2003), as collected in the review of Gompper, Ihle, Kroll & Winkler, Adv.
+// Polym. Sci. 221, 1 (2009) (its kinetic and collisional viscosities of
+// SRD), with n the mean number of particles per cell, a the cell size, h = dt_c, m the
+// particle mass, alpha the rotation angle:
+//   kinetic     (n kT h / a^3) [5n / ((n - 1 + e^-n)(4 - 2 cos a - 2 cos 2a)) - 1/2]
+//   collisional (m / (18 a h)) (n - 1 + e^-n) (1 - cos a)
+// (the factor n - 1 + e^-n averages over Poisson-distributed cell
+// occupancies). The kinetic part assumes molecular chaos, which fails at
+// small mean free paths h sqrt(kT/m) << a; there the collisional part, exact
+// up to the occupancy average (Ihle, Tuzel & Kroll, PRE 72, 046707 (2005)),
+// dominates.
+struct SrdViscosity {
+  double kinetic = 0.0, collisional = 0.0;
+  double total() const { return kinetic + collisional; }
+};
+SrdViscosity srd_kinetic_theory_viscosity(double n, double kT, double mass, double a, double dt, double angle_deg);
 
 }  // namespace meso::validation
