@@ -7,6 +7,7 @@
 //   mesobench validate --filter RE [--long] [--param knob=value] [--shard I/N]
 //   mesobench validate --merge SHARD.json... --json FILE
 //   mesobench validate ... --time-limit S; mesobench validate --resume FILE
+//   mesobench compare A.json B.json [--threshold P]
 #include <iostream>
 #include <regex>
 #include <string>
@@ -15,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backends.hpp"
+#include "compare.hpp"
 #include "meso/error.hpp"
 #include "meso/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
@@ -186,6 +188,14 @@ int main(int argc, char** argv) {
                        "Continue the run stopped at its time limit in this JSON file (its settings are reused)")
       ->check(CLI::ExistingFile);
 
+  CompareOptions co;
+  auto* compare = app.add_subcommand(
+      "compare", "Compare two result files per case (ratios, U test); exit 4 on a regression beyond the threshold");
+  compare->add_option("A", co.a, "Baseline result JSON")->required()->check(CLI::ExistingFile);
+  compare->add_option("B", co.b, "Contender result JSON")->required()->check(CLI::ExistingFile);
+  compare->add_option("--threshold", co.threshold_percent,
+                      "Percent drop of median TPS that counts as a regression (default 5)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -202,6 +212,7 @@ int main(int argc, char** argv) {
   try {
     BackendRegistry registry;
     register_backends(registry);
+    if (*compare) return cmd_compare(co);
     if (*list) return cmd_list(o, registry);
     if (*validate && !o.merge.empty()) return cmd_merge(o);
     if (*validate) return cmd_validate(o, registry);

@@ -1,0 +1,36 @@
+// `mesobench compare A.json B.json [--threshold P]`: per-case comparison of
+// two result files (Google Benchmark's tools/compare.py for mesobench's JSON).
+//
+// Benchmark results ({"results": [...]}, from `run`): cases matched by name,
+// the ratio of median steps per second B / A, the change in percent, and a
+// two-sided Mann-Whitney U test on the repeats (normal approximation with
+// tie correction; "n/a" below 3 repeats a side, where it cannot reach 5%).
+// A case is a regression when its median TPS dropped by more than P percent.
+// Validation results ({"cases": [...]}, from `validate`): the measured value
+// of each case in A and B and its verdict; PASS in A and FAIL in B is a
+// regression. Cases present in one file only are listed, not counted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace meso::bench {
+
+struct CompareOptions {
+  std::string a, b;
+  double threshold_percent = 5.0;
+};
+
+// Exit code when at least one case regressed beyond the threshold.
+constexpr int kExitRegression = 4;
+
+// Prints the table; returns 0, or kExitRegression. Unreadable or
+// unrecognised files are input errors naming the file.
+int cmd_compare(const CompareOptions& o);
+
+// Two-sided p-value of the Mann-Whitney U test of samples x and y (normal
+// approximation with continuity and tie correction); NaN when either has
+// fewer than 3 values.
+double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace meso::bench
