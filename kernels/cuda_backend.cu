@@ -32,7 +32,7 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
 
   std::string name() const override { return "cuda"; }
   std::vector<std::string> applicable_axes() const override {
-    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp"};
+    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp", "noise", "gather"};
   }
 
   void set_system(const System& sys, const RunParams& params) override {
@@ -108,10 +108,13 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
   time("force", force_bytes, [&] {
     for (DeviceForce* f : g.forces()) f->enqueue(ForceRequest{});
   });
-  time("integrate_first_half", n * (5 * s4 + 2 * sizeof(Image)),
+  // A method that folds the step opening also reads last_pos for the
+  // displacement check, and the step runs no displacement kernel.
+  const bool folds = g.method().folds_step_opening();
+  time("integrate_first_half", n * (5 * s4 + 2 * sizeof(Image) + (folds ? s4 : 0)),
        [&] { g.method().enqueue_first_half(nullptr); });
   time("integrate_second_half", n * 3 * s4, [&] { g.method().enqueue_second_half(); });
-  time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
+  if (!folds) time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
   time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
   time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });
   if (g.reorder())

@@ -19,7 +19,7 @@
 
 namespace meso::cuda {
 
-struct StepOpening;  // integrate_nose_hoover.cuh
+struct StepOpening;  // step_control.cuh
 
 // Base of every CUDA operation: registers itself with its context while it
 // lives (device_bytes, liveness) and reports its device allocations. An

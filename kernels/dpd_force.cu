@@ -6,6 +6,9 @@
 // antisymmetric, so F_ji = -F_ij bit for bit without atomics, and the result
 // does not depend on the order of particles or of list entries beyond the
 // order of the accumulation (which the ballot list fixes).
+#include <stdexcept>
+#include <type_traits>
+
 #include "dpd_force.cuh"
 #include "fixed_order_reduce.cuh"
 #include "meso/cuda/check.hpp"
@@ -27,7 +30,7 @@ namespace {
 // reduction (HOOMD-blue's threads-per-particle) was measured on the H200
 // (N = 1M, mixed): faster with morton2 ordering (580 -> 503 us), slower with
 // pow=fast,rng=tea,fuse=on (498 -> 567 us), whole-step TPS 2-3% lower in both.
-template <class P, class Pow, class BoxMuller, bool TEA, bool PRED>
+template <class P, class Pow, class Noise, bool TEA, bool PRED>
 struct DpdEvaluator {
   using Args = DpdForceArgs<typename P::S4>;
   using S4 = typename P::S4;
@@ -61,12 +64,11 @@ struct DpdEvaluator {
       const S4 vj = ldg4(vel + j);
       const A rdotv = dx * (A(vi.x) - A(vj.x)) + dy * (A(vi.y) - A(vj.y)) + dz * (A(vi.z) - A(vj.z));
       const uint32_t tag_j = __ldg(a.p.tag + j);
-      double xi;
+      decltype(Noise::philox(0u, 0u, 0ull, 0u)) xi;  // double, or float for noise=fp32
       if constexpr (TEA)
-        xi = physics::pair_gaussian_tea(tag_i, sig_i, tag_j, __ldg(a.p.signature + j), key,
-                                        BoxMuller{});
+        xi = Noise::tea(tag_i, sig_i, tag_j, __ldg(a.p.signature + j), key);
       else
-        xi = physics::pair_gaussian_philox(tag_i, tag_j, step, a.seed, BoxMuller{});
+        xi = Noise::philox(tag_i, tag_j, step, a.seed);
       pf = physics::dpd_pair_force<A>(rsq, rdotv, A(xi), inv_sqrt_dt, pp, Pow{});
       return true;
     }
@@ -110,33 +112,33 @@ __global__ void reduce_partials_kernel(const double* __restrict__ partials, uint
   }
 }
 
-template <class P, class Pow, class BM, bool TEA, bool SUMS, bool FUSE>
+template <class P, class Pow, class Noise, bool TEA, bool SUMS, bool FUSE>
 void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s) {
   const uint32_t blocks = (a.p.n + kForceBlock - 1) / kForceBlock;
   if (pred)
-    pair_force_kernel<DpdEvaluator<P, Pow, BM, TEA, true>, 1, SUMS, FUSE>
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, true>, 1, SUMS, FUSE>
         <<<blocks, kForceBlock, 0, s>>>(a);
   else
-    pair_force_kernel<DpdEvaluator<P, Pow, BM, TEA, false>, 1, SUMS, FUSE>
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false>, 1, SUMS, FUSE>
         <<<blocks, kForceBlock, 0, s>>>(a);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
-template <class P, class Pow, class BM, bool TEA>
+template <class P, class Pow, class Noise, bool TEA>
 void launch2(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
   if (c.sums) {
-    if (c.fuse) launch3<P, Pow, BM, TEA, true, true>(a, c.predicted, s);
-    else launch3<P, Pow, BM, TEA, true, false>(a, c.predicted, s);
+    if (c.fuse) launch3<P, Pow, Noise, TEA, true, true>(a, c.predicted, s);
+    else launch3<P, Pow, Noise, TEA, true, false>(a, c.predicted, s);
   } else {
-    if (c.fuse) launch3<P, Pow, BM, TEA, false, true>(a, c.predicted, s);
-    else launch3<P, Pow, BM, TEA, false, false>(a, c.predicted, s);
+    if (c.fuse) launch3<P, Pow, Noise, TEA, false, true>(a, c.predicted, s);
+    else launch3<P, Pow, Noise, TEA, false, false>(a, c.predicted, s);
   }
 }
 
-template <class P, class Pow, class BM>
+template <class P, class Pow, class Noise>
 void launch1(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
-  if (c.tea) launch2<P, Pow, BM, true>(a, c, s);
-  else launch2<P, Pow, BM, false>(a, c, s);
+  if (c.tea) launch2<P, Pow, Noise, true>(a, c, s);
+  else launch2<P, Pow, Noise, false>(a, c, s);
 }
 
 }  // namespace
@@ -144,10 +146,20 @@ void launch1(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cud
 template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c,
                         cudaStream_t s) {
-  if (c.fast_math) {
-    launch1<P, physics::FastPow, physics::FastBoxMuller>(a, c, s);
+  if (c.record) {
+    compute_dpd_forces_record<P>(a, c, s);
+  } else if (c.fp32_noise) {
+    // noise=fp32 is for fp32 storage (the operation refuses it for double).
+    if constexpr (std::is_same_v<typename P::S4, float4>) {
+      if (c.fast_math) launch1<P, physics::FastPow, NoiseF32>(a, c, s);
+      else launch1<P, physics::LibmPow, NoiseF32>(a, c, s);
+    } else {
+      throw std::logic_error("dpd force: noise=fp32 with fp64 storage");
+    }
+  } else if (c.fast_math) {
+    launch1<P, physics::FastPow, NoiseF64<physics::FastBoxMuller>>(a, c, s);
   } else {
-    launch1<P, physics::LibmPow, physics::LibmBoxMuller>(a, c, s);
+    launch1<P, physics::LibmPow, NoiseF64<physics::LibmBoxMuller>>(a, c, s);
   }
 }
 

@@ -29,12 +29,6 @@ namespace meso::cuda {
 template <class S4>
 void nose_hoover_store_mv2(ParticleView<S4> p, const double* type_mass, double* ke_partials,
                            StepControl* ctl, cudaStream_t s);
-struct StepOpening {
-  bool enabled = false;  // run open_step in the last block
-  ControlArgs args{};
-  cudaGraphConditionalHandle handle = 0;
-  bool graph = false;
-};
 template <class S4>
 void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
                             StepControl* ctl, const StepOpening& open, cudaStream_t s);

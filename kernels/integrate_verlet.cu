@@ -6,6 +6,9 @@
 #include "meso/cuda/check.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "meso/physics/tea.hpp"
+// After the headers above: the order of the __shared__ variables
+// (record_max_displacement's, then last_block's), as in integrate_nose_hoover.cu.
+#include "fixed_order_reduce.cuh"
 
 namespace meso::cuda {
 namespace {
@@ -18,10 +21,8 @@ __device__ __forceinline__ void write_signature(ParticleView<S4> p, uint32_t i, 
 }
 
 template <class S4>
-__global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalfMode mode,
-                                  const StepControl* ctl) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p.n || ctl->abort) return;
+__device__ __forceinline__ void first_half_particle(ParticleView<S4> p, const IntegrateArgs& a,
+                                                    FirstHalfMode mode, uint32_t i, double& d2) {
   const S4 r4 = p.pos[i];
   const uint32_t t = type_of(r4);
   const double m = a.type_mass[t];
@@ -31,8 +32,11 @@ __global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalf
   Vec3d r = xyz(r4) + a.dt * v;
   Image img = p.image[i];
   a.box.wrap(r, img);
-  p.pos[i] = make4<S4>(r, r4.w);
+  const S4 stored = make4<S4>(r, r4.w);
+  p.pos[i] = stored;
   p.image[i] = img;
+  const Vec3d d = a.box.min_image(xyz(stored) - xyz(p.last_pos[i]));
+  d2 = dot(d, d);
   Vec3d vf = v;  // the velocity the forces of this step see
   if (mode == FirstHalfMode::vv_fused) {
     p.vel_pred[i] = make4<S4>(v, 0.0);
@@ -45,6 +49,22 @@ __global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalf
     }
   }
   if (a.tea) write_signature(p, i, xyz(make4<S4>(vf, 0.0)), a.seed_whitening);
+}
+
+// The first half-step (see integrate_first_half), then the largest squared
+// displacement since the last build from the position as stored (what
+// displacement_kernel computes from it) and, in the last block, the opening
+// of the step.
+template <class S4>
+__global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalfMode mode,
+                                  StepControl* ctl, StepOpening open) {
+  if (ctl->abort) return;  // every thread of every block: the counter stays untouched
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  double d2 = 0.0;
+  if (i < p.n) first_half_particle(p, a, mode, i, d2);
+  record_max_displacement(d2, &ctl->list);
+  if (last_block(&ctl->nh.blocks_done) && threadIdx.x == 0 && open.enabled)
+    open_step(ctl, open.args, open.handle, open.graph);
 }
 
 template <class S4>
@@ -66,8 +86,8 @@ __global__ void signature_kernel(ParticleView<S4> p, bool predicted, uint32_t wh
 
 template <class S4>
 void integrate_first_half(ParticleView<S4> p, const IntegrateArgs& a, FirstHalfMode mode,
-                          const StepControl* ctl, cudaStream_t s) {
-  first_half_kernel<S4><<<(p.n + 255) / 256, 256, 0, s>>>(p, a, mode, ctl);
+                          StepControl* ctl, const StepOpening& open, cudaStream_t s) {
+  first_half_kernel<S4><<<(p.n + 255) / 256, 256, 0, s>>>(p, a, mode, ctl, open);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -86,7 +106,7 @@ void tea_signatures(ParticleView<S4> p, bool predicted, uint32_t whitening, cuda
 
 #define MESO_INSTANTIATE(S4)                                                                      \
   template void integrate_first_half<S4>(ParticleView<S4>, const IntegrateArgs&, FirstHalfMode,  \
-                                         const StepControl*, cudaStream_t);                       \
+                                         StepControl*, const StepOpening&, cudaStream_t);         \
   template void integrate_second_half<S4>(ParticleView<S4>, const IntegrateArgs&,                \
                                           const StepControl*, cudaStream_t);                      \
   template void tea_signatures<S4>(ParticleView<S4>, bool, uint32_t, cudaStream_t);

@@ -23,9 +23,14 @@ struct IntegrateArgs {
   bool tea;
 };
 
+// The first half-step, with the displacement check of max_displacement
+// (the new position is in registers) and, when open.enabled, the opening of
+// the step (open_step) in the block that finishes last: one kernel where the
+// step used to start with three (first half, displacement_kernel,
+// step_control), the same values in the same words.
 template <class S4>
 void integrate_first_half(ParticleView<S4> p, const IntegrateArgs& a, FirstHalfMode mode,
-                          const StepControl* ctl, cudaStream_t s);
+                          StepControl* ctl, const StepOpening& open, cudaStream_t s);
 template <class S4>
 void integrate_second_half(ParticleView<S4> p, const IntegrateArgs& a, const StepControl* ctl,
                            cudaStream_t s);

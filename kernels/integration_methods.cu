@@ -2,6 +2,7 @@
 //   integrate/vv, nve, gw   CudaVerlet: the velocity-Verlet kicks of
 //                           integrate_verlet.cu (FirstHalfMode vv, vv_fused
 //                           when the last force finishes the step, or gw);
+//                           its first half also opens the step;
 //   integrate/nvt           CudaNoseHoover: one kernel per half-step, the
 //                           thermostat variables in StepControl; its first
 //                           half also opens the step (folds_step_opening);
@@ -74,10 +75,13 @@ class CudaVerlet final : public CudaMethod<P> {
   }
   bool second_half_fusable() const override { return true; }
   void set_second_half_fused(bool f) override { fused_ = f; }
+  // The first-half kernel also records the displacement and opens the step
+  // (integrate_verlet.cuh), as Nose-Hoover's does.
+  bool folds_step_opening() const override { return true; }
 
-  void enqueue_first_half(const StepOpening*) override {
+  void enqueue_first_half(const StepOpening* open) override {
     cuda::integrate_first_half<S4>(ctx_.view(), this->integrate_args(), mode(), ctx_.ctl.data(),
-                                   ctx_.stream);
+                                   open ? *open : StepOpening{}, ctx_.stream);
   }
   void enqueue_second_half() override {
     if (!fused_)

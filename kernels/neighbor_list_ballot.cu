@@ -115,14 +115,19 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
     }
     n_core[lane] = 0;
     n_skin[lane] = 0;
+    // Rank whose candidate range holds this lane's candidate k. A lane's k
+    // only grow within a group (t = lane, lane + 32, ... of batches b0 =
+    // 0, kBatch, ...), so the scan over the ranks resumes where it stopped
+    // instead of restarting from rank 0 for every candidate (up to 27 shared
+    // loads each before): the same rank, found once per group and lane.
+    int rk = 0;
     for (uint32_t b0 = 0; b0 < total; b0 += kBatch) {
       const uint32_t bs = min(kBatch, total - b0);
       __syncwarp();
       for (uint32_t t = lane; t < bs; t += 32) {
         const uint32_t k = b0 + t;
-        int r = 0;  // rank whose candidate range holds k
-        while (r + 1 < ns && prefix[r + 1] <= k) ++r;
-        const uint32_t j = a.cells.members[order[r] + (k - prefix[r])];
+        while (rk + 1 < ns && prefix[rk + 1] <= k) ++rk;
+        const uint32_t j = a.cells.members[order[rk] + (k - prefix[rk])];
         cand[t] = j;
         const S4 rj = ldg4(pos + j);
         cpos[t] = R(rj.x);

@@ -10,7 +10,8 @@ struct NoseHooverState {
   double xi;
   double eta;
   double mv2;                // sum m v^2 of the current velocities, left by the last second half
-  unsigned int blocks_done;  // last-block counter of the half-step kernels (0 between kernels)
+  unsigned int blocks_done;  // last-block counter of the half-step kernels, Nose-Hoover's and the
+                             // Verlet first half's (0 between kernels)
 };
 
 }  // namespace meso::cuda

@@ -35,9 +35,15 @@
 //                  visited from both sides: half of it), added to the sum
 //                  by the kernel (w += share; nvcc contracts DPD's product
 //                  into an FMA with the add as before).
+// Optionally (grouped traversal only): Neighbor and neighbor(j), what the
+// kernel loads for a list slot instead of the position from pos: a record
+// with x, y, z and whatever pe.pair() reads besides (DPD gather=record);
+// pe.pair() then takes it in place of the S4.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 #include "device_views.cuh"
 #include "meso/physics/body_force.hpp"
@@ -45,6 +51,20 @@
 namespace meso::cuda {
 
 constexpr int kForceBlock = 128;
+
+// What the grouped traversal loads for a list slot: the evaluator's own
+// Neighbor record through ev.neighbor(j) when it declares one, else the
+// neighbour's position.
+template <class E, class = void>
+struct NeighborOf {
+  using type = typename E::S4;
+  static constexpr bool own = false;
+};
+template <class E>
+struct NeighborOf<E, std::void_t<typename E::Neighbor>> {
+  using type = typename E::Neighbor;
+  static constexpr bool own = true;
+};
 
 // Writes the block's sums of e and w (every thread's contribution) to
 // partials[2 blockIdx.x], partials[2 blockIdx.x + 1] in a fixed order: the
@@ -175,9 +195,12 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
         uint32_t j[kUnroll];
 #pragma unroll
         for (uint32_t u = 0; u < kUnroll; ++u) j[u] = k0 + u * TPP < cnt ? __ldg(idx + u * step) : i;
-        S4 pj[kUnroll];
+        typename NeighborOf<E>::type pj[kUnroll];
 #pragma unroll
-        for (uint32_t u = 0; u < kUnroll; ++u) pj[u] = ldg4(pos + j[u]);
+        for (uint32_t u = 0; u < kUnroll; ++u) {
+          if constexpr (NeighborOf<E>::own) pj[u] = ev.neighbor(j[u]);
+          else pj[u] = ldg4(pos + j[u]);
+        }
         // The kUnroll pairs are summed in R, then added to the A sums: for
         // mixed LJ, fp32 sums of at most 4 fp32 pair forces (rounding no
         // larger than that of the pair forces themselves) and the particle's

@@ -4,9 +4,11 @@
 // enqueues its kernel (dpd_force.cu, lj_force.cu) on the neighbor list the
 // context publishes. As the last force of a plan with fuse=on it also
 // performs the second velocity-Verlet half-step (finish_particle).
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_operations.cuh"
@@ -93,10 +95,24 @@ class CudaDpdForce final : public CudaPairForce<P> {
 
  public:
   explicit CudaDpdForce(CudaContext<P>& ctx)
-      : Base(ctx, (ctx.n + kForceBlock - 1) / kForceBlock) {
-    if (ctx.variant.tpp != 1)
-      throw_input_error("variant tpp=", ctx.variant.tpp,
-                        " is only provided for the lj pair style; DPD forces use one thread per particle");
+      : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record) {
+    const Variant& v = ctx.variant;
+    if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
+      throw_input_error("variant tpp=", v.tpp,
+                        " is not provided for DPD forces: they take tpp=1, or tpp=2 or 4 with "
+                        "gather=record");
+    if (v.noise == NoiseKind::fp32 && std::is_same_v<S4, Double4>)
+      throw_input_error("variant noise=fp32 is for fp32 storage: use it with precision=mixed or "
+                        "single (precision=double keeps the fp64 noise of its 1e-12 gate)");
+    if (record_) {
+      const auto& src = ctx.sys.particles;
+      const uint32_t max_tag = src.n_local ? *std::max_element(src.tag.begin(), src.tag.begin() + src.n_local) : 0;
+      if (max_tag >= kRecordMaxTag || ctx.sys.ntypes() > kRecordMaxTypes)
+        throw_input_error("variant gather=record packs tag << 8 | type in one word: it needs tags below ",
+                          kRecordMaxTag, " and at most ", kRecordMaxTypes, " types (largest tag ",
+                          max_tag, ", ", ctx.sys.ntypes(), " types); use gather=split");
+      rec_.resize(ctx.n);
+    }
     const auto& t = ctx.sys.dpd.data();
     params_.resize(t.size());
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
@@ -106,16 +122,28 @@ class CudaDpdForce final : public CudaPairForce<P> {
   // TEA signature) once, its list once (count + entries), its force stored
   // once, and with fuse the base velocity loaded and vel stored; neighbor
   // data is assumed to come from cache (the ideal).
+  // gather=record adds the packing (the same loads, the record stored) and
+  // the kernel's load of its own record.
   double profile_bytes(double pairs) const override {
     const double n = ctx_.n, s4 = sizeof(S4);
     const double own = n * (2 * s4 + 4 + (ctx_.tea ? 4 : 0) + 4 + s4 +
-                            (this->finishes_step() ? 2 * s4 : 0));
+                            (this->finishes_step() ? 2 * s4 : 0) + (record_ ? 4 * s4 : 0));
     return own + 4.0 * pairs;
   }
-  std::size_t device_bytes() const override { return Base::device_bytes() + params_.bytes(); }
+  std::size_t device_bytes() const override {
+    return Base::device_bytes() + params_.bytes() + rec_.bytes();
+  }
 
  private:
+  bool record_;
   DeviceBuffer<physics::DpdPairParams> params_;  // ntypes x ntypes
+  DeviceBuffer<DpdRecordOf<S4>> rec_;            // gather=record: one per particle
+
+  // One block of kForceBlock threads per kForceBlock / tpp particles.
+  static uint32_t dpd_force_blocks(const CudaContext<P>& c) {
+    const uint64_t lanes = uint64_t(c.n) * (c.variant.gather == GatherKind::record ? c.variant.tpp : 1);
+    return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
+  }
 
   void enqueue_kernel(bool sums, bool initial) override {
     const CudaContext<P>& c = ctx_;
@@ -123,13 +151,17 @@ class CudaDpdForce final : public CudaPairForce<P> {
     const bool base_in_pred = !c.gw;
     DpdForceArgs<S4> a{ctx_.view(), c.nlist, c.sys.box, params_.data(), c.mass.data(),
                        c.sys.ntypes(), c.sys.body_force, c.params.dt, 1.0 / std::sqrt(c.params.dt),
-                       c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred};
+                       c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred,
+                       rec_.data()};
     DpdForceConfig cfg;
     cfg.fast_math = c.variant.pow == PowKind::fast;
     cfg.tea = c.tea;
     cfg.fuse = this->fused(initial);
     cfg.sums = sums;
     cfg.predicted = !initial && (c.gw || this->finishes_step());
+    cfg.fp32_noise = c.variant.noise == NoiseKind::fp32;
+    cfg.record = record_;
+    cfg.tpp = record_ ? c.variant.tpp : 1;
     compute_dpd_forces<P>(a, cfg, c.stream);
   }
 };
@@ -143,6 +175,13 @@ class CudaLjForce final : public CudaPairForce<P> {
  public:
   explicit CudaLjForce(CudaContext<P>& ctx)
       : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
+    // The DPD-only axes: LJ has no noise, and its kernel loads positions only.
+    if (ctx.variant.noise != NoiseKind::fp64)
+      throw_input_error("variant noise=", to_string(ctx.variant.noise),
+                        " is only provided for the dpd pair style (LJ forces draw no noise)");
+    if (ctx.variant.gather != GatherKind::split)
+      throw_input_error("variant gather=", to_string(ctx.variant.gather),
+                        " is only provided for the dpd pair style");
     // The evaluator's per-pair constants in the kernel's arithmetic, from
     // the same physics::lj_pair_coeffs the reference uses.
     std::vector<physics::LjPairCoeffs<LjPairReal<P>>> coeffs;

@@ -73,6 +73,16 @@ __device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a
   if (graph) cudaGraphSetConditional(hr, rebuild ? 1u : 0u);
 }
 
+// What a first half-step kernel needs to open the step in its last block
+// (DeviceMethod::folds_step_opening: Nose-Hoover and velocity Verlet /
+// Groot-Warren), instead of the displacement kernel and step_control.
+struct StepOpening {
+  bool enabled = false;  // run open_step in the last block
+  ControlArgs args{};
+  cudaGraphConditionalHandle handle = 0;
+  bool graph = false;
+};
+
 // One-thread kernel running open_step.
 void step_control(StepControl* ctl, const ControlArgs& a, cudaGraphConditionalHandle rebuild,
                   bool graph, cudaStream_t s);

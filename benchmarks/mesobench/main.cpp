@@ -9,6 +9,7 @@
 //   mesobench validate ... --time-limit S; mesobench validate --resume FILE
 //   mesobench compare A.json B.json [--threshold P]
 #include <iostream>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "report.hpp"
 #include "runner.hpp"
 #include "validate.hpp"
+#include "variant_defaults.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -40,39 +42,51 @@ struct CommonOptions : ValidateOptions {
   double min_time = 0.2;
   double warmup_time = 0.3;
   uint64_t max_n = 0;
+  bool list_variants = false;
 };
 
 struct Selection {
   std::vector<BenchCase> cases;
   std::vector<std::string> names;
-  std::string backend;  // resolved
-  Variant variant;
+  std::vector<ResolvedVariant> variants;  // per case: its workload's default under --variant
+  std::string backend;                    // resolved
 };
 
-// Resolves backend and variant, applies --param overrides, and keeps the
-// cases whose full name matches the filter (or the default suite without one).
+// Resolves the backend and each case's variant (its workload's default for
+// the backend and precision, overridden axis by axis by --variant:
+// variant_defaults.hpp), applies --param overrides, and keeps the cases
+// whose full name matches the filter (or the default suite without one).
 Selection select(const CommonOptions& o, const BackendRegistry& reg, bool for_listing) {
   Selection s;
-  s.variant = Variant::parse(o.variant);
+  Variant::parse(o.variant);  // a bad --variant is refused before anything else
   s.backend = reg.resolve(o.backend);
-  // Creating the backend validates name and variant before anything runs.
-  const auto probe = reg.create(s.backend, s.variant);
-  const std::string effective = s.variant.to_string(probe->applicable_axes());
+  // Creating the backend validates name and variant before anything runs;
+  // one probe per distinct variant.
+  std::map<std::string, std::vector<std::string>> axes_of;
+  auto effective = [&](const Variant& v) {
+    const std::string key = v.to_string();
+    auto it = axes_of.find(key);
+    if (it == axes_of.end()) it = axes_of.emplace(key, reg.create(s.backend, v)->applicable_axes()).first;
+    return v.to_string(it->second);
+  };
   const uint64_t max_n = o.max_n ? o.max_n : (s.backend == "cpu" ? kCpuDefaultMaxN : 0);
   const std::regex re = compile_filter(o.filter);
   for (BenchCase c : all_cases()) {
+    const ResolvedVariant rv = resolve_variant(c.workload, s.backend, o.variant);
+    const std::string eff = effective(rv.variant);
     // The filter selects registered cases by their registered names; --param
     // then overrides parameters of the selected ones (and renames them).
     const bool wanted = o.filter.empty() && !for_listing
                             ? c.in_default_suite
-                            : std::regex_search(c.name(s.backend, effective), re);
+                            : std::regex_search(c.name(s.backend, eff), re);
     if (!wanted || (max_n && c.n() > max_n)) continue;
     for (const auto& kv : o.params) apply_param(c, kv);
-    const std::string name = c.name(s.backend, effective);
+    const std::string name = c.name(s.backend, eff);
     // Catch bad physical parameters before the first case runs.
     c.validate();
     s.cases.push_back(c);
     s.names.push_back(name);
+    s.variants.push_back(rv);
   }
   // A listing may match only validation cases (`list --filter poiseuille`).
   bool validation_match = false;
@@ -84,7 +98,20 @@ Selection select(const CommonOptions& o, const BackendRegistry& reg, bool for_li
   return s;
 }
 
+// `list --variants`: the default-variant table (no backend is created, so
+// it also answers on a machine without the backend's device).
+int cmd_list_variants() {
+  for (const auto& d : variant_defaults())
+    std::cout << d.workload << ' ' << d.backend << ' ' << to_string(d.precision) << ' ' << d.variant
+              << (default_precision(d.workload, d.backend) == d.precision ? "  [default]" : "") << "\n    "
+              << d.evidence << '\n';
+  std::cout << "(any other workload, backend and precision: the axes' defaults, "
+            << Variant{}.to_string() << ", in that precision)\n";
+  return 0;
+}
+
 int cmd_list(const CommonOptions& o, const BackendRegistry& reg) {
+  if (o.list_variants) return cmd_list_variants();
   const Selection s = select(o, reg, true);
   for (std::size_t i = 0; i < s.names.size(); ++i)
     std::cout << s.names[i] << (s.cases[i].in_default_suite ? "  [default]" : "") << '\n';
@@ -111,8 +138,8 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
             << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads
             << " threads  GPU: " << (prov.gpu_model.empty() ? "none" : prov.gpu_model) << "\n\n";
   std::vector<BenchResult> results;
-  for (const auto& c : s.cases) {
-    results.push_back(run_case(c, reg, s.backend, s.variant, ro));
+  for (std::size_t k = 0; k < s.cases.size(); ++k) {
+    results.push_back(run_case(s.cases[k], reg, s.backend, s.variants[k], ro));
     std::cerr << "  done " << results.back().name << '\n';
   }
   print_table(results);
@@ -129,8 +156,9 @@ void add_selection_options(CLI::App* app, CommonOptions& o) {
   app->add_option("--filter", o.filter, "Regular expression matched against the full case name");
   app->add_option("--backend", o.backend, "Backend: auto (best present), cpu, cuda");
   app->add_option("--variant", o.variant,
-                  "Variant, e.g. precision=double,rng=philox (axes: nlist cells reorder sort pow "
-                  "precision rng fuse)");
+                  "Variant axes over each workload's default variant (`list --variants`), e.g. "
+                  "precision=double,rng=philox (axes: nlist cells reorder sort pow precision rng fuse "
+                  "tpp noise gather)");
 }
 
 }  // namespace
@@ -145,6 +173,8 @@ int main(int argc, char** argv) {
   add_selection_options(list, o);
   list->add_option("--param", o.params, "Override a workload parameter, key=value (repeatable)");
   list->add_option("--max-n", o.max_n, "Largest N listed (default: 262144 on cpu, no limit otherwise)");
+  list->add_flag("--variants", o.list_variants,
+                 "Print each workload's default variant per backend and precision, and why");
 
   auto* run = app.add_subcommand("run", "Run benchmark cases (default suite without --filter)");
   add_selection_options(run, o);

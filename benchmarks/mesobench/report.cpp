@@ -51,6 +51,8 @@ nlohmann::json to_json(const BenchResult& r) {
           {"kernel", r.bench.kernel},
           {"backend", r.backend},
           {"variant_requested", r.variant_requested},
+          {"variant_default", r.variant_default},
+          {"variant_given", r.variant_given},
           {"variant", r.variant_effective},
           {"variant_ignored_axes", r.variant_ignored},
           {"N", r.n},

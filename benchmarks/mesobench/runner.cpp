@@ -73,7 +73,8 @@ void describe(BenchResult& r, const BenchCase& c, const Backend& b, const Varian
 // srd-fluid: a "step" is one collision period (stream, sort when due,
 // collide); TPS counts collisions per second.
 BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
-                          const std::string& backend, const Variant& variant, const RunOptions& opt) {
+                          const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
+  const Variant& variant = rv.variant;
   BenchResult r;
   const auto t_setup = Clock::now();
   const MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
@@ -97,9 +98,17 @@ BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
 }  // namespace
 
 BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
-                     const std::string& backend, const Variant& variant, const RunOptions& opt) {
-  if (c.mpcd) return run_mpcd_case(c, registry, backend, variant, opt);
+                     const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
+  if (c.mpcd) {
+    BenchResult r = run_mpcd_case(c, registry, backend, rv, opt);
+    r.variant_default = rv.base;
+    r.variant_given = rv.given;
+    return r;
+  }
+  const Variant& variant = rv.variant;
   BenchResult r;
+  r.variant_default = rv.base;
+  r.variant_given = rv.given;
   const auto t_setup = Clock::now();
   const System sys = c.make_system();
   Simulation sim(registry.create(backend, variant), sys, c.run);

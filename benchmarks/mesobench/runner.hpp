@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
+#include "variant_defaults.hpp"
 #include "workloads.hpp"
 
 namespace meso::bench {
@@ -31,7 +32,9 @@ struct BenchResult {
   BenchCase bench;
   std::string name;
   std::string backend;
-  std::string variant_requested;
+  std::string variant_requested;  // the variant the case ran with, every axis
+  std::string variant_default;    // the workload's default it started from (variant_defaults.hpp)
+  std::string variant_given;      // the axes --variant named over it
   std::string variant_effective;  // the axes the backend honoured
   std::string variant_ignored;    // the axes it did not (DESIGN.md section 2.3)
   uint64_t n = 0;
@@ -46,7 +49,10 @@ struct BenchResult {
   nlohmann::json device;  // from RunOptions::inspect
 };
 
+// `variant` is the case's resolved variant (resolve_variant); its default and
+// given parts are recorded as they are.
 BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
-                     const std::string& backend, const Variant& variant, const RunOptions& opt);
+                     const std::string& backend, const ResolvedVariant& variant,
+                     const RunOptions& opt);
 
 }  // namespace meso::bench

@@ -50,6 +50,12 @@ const std::vector<AxisSpec>& specs() {
       {"tpp", {"1", "2", "4", "8", "16", "32"},
        [](Variant& v, std::size_t k) { v.tpp = 1u << k; },
        [](const Variant& v) { return std::to_string(v.tpp); }},
+      {"noise", {"fp64", "fp32"},
+       [](Variant& v, std::size_t k) { v.noise = NoiseKind(k); },
+       [](const Variant& v) { return name_of(v.noise); }},
+      {"gather", {"split", "record"},
+       [](Variant& v, std::size_t k) { v.gather = GatherKind(k); },
+       [](const Variant& v) { return name_of(v.gather); }},
   };
   return s;
 }
@@ -96,6 +102,8 @@ const char* to_string(Precision k) {
   return "?";
 }
 const char* to_string(RngKind k) { return k == RngKind::tea ? "tea" : "philox"; }
+const char* to_string(NoiseKind k) { return k == NoiseKind::fp32 ? "fp32" : "fp64"; }
+const char* to_string(GatherKind k) { return k == GatherKind::record ? "record" : "split"; }
 
 const std::vector<std::string>& Variant::axes() {
   static const std::vector<std::string> names = [] {
@@ -106,8 +114,18 @@ const std::vector<std::string>& Variant::axes() {
   return names;
 }
 
-Variant Variant::parse(std::string_view text) {
-  Variant v;
+Variant Variant::parse(std::string_view text) { return parse(text, Variant{}); }
+
+std::vector<std::string> Variant::named_axes(std::string_view text) {
+  std::vector<std::string> names;
+  parse(text, Variant{}, &names);
+  return names;
+}
+
+Variant Variant::parse(std::string_view text, const Variant& base) { return parse(text, base, nullptr); }
+
+Variant Variant::parse(std::string_view text, const Variant& base, std::vector<std::string>* named) {
+  Variant v = base;
   std::vector<std::string> seen;
   while (!trim(text).empty()) {
     const auto comma = text.find(',');
@@ -141,6 +159,7 @@ Variant Variant::parse(std::string_view text) {
       spec->set(v, std::size_t(it - spec->allowed.begin()));
     }
   }
+  if (named) *named = seen;
   return v;
 }
 

@@ -25,9 +25,29 @@ for key in ("git_commit", "compiler", "build_type", "cpu_model", "date_utc"):
 assert r["N"] == 8192 and r["backend"] == "cpu", r
 assert r["tps_median"] > 0 and r["tps_min"] <= r["tps_median"] <= r["tps_max"], r
 assert abs(r["mps_median"] - r["tps_median"] * 8192e-6) < 1e-9 * r["mps_median"], r
-assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp", r
+assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp,noise,gather", r
+assert r["variant_default"] == "" and r["variant_given"] == "", r
 # A few dozen steps from a random start: still heating from the initial
 # overlaps, so only sanity is checked here (dpd-temperature validates T).
 assert 0.0 < r["final_thermo"]["temperature"] < 10.0, r
 print("smoke ok:", r["name"], round(r["tps_median"], 1), "TPS")
+PY
+
+# Per-workload default variants: the table answers without a device, the GPU
+# defaults are mixed (dpd-fluid, lj-liquid), and a run records the default it
+# started from and the axes --variant gave over it.
+"$bin" list --variants > "$work/variants.txt"
+grep -q '^dpd-fluid cuda mixed precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on  \[default\]$' "$work/variants.txt"
+grep -q '^dpd-fluid cuda double precision=double,reorder=morton2,sort=100,pow=fast,fuse=on$' "$work/variants.txt"
+grep -q '^lj-liquid cuda mixed precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4  \[default\]$' "$work/variants.txt"
+"$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --variant rng=tea,sort=10 --repeats 1 \
+  --min-time 0.01 --warmup-time 0 --json "$work/v.json" > /dev/null
+python3 - "$work/v.json" <<'PY'
+import json, sys
+(r,) = json.load(open(sys.argv[1]))["results"]
+assert r["variant_given"] == "sort=10,rng=tea", r["variant_given"]
+assert r["variant_default"] == "", r["variant_default"]  # the cpu backend keeps Variant{}
+assert "rng=tea" in r["variant_requested"] and "sort=10" in r["variant_requested"], r
+assert r["variant"] == "reorder=none,sort=10,precision=double,rng=tea", r["variant"]
+print("variant defaults ok:", r["variant"])
 PY

@@ -1,9 +1,10 @@
 // A variant selects how a backend traverses data, never the physics
 // (DESIGN.md section 2.3). It is parsed once from strings such as
 // "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4"
-// into typed axes; unspecified axes keep their defaults. Every result records
-// the variant it ran with, split into the axes the backend honoured and those
-// it ignored.
+// into typed axes; unspecified axes keep their defaults (those of Variant{},
+// or of a base variant: a workload's default, see parse(text, base)). Every
+// result records the variant it ran with, split into the axes the backend
+// honoured and those it ignored.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,16 @@ enum class CellsKind : uint8_t { atomic, sorted };
 enum class ReorderKind : uint8_t { none, morton2, hilbert, cell };
 enum class PowKind : uint8_t { libm, fast };
 enum class Precision : uint8_t { double_, mixed, single };
+// The DPD pair noise's Gaussian transform: fp64 (Box-Muller in fp64 from
+// 53-bit uniforms), or fp32 (the same uniforms rounded to fp32, Box-Muller in
+// fp32; for fp32 storage, see meso/physics/pair_noise.hpp for its error).
+enum class NoiseKind : uint8_t { fp64, fp32 };
+// How the DPD force kernel gathers a neighbour: split (position, velocity, tag
+// and signature from their own arrays, the last three only for pairs inside
+// r_c, one list slot at a time), or record (one record per particle, packed
+// before the kernel, with everything a pair loads; several slots' records in
+// flight at a time).
+enum class GatherKind : uint8_t { split, record };
 using physics::RngKind;
 
 struct Variant {
@@ -32,10 +43,17 @@ struct Variant {
   RngKind rng = RngKind::philox;
   bool fuse = false;  // the last force finishes the step (second half-step folded in)
   uint32_t tpp = 1;   // threads per particle: 1, 2, 4, 8, 16 or 32
+  NoiseKind noise = NoiseKind::fp64;
+  GatherKind gather = GatherKind::split;
 
   // Parses "key=value,..." (empty string: all defaults). Throws InputError
   // naming the unknown key or value and listing the allowed ones.
   static Variant parse(std::string_view text);
+  // The same, starting from `base` instead of the defaults: the axes named in
+  // text override base axis by axis, the others keep base's values.
+  static Variant parse(std::string_view text, const Variant& base);
+  // The axes text names, in the order given (validated as parse does).
+  static std::vector<std::string> named_axes(std::string_view text);
 
   // Canonical "key=value,..." over all axes, in a fixed order.
   std::string to_string() const;
@@ -48,6 +66,9 @@ struct Variant {
   std::string get(std::string_view axis) const;
 
   bool operator==(const Variant&) const = default;
+
+ private:
+  static Variant parse(std::string_view text, const Variant& base, std::vector<std::string>* named);
 };
 
 const char* to_string(NlistKind k);
@@ -56,5 +77,7 @@ const char* to_string(ReorderKind k);
 const char* to_string(PowKind k);
 const char* to_string(Precision k);
 const char* to_string(RngKind k);
+const char* to_string(NoiseKind k);
+const char* to_string(GatherKind k);
 
 }  // namespace meso

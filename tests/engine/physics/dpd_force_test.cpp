@@ -34,6 +34,20 @@ TEST(DpdPairForce, FractionalExponentByHand) {
   EXPECT_NEAR(f.f_over_r, expected, 1e-13);
 }
 
+// s = 1/2 takes sqrt, whatever the pow policy: bitwise sqrt(w_C), and a pow
+// policy that would give something else is never called.
+TEST(DpdPairForce, HalfExponentIsSqrtForEveryPowPolicy) {
+  struct PoisonPow {
+    double operator()(double, double) const { return 1e300; }
+  };
+  const DpdPairParams p{25.0, 4.5, 3.0, 1.0, 0.5};
+  const double rsq = 0.3, rdotv = 0.2, xi = -1.1, isd = 1.0 / std::sqrt(kDt);
+  const auto a = dpd_pair_force(rsq, rdotv, xi, isd, p, PoisonPow{});
+  const double r = std::sqrt(rsq), wc = 1.0 - r, wr = std::sqrt(wc), wd = wr * wr;
+  const double f = 25.0 * wc - 4.5 * wd * (rdotv * (1.0 / r)) + 3.0 * wr * xi * isd;
+  EXPECT_EQ(a.f_over_r, f * (1.0 / r));
+}
+
 TEST(DpdPairForce, CutoffOtherThanOneScalesWeights) {
   // r_c = 1.5, r = 0.75: w_C = 0.5 as above; the energy scales with r_c.
   const DpdPairParams p{10.0, 0.0, 0.0, 1.5, 1.0};

@@ -50,6 +50,21 @@ MESO_HD double box_muller_fast(double u1, double u2) {
   return ::sqrt(-2.0 * fast_log(u1)) * fast_cospi(2.0 * u2);
 }
 
+// The transform in fp32 (the `noise=fp32` variant of fp32 storage): u1 in
+// (0, 1] as above. Device: logf, sqrtf and cospif (CUDA's accurate versions,
+// within 1, 0 and 1 ULP); host: the same through std::log, std::sqrt and a
+// cos of the exact angle, so host and device agree to a few fp32 ULP, not
+// bitwise (the cpu backend never uses it: it keeps fp64 noise). How far it
+// lies from box_muller() of the same uniforms: pair_noise.hpp.
+MESO_HD float box_muller_f32(float u1, float u2) {
+#ifdef __CUDA_ARCH__
+  return ::sqrtf(-2.0f * ::logf(u1)) * ::cospif(2.0f * u2);
+#else
+  return std::sqrt(-2.0f * std::log(u1)) *
+         static_cast<float>(std::cos(box_muller_detail::kTwoPi * static_cast<double>(u2)));
+#endif
+}
+
 // Policies for code templated on the normal-deviate transform.
 struct LibmBoxMuller {
   MESO_HD double operator()(double u1, double u2) const { return box_muller(u1, u2); }

@@ -58,6 +58,43 @@ MESO_HD double pair_gaussian_philox(uint32_t tag_i, uint32_t tag_j, uint64_t ste
   return bm(uniform_open01(r.v[0], r.v[1]), uniform_open01(r.v[2], r.v[3]));
 }
 
+// ------------------------------------------------------------ fp32 (noise=fp32)
+//
+// The same draws with the Gaussian transform in fp32, for kernels that store
+// fp32 and need the noise no more precisely than that (HOOMD-blue's DPD
+// thermostat draws its noise in the storage precision too). The counter,
+// key and words are those of the fp64 functions above; only the conversion
+// to a uniform and Box-Muller run in fp32:
+//   u = hi 2^-32 + lo 2^-64 + 2^-65 (Philox; two words, rounded once to fp32,
+//   so u carries fp32's *relative* precision at every magnitude: the tails,
+//   where u is small, are as accurate as the centre), or (v + 1) 2^-32 (TEA);
+//   xi = sqrtf(-2 logf(u1)) cospif(2 u2).
+// Error against the fp64 functions on the same counters (measured on the
+// host over 2^22 draws each, tests/engine/physics/rng_statistics_test.cpp):
+// RMS |xi32 - xi64| = 1.0e-7; |xi32 - xi64| <= 2^-20 (1 + |xi|) wherever
+// |xi| > 0.05; the largest, 3.9e-5, where u1 rounds next to 1 and |xi| is
+// below 1e-3 (the fp32 spacing 2^-24 of u1 near 1 limits -2 ln u1 there).
+// In a DPD force that is sigma w_R dt^-1/2 times these: at the dpd-fluid
+// parameters 4e-6 RMS per pair against pair forces of order 10, far below
+// the rounding of fp32 positions (GPU tests' error model, cuda_backend_test).
+// Philox words give u >= 2^-65, so the fp32 Gaussian is cut at 9.5 sigma
+// (fp64: 8.57).
+MESO_HD float uniform_open01_f32(uint32_t hi, uint32_t lo) {
+  return fmaf(static_cast<float>(lo), 0x1p-64f, fmaf(static_cast<float>(hi), 0x1p-32f, 0x1p-65f));
+}
+MESO_HD float uniform_open01_f32(uint32_t v) {
+  return fmaf(static_cast<float>(v), 0x1p-32f, 0x1p-32f);
+}
+
+MESO_HD float pair_gaussian_philox_f32(uint32_t tag_i, uint32_t tag_j, uint64_t step, uint32_t seed) {
+  const uint32_t lo = tag_i < tag_j ? tag_i : tag_j;
+  const uint32_t hi = tag_i < tag_j ? tag_j : tag_i;
+  const Philox4x32Ctr ctr{{lo, hi, static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32)}};
+  const Philox4x32Key key{{seed, pair_noise_detail::kDpdStream}};
+  const Philox4x32Ctr r = philox4x32_10(ctr, key);
+  return box_muller_f32(uniform_open01_f32(r.v[0], r.v[1]), uniform_open01_f32(r.v[2], r.v[3]));
+}
+
 // ------------------------------------------------------------------- tea --
 
 struct TeaPairKey {
@@ -111,6 +148,16 @@ MESO_HD double pair_gaussian_tea(uint32_t tag_i, uint32_t sig_i, uint32_t tag_j,
   uint32_t v1 = i_first ? sig_j : sig_i;
   tea_rounds(v0, v1, key.k[0], key.k[1], key.k[2], key.k[3], pair_noise_detail::kTeaPairRounds);
   return bm(uniform_open01(v1), uniform_open01(v0));
+}
+
+// fp32 transform of the same TEA words (see pair_gaussian_philox_f32).
+MESO_HD float pair_gaussian_tea_f32(uint32_t tag_i, uint32_t sig_i, uint32_t tag_j, uint32_t sig_j,
+                                    const TeaPairKey& key) {
+  const bool i_first = tag_i < tag_j;
+  uint32_t v0 = i_first ? sig_i : sig_j;
+  uint32_t v1 = i_first ? sig_j : sig_i;
+  tea_rounds(v0, v1, key.k[0], key.k[1], key.k[2], key.k[3], pair_noise_detail::kTeaPairRounds);
+  return box_muller_f32(uniform_open01_f32(v1), uniform_open01_f32(v0));
 }
 
 MESO_HD double pair_gaussian_tea(uint32_t tag_i, uint32_t sig_i, uint32_t tag_j, uint32_t sig_j,
