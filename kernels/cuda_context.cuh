@@ -72,6 +72,12 @@ class CudaContextBase {
   // Views published by the operations that own the arrays (null until then).
   CellView cells{};  // by the cell_list operation
   NlistView nlist{};  // by the neighbor_list operation
+  // Bytes of the reorder's scratch (keys, permutation, radix-sort and gather
+  // buffers), lent by the neighbor list's storage: a reorder only ever runs
+  // at a rebuild, right before the cells and the list are built again, so
+  // the list is dead while the scratch is in use. Set by the reorder
+  // operation, which the StepPlan creates before the neighbor list.
+  std::size_t list_scratch_bytes = 0;
 
   // ctl->nh.mv2 holds sum m v^2 of the current velocities in the order of the
   // current particles (nvt): false after set_system and after a reorder

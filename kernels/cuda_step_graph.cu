@@ -269,6 +269,8 @@ uint64_t CudaStepGraph::advance(uint64_t first_step, uint64_t nsteps, bool sums_
       next = failed + 1;
     }
   }
+  ctx_.pull_ctl();
+  nlist_->shrink_to_fit();
   if (sums_on_last)
     for (DeviceForce* f : forces_) f->fetch_sums();
   return launched;

@@ -91,6 +91,9 @@ class DeviceNeighborList : public DeviceOp {
   virtual void enqueue_displacement() = 0;
   // Capacity for `needed` entries per particle (after an overflow report).
   virtual void grow(uint32_t needed) = 0;
+  // Between batches of steps (ctl pulled, stream idle): a capacity far above
+  // the recent rows' length shrinks (the graphs are then recaptured).
+  virtual void shrink_to_fit() = 0;
 };
 
 class DeviceReorder : public DeviceOp {

@@ -4,8 +4,9 @@
 // pair noise (engine/include/meso/physics/pair_noise.hpp). Variant axes: precision (policy
 // P), pow (libm | fast), rng (philox | tea), fuse (second velocity-Verlet
 // half-step folded into the kernel, Shkurti et al.'s BRAHMS fusion), noise
-// (fp64 | fp32 Gaussian transform), gather (split arrays | one record per
-// particle: dpd_force_record.cu).
+// (fp64 | fp32 Gaussian transform), gather (split arrays | split arrays with
+// the masked traversal: dpd_force_masked.cu | one record per particle:
+// dpd_force_record.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -53,6 +54,7 @@ struct DpdForceConfig {
   bool predicted = false;  // dissipation from vel_pred (Groot-Warren, or fused velocity Verlet)
   bool fp32_noise = false; // noise=fp32 (fp32 storage only)
   bool record = false;     // gather=record: a.rec packed from the arrays, then the record kernel
+  bool masked = false;     // gather=masked: pair_force.cuh's masked traversal
   uint32_t tpp = 1;        // gather=record: lanes per particle (1, 2, 4)
 };
 
@@ -95,6 +97,10 @@ struct DpdForceArgs {
 template <class P>
 void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
                         cudaStream_t s);
+// gather=masked: dpd_force_masked.cu.
+template <class P>
+void compute_dpd_forces_masked(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
+                               cudaStream_t s);
 // gather=record: pack the records (pack_dpd_records), then the record kernel.
 template <class P>
 void compute_dpd_forces_record(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,

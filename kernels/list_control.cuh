@@ -14,6 +14,7 @@ struct ListControl {
   unsigned int sort_due;             // this rebuild also reorders the particles
   unsigned int cell_overflow;        // atomic cells: largest occupancy seen when over capacity
   unsigned int nlist_overflow;       // largest list length seen when over capacity
+  unsigned int nlist_max;            // largest row of the builds since the host last reset it
   unsigned int force_rebuild;        // rebuild at the next step whatever the displacement
   unsigned int steps_since_build;
   unsigned int steps_since_sort;

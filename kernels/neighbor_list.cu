@@ -48,7 +48,7 @@ class CudaNeighborList final : public NeighborListOp,
     const double mean = 4.0 / 3.0 * 3.14159265358979 * std::pow(r, 3) * ctx_.sys.density();
     cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
     stride_ = round_up(ctx_.n, 32);
-    idx_.resize(size_t(cap_) * stride_);
+    allocate();
     count_.resize(ctx_.n);
     publish();
   }
@@ -113,7 +113,8 @@ class CudaNeighborList final : public NeighborListOp,
       build_nlist_tiled<S4>(pos, a, ctx_.stream);
     else
       build_nlist_atomic<S4>(pos, a, ctx_.stream);
-    finish_nlist_build<S4>(pos, ctx_.last_pos.data(), ctx_.n, ctx_.ctl.data(), ctx_.stream);
+    finish_nlist_build<S4>(pos, ctx_.last_pos.data(), count_.data(), ctx_.n, ctx_.ctl.data(),
+                           ctx_.stream);
   }
 
   void enqueue_displacement() override {
@@ -122,13 +123,42 @@ class CudaNeighborList final : public NeighborListOp,
   }
 
   void grow(uint32_t needed) override {
-    cap_ = round_up(needed + needed / 8 + 1, 8);
-    idx_.resize(size_t(cap_) * stride_);
+    cap_ = capacity_for(needed);
+    allocate();
     publish();
     ctx_.invalidate_graphs();
     if (kind_ == NlistKind::ballot && !ballot_fits(cap_))
       throw_input_error("neighbor list capacity ", cap_,
                         " exceeds what nlist=ballot holds in shared memory; use nlist=atomic");
+  }
+
+  // After equilibration the rows are shorter than the capacity the start
+  // gave (the ideal-gas estimate, or an overflow of the first, random
+  // configuration: at rho = 3, N = 1M, 64 slots where the equilibrated
+  // fluid's longest row is 38). Every kShrinkWindow builds the host looks at
+  // the longest row of the window (ctl->list.nlist_max) and shrinks the
+  // capacity to it plus 1/8 and one, rounded up to a multiple of 4 (grow()
+  // rounds to 8; an even capacity keeps the ballot tile's row pitch odd),
+  // when that saves at least 8 slots: 64 -> 44 at N = 1M. Column-major rows keep their slots k < cap at the same addresses,
+  // so the live list is copied, not rebuilt: the trajectory does not depend
+  // on when (or whether) this happens. Row-major lists (tpp > 1) keep their
+  // capacity. A later overflow grows it again as always.
+  void shrink_to_fit() override {
+    ListControl& l = ctx_.h_ctl->list;  // pulled by the caller
+    if (l.builds < window_start_ + kShrinkWindow) return;
+    const uint32_t want = round_up(l.nlist_max + l.nlist_max / 8 + 1, 4);
+    window_start_ = l.builds;
+    l.nlist_max = 0;
+    ctx_.push_ctl();
+    if (tpp_ > 1 || want + 8 > cap_) return;
+    DeviceBuffer<uint32_t> kept(std::max(size_t(want) * stride_, scratch_words()));
+    MESO_CUDA_CHECK(cudaMemcpyAsync(kept.data(), idx_.data(), size_t(want) * stride_ * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, ctx_.stream));
+    ctx_.synchronize();
+    idx_.swap(kept);
+    cap_ = want;
+    publish();
+    ctx_.invalidate_graphs();
   }
 
   std::size_t device_bytes() const override { return idx_.bytes() + count_.bytes(); }
@@ -174,7 +204,7 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.synchronize();
     if (cap) {
       cap_ = cap;
-      idx_.resize(size_t(cap_) * stride_);
+      allocate();
       publish();
       ctx_.invalidate_graphs();
     }
@@ -189,6 +219,14 @@ class CudaNeighborList final : public NeighborListOp,
   uint32_t tpp_;  // lanes per particle of the atomic builder and of the LJ force (variant tpp)
   DeviceBuffer<uint32_t> idx_, count_;
   uint32_t cap_ = 0, stride_ = 0;
+  static constexpr unsigned long long kShrinkWindow = 20;
+  unsigned long long window_start_ = 0;  // ctl->list.builds when the window began
+
+  static uint32_t capacity_for(uint32_t needed) { return round_up(needed + needed / 8 + 1, 8); }
+  // The reorder's scratch lives in the list's storage (CudaContext::
+  // list_scratch_bytes), so the buffer holds at least that much.
+  size_t scratch_words() const { return (ctx_.list_scratch_bytes + 3) / 4; }
+  void allocate() { idx_.resize(std::max(size_t(cap_) * stride_, scratch_words())); }
 
   // Row-major when lanes share a particle (tpp > 1), column-major otherwise
   // (device_views.cuh, NlistView).

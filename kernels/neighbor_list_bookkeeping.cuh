@@ -12,10 +12,11 @@
 namespace meso::cuda {
 
 // Copies positions to last_pos (the reference of the displacement check) and
-// bookkeeps the build in ctl (builds, steps_since_build, overflow -> abort).
+// bookkeeps the build in ctl (builds, steps_since_build, the longest row
+// count[i] into list.nlist_max, overflow -> abort).
 template <class S4>
-void finish_nlist_build(const S4* pos, S4* last_pos, uint32_t n, StepControl* ctl,
-                        cudaStream_t s);
+void finish_nlist_build(const S4* pos, S4* last_pos, const uint32_t* count, uint32_t n,
+                        StepControl* ctl, cudaStream_t s);
 
 // Largest squared displacement since the last build, into ctl->list.max_disp_bits
 // (atomicMax on the bits of a non-negative double, which order as integers).

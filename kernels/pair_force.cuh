@@ -35,6 +35,9 @@
 //                  visited from both sides: half of it), added to the sum
 //                  by the kernel (w += share; nvcc contracts DPD's product
 //                  into an FMA with the add as before).
+// Optionally (direct traversal only): kMasked = true, the masked traversal
+// (DPD gather=masked), with pe.in_range(pj, rsq): whether pair() would
+// interact (pair() still decides; it must agree).
 // Optionally (grouped traversal only): Neighbor and neighbor(j), what the
 // kernel loads for a list slot instead of the position from pos: a record
 // with x, y, z and whatever pe.pair() reads besides (DPD gather=record);
@@ -65,6 +68,12 @@ struct NeighborOf<E, std::void_t<typename E::Neighbor>> {
   using type = typename E::Neighbor;
   static constexpr bool own = true;
 };
+
+// Whether the evaluator asks for the masked traversal (E::kMasked).
+template <class E, class = void>
+struct MaskedOf : std::false_type {};
+template <class E>
+struct MaskedOf<E, std::void_t<decltype(E::kMasked)>> : std::bool_constant<E::kMasked> {};
 
 // Writes the block's sums of e and w (every thread's contribution) to
 // partials[2 blockIdx.x], partials[2 blockIdx.x + 1] in a fixed order: the
@@ -161,7 +170,51 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
     // A row longer than cap only exists after an overflow, when this kernel
     // does not run (abort); the clamp keeps a stale count from reading past it.
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
-    if constexpr (E::kUnroll == 1) {
+    if constexpr (MaskedOf<E>::value) {
+      static_assert(E::kUnroll == 1, "the masked traversal is one thread per particle");
+      // Masked traversal, 32 slots at a time: first only the slots'
+      // positions (kMaskUnroll gathers in flight, nothing else loaded) and a
+      // bit for each pair inside the cutoff; then the set bits in slot
+      // order, each pair evaluated exactly as the direct traversal does
+      // (its geometry recomputed from the same loads, now L1 hits): the
+      // same pairs in the same order, so bitwise the same sums, while the
+      // warp's pair loop runs over in-range pairs only.
+      constexpr uint32_t kMaskUnroll = 8;
+      const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, 0);
+      const auto rsq_of = [&](const S4& pj, R& dx, R& dy, R& dz) {
+        dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
+        pe.box().apply(dx, dy, dz);
+        return R(dx * dx + dy * dy + dz * dz);
+      };
+      for (uint32_t k0 = 0; k0 < cnt; k0 += 32) {
+        const uint32_t m = min(32u, cnt - k0);
+        uint32_t mask = 0;
+#pragma unroll kMaskUnroll
+        for (uint32_t u = 0; u < m; ++u) {
+          const uint32_t j = __ldg(idx + size_t(k0 + u) * a.nl.slot_stride);
+          const S4 pj = ldg4(pos + j);
+          R dx, dy, dz;
+          if (pe.in_range(pj, rsq_of(pj, dx, dy, dz))) mask |= 1u << u;
+        }
+        while (mask) {
+          const uint32_t u = __ffs(mask) - 1;
+          mask &= mask - 1;
+          const uint32_t j = __ldg(idx + size_t(k0 + u) * a.nl.slot_stride);
+          const S4 pj = ldg4(pos + j);
+          R dx, dy, dz;
+          const R rsq = rsq_of(pj, dx, dy, dz);
+          typename E::Pair pf;
+          if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
+          fx += pf.f_over_r * dx;
+          fy += pf.f_over_r * dy;
+          fz += pf.f_over_r * dz;
+          if constexpr (SUMS) {
+            e += 0.5 * double(pf.energy);  // each pair is visited from both sides
+            w += E::virial_share(pf, rsq);
+          }
+        }
+      }
+    } else if constexpr (E::kUnroll == 1) {
       const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, 0);
       // Direct traversal: each pair straight into the A sums (for DPD,
       // fx += f_over_r * dx is one FMA per component), pairs out of range

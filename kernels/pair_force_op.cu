@@ -161,6 +161,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     cfg.predicted = !initial && (c.gw || this->finishes_step());
     cfg.fp32_noise = c.variant.noise == NoiseKind::fp32;
     cfg.record = record_;
+    cfg.masked = c.variant.gather == GatherKind::masked;
     cfg.tpp = record_ ? c.variant.tpp : 1;
     compute_dpd_forces<P>(a, cfg, c.stream);
   }

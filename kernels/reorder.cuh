@@ -20,7 +20,7 @@ struct ReorderScratch {
   uint32_t* perm;  // sorted values: new slot k takes old particle perm[k]
   void* temp;
   size_t temp_bytes;
-  void* gather;  // n * 32 bytes
+  void* gather;  // n * max(sizeof(S4), sizeof(Image)) bytes
 };
 size_t reorder_temp_bytes(uint32_t n);
 

@@ -1,9 +1,12 @@
 // The reorder operation of the CUDA backend (the `reorder` variant axis):
 // the key, radix-sort and gather scratch of reorder.cu, sized once for the
-// system. The StepPlan (or, inside a step graph, the device's sort_due
-// decision) applies it at a rebuild, before the cell list.
+// system and lent by the neighbor list's storage (CudaContext::
+// list_scratch_bytes; it took 84 bytes a particle of its own in mixed). The
+// StepPlan (or, inside a step graph, the device's sort_due decision) applies
+// it at a rebuild, before the cell list, which the list build follows.
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 #include "cuda_operations.cuh"
 #include "device_ops.cuh"
@@ -20,12 +23,23 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
  public:
   explicit CudaReorder(CudaContext<P>& ctx) : DeviceReorder(ctx), ctx_(ctx) {
     const uint32_t n = ctx_.n;
-    keys_in_.resize(n);
-    keys_out_.resize(n);
-    vals_.resize(n);
-    perm_.resize(n);
-    temp_.resize(std::max<size_t>(reorder_temp_bytes(n), 1));
-    gather_.resize(size_t(n) * sizeof(Double4));
+    // One region, 256-byte aligned pieces: the keys in and out, the values
+    // in and the permutation out of the radix sort, its temporary storage,
+    // and the gather buffer of permute (the largest array element: S4 or
+    // Image). It lives in the neighbor list's storage (list_scratch_bytes).
+    auto piece = [&](std::size_t bytes) {
+      const std::size_t at = total_;
+      total_ += (bytes + 255) / 256 * 256;
+      return at;
+    };
+    at_keys_in_ = piece(size_t(n) * sizeof(unsigned long long));
+    at_keys_out_ = piece(size_t(n) * sizeof(unsigned long long));
+    at_vals_ = piece(size_t(n) * sizeof(uint32_t));
+    at_perm_ = piece(size_t(n) * sizeof(uint32_t));
+    temp_bytes_ = std::max<size_t>(reorder_temp_bytes(n), 1);
+    at_temp_ = piece(temp_bytes_);
+    at_gather_ = piece(size_t(n) * std::max(sizeof(S4), sizeof(Image)));
+    ctx_.list_scratch_bytes = total_;
   }
 
   // A reorder outside a step: the Nose-Hoover sum m v^2 would now run in
@@ -37,22 +51,28 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
   }
 
   void enqueue_apply() override {
-    ReorderScratch sc{keys_in_.data(), keys_out_.data(), vals_.data(), perm_.data(),
-                      temp_.data(), temp_.size(), gather_.data()};
+    // The pointer is read at every enqueue (and graph capture): a capacity
+    // change of the list moves it, and invalidates the graphs.
+    if (!ctx_.nlist.idx)
+      throw std::logic_error("cuda reorder: the neighbor list (its scratch) was not created");
+    char* base = reinterpret_cast<char*>(ctx_.nlist.idx);
+    ReorderScratch sc{reinterpret_cast<unsigned long long*>(base + at_keys_in_),
+                      reinterpret_cast<unsigned long long*>(base + at_keys_out_),
+                      reinterpret_cast<uint32_t*>(base + at_vals_),
+                      reinterpret_cast<uint32_t*>(base + at_perm_),
+                      base + at_temp_, temp_bytes_, base + at_gather_};
     reorder_particles<S4>(ctx_.variant.reorder, ctx_.view(), ctx_.grid, sc, ctx_.ctl.data(),
                           ctx_.stream);
   }
 
-  std::size_t device_bytes() const override {
-    return keys_in_.bytes() + keys_out_.bytes() + vals_.bytes() + perm_.bytes() + temp_.bytes() +
-           gather_.bytes();
-  }
+  // Its scratch is counted with the neighbor list's storage.
+  std::size_t device_bytes() const override { return 0; }
 
  private:
   CudaContext<P>& ctx_;
-  DeviceBuffer<unsigned long long> keys_in_, keys_out_;
-  DeviceBuffer<uint32_t> vals_, perm_;
-  DeviceBuffer<unsigned char> temp_, gather_;
+  std::size_t total_ = 0, temp_bytes_ = 0;
+  std::size_t at_keys_in_ = 0, at_keys_out_ = 0, at_vals_ = 0, at_perm_ = 0, at_temp_ = 0,
+              at_gather_ = 0;
 };
 
 }  // namespace

@@ -12,26 +12,28 @@ namespace meso::bench {
 const std::vector<VariantDefault>& variant_defaults() {
   static const std::vector<VariantDefault> table = {
       // dpd-fluid on the GPU: mixed precision, Morton order, fused second
-      // half-step, fast pow. The gates: poiseuille-transient long form
-      // (mixed,reorder=morton2,sort=100,pow=fast,fuse=on: PASS, H200),
-      // poiseuille-viscosity long form (double, defaults: PASS), and every
-      // axis against the CPU reference in the GPU tests. Faster, not
-      // default: rng=tea ran with no gate; noise=fp32 (1600 TPS against
-      // 1477) passed the dpd-temperature and poiseuille-viscosity short forms
-      // on the GPU, but no long form has run with it. gather=record is
-      // slower (1392).
+      // half-step, fast pow, the fp32 Gaussian transform of the pair noise
+      // and the masked traversal. The gates with exactly this variant's
+      // physics: poiseuille-viscosity and dpd-temperature long forms with
+      // noise=fp32 (PASS, H200, results/cuda-dpd/issue13-masked; gather=masked
+      // is bitwise gather=split, CudaDpdBackend.MaskedGatherIsBitwiseTheSplitGather),
+      // poiseuille-transient long form with the same axes and fp64 noise
+      // (short form with fp32 noise), every axis against the CPU reference in
+      // the GPU tests. Faster, not default: rng=tea ran with no gate.
+      // Slower: gather=record, tpp > 1.
       {"dpd-fluid", "cuda", Precision::mixed,
-       "precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on",
-       "H200, N = 1M: 1477 TPS (888 with Variant{}; results/cuda-dpd/issue13); gates: poiseuille-"
-       "transient long form (this variant), GPU tests. Faster but not default: noise=fp32, 1600 "
-       "TPS, short forms only"},
+       "precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32,gather=masked",
+       "H200, N = 1M: 1617 TPS (1608 with gather=split, 1489 with noise=fp64, 888 with Variant{}; "
+       "results/cuda-dpd/issue13-masked); gates: poiseuille-viscosity and dpd-temperature long "
+       "forms (this variant), poiseuille-transient long form (noise=fp64), GPU tests"},
       {"dpd-fluid", "cuda", Precision::double_,
        "precision=double,reorder=morton2,sort=100,pow=fast,fuse=on",
-       "H200, N = 1M: 1304 TPS (710 with Variant{}; gather=record 1155; results/cuda-dpd/issue13); "
+       "H200, N = 1M: 1315 TPS (710 with Variant{}; gather=masked 1300, gather=record 1155; "
+       "results/cuda-dpd/issue13, issue13-masked); "
        "gates: poiseuille-viscosity long form (double, Variant{}), the same axes in mixed "
        "(poiseuille-transient long form), GPU tests"},
       {"dpd-fluid", "cuda", Precision::single,
-       "precision=single,reorder=morton2,sort=100,pow=fast,fuse=on",
+       "precision=single,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32,gather=masked",
        "the mixed default's axes in fp32 arithmetic (a drift-study precision; GPU tests only)"},
       // lj-liquid on the GPU: the tiled builder with 4 lanes per particle in
       // mixed (20813 TPS against 11357 with Variant{}), the atomic builder in

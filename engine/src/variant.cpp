@@ -53,7 +53,7 @@ const std::vector<AxisSpec>& specs() {
       {"noise", {"fp64", "fp32"},
        [](Variant& v, std::size_t k) { v.noise = NoiseKind(k); },
        [](const Variant& v) { return name_of(v.noise); }},
-      {"gather", {"split", "record"},
+      {"gather", {"split", "record", "masked"},
        [](Variant& v, std::size_t k) { v.gather = GatherKind(k); },
        [](const Variant& v) { return name_of(v.gather); }},
   };
@@ -103,7 +103,14 @@ const char* to_string(Precision k) {
 }
 const char* to_string(RngKind k) { return k == RngKind::tea ? "tea" : "philox"; }
 const char* to_string(NoiseKind k) { return k == NoiseKind::fp32 ? "fp32" : "fp64"; }
-const char* to_string(GatherKind k) { return k == GatherKind::record ? "record" : "split"; }
+const char* to_string(GatherKind k) {
+  switch (k) {
+    case GatherKind::split: return "split";
+    case GatherKind::record: return "record";
+    case GatherKind::masked: return "masked";
+  }
+  return "?";
+}
 
 const std::vector<std::string>& Variant::axes() {
   static const std::vector<std::string> names = [] {

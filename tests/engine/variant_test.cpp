@@ -55,6 +55,8 @@ TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   EXPECT_EQ(Variant::parse("nlist=tiled").nlist, meso::NlistKind::tiled);
   EXPECT_EQ(Variant::parse("noise=fp32").noise, meso::NoiseKind::fp32);
   EXPECT_EQ(Variant::parse("gather=record").gather, meso::GatherKind::record);
+  EXPECT_EQ(Variant::parse("gather=masked").gather, meso::GatherKind::masked);
+  EXPECT_EQ(Variant::parse("gather=masked").get("gather"), "masked");
 }
 
 void expect_error_mentions(const char* text, const char* needle) {

@@ -27,10 +27,12 @@ enum class Precision : uint8_t { double_, mixed, single };
 enum class NoiseKind : uint8_t { fp64, fp32 };
 // How the DPD force kernel gathers a neighbour: split (position, velocity, tag
 // and signature from their own arrays, the last three only for pairs inside
-// r_c, one list slot at a time), or record (one record per particle, packed
-// before the kernel, with everything a pair loads; several slots' records in
-// flight at a time).
-enum class GatherKind : uint8_t { split, record };
+// r_c, one list slot at a time), masked (the same loads, but the positions of
+// up to 32 slots first, then only the pairs inside r_c: bitwise the forces of
+// split, with the warp's lanes busy), or record (one record per particle,
+// packed before the kernel, with everything a pair loads; several slots'
+// records in flight at a time).
+enum class GatherKind : uint8_t { split, record, masked };
 using physics::RngKind;
 
 struct Variant {
