@@ -12,28 +12,28 @@ namespace meso::bench {
 const std::vector<VariantDefault>& variant_defaults() {
   static const std::vector<VariantDefault> table = {
       // dpd-fluid on the GPU: mixed precision, Morton order, fused second
-      // half-step, fast pow, the fp32 Gaussian transform of the pair noise
-      // and the masked traversal. The gates with exactly this variant's
-      // physics: poiseuille-viscosity and dpd-temperature long forms with
-      // noise=fp32 (PASS, H200, results/cuda-dpd/issue13-masked; gather=masked
-      // is bitwise gather=split, CudaDpdBackend.MaskedGatherIsBitwiseTheSplitGather),
-      // poiseuille-transient long form with the same axes and fp64 noise
-      // (short form with fp32 noise), every axis against the CPU reference in
-      // the GPU tests. Faster, not default: rng=tea ran with no gate.
-      // Slower: gather=record, tpp > 1.
+      // half-step, fast pow and the fp32 Gaussian transform of the pair
+      // noise. The gates with exactly this variant's physics: the
+      // poiseuille-viscosity and dpd-temperature long forms (PASS, H200,
+      // results/cuda-dpd/issue13-part2), the poiseuille-transient long form
+      // with the same axes and fp64 noise (short form with fp32 noise), every
+      // axis against the CPU reference in the GPU tests. Faster, not
+      // default: rng=tea ran with no gate. Not faster: gather=masked (bitwise
+      // this variant; +0.4% on the H200 within the spread, -1.2% on the
+      // H100), gather=record, tpp > 1.
       {"dpd-fluid", "cuda", Precision::mixed,
-       "precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32,gather=masked",
-       "H200, N = 1M: 1617 TPS (1608 with gather=split, 1489 with noise=fp64, 888 with Variant{}; "
-       "results/cuda-dpd/issue13-masked); gates: poiseuille-viscosity and dpd-temperature long "
+       "precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32",
+       "H200, N = 1M: 1625 TPS (1502 with noise=fp64, 888 with Variant{}); H100: 1591; "
+       "results/cuda-dpd/issue13-part2; gates: poiseuille-viscosity and dpd-temperature long "
        "forms (this variant), poiseuille-transient long form (noise=fp64), GPU tests"},
       {"dpd-fluid", "cuda", Precision::double_,
        "precision=double,reorder=morton2,sort=100,pow=fast,fuse=on",
-       "H200, N = 1M: 1315 TPS (710 with Variant{}; gather=masked 1300, gather=record 1155; "
-       "results/cuda-dpd/issue13, issue13-masked); "
+       "H200, N = 1M: 1331 TPS (710 with Variant{}; gather=masked 1315, gather=record 1155); "
+       "H100: 1278; results/cuda-dpd/issue13, issue13-part2; "
        "gates: poiseuille-viscosity long form (double, Variant{}), the same axes in mixed "
        "(poiseuille-transient long form), GPU tests"},
       {"dpd-fluid", "cuda", Precision::single,
-       "precision=single,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32,gather=masked",
+       "precision=single,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32",
        "the mixed default's axes in fp32 arithmetic (a drift-study precision; GPU tests only)"},
       // lj-liquid on the GPU: the tiled builder with 4 lanes per particle in
       // mixed (20813 TPS against 11357 with Variant{}), the atomic builder in
