@@ -44,6 +44,12 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
     ctx_.load(sys, params);
   }
   void get_particles(ParticleData<double>& out) const override { ctx_.get_particles(out); }
+  // Exact restarts: the device keeps the storage order, last_pos and the
+  // list counters (the StepPlan's sort counter is not used by the graph).
+  void list_state(const StepPlan&, ListRestartState& out) const override { ctx_.list_state(out); }
+  void restore_list_state(StepPlan&, const ListRestartState& state, const ParticleData<double>& now) override {
+    ctx_.restore_list_state(state, now);
+  }
 
   // The MPCD solvent, beside or instead of the MD particles (mpcd_context.cuh).
   void set_mpcd(const MpcdSystem& sys) override { ctx_.mpcd.load(sys, ctx_.stream); }
@@ -113,7 +119,10 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
   const bool folds = g.method().folds_step_opening();
   time("integrate_first_half", n * (5 * s4 + 2 * sizeof(Image) + (folds ? s4 : 0)),
        [&] { g.method().enqueue_first_half(nullptr); });
-  time("integrate_second_half", n * 3 * s4, [&] { g.method().enqueue_second_half(); });
+  // Fused (fuse=on): the last force performs the second half-step; there
+  // is no kernel of its own to time (its bytes are in the force's).
+  if (!g.second_half_fused())
+    time("integrate_second_half", n * 3 * s4, [&] { g.method().enqueue_second_half(); });
   if (!folds) time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
   time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
   time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });

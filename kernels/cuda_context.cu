@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 
 #include "device_ops.cuh"
@@ -125,11 +126,12 @@ template <class P>
 void CudaContext<P>::load(const System& s, const RunParams& p) {
   load_common(s, p);
   // Particle arrays, converted to the storage precision (type in pos.w).
-  std::vector<S4> hp(n), hv(n);
+  std::vector<S4> hp(n), hv(n), hf(n);
   const auto& src = s.particles;
   for (uint32_t i = 0; i < n; ++i) {
     hp[i] = make4<S4>(src.position[i], double(src.type[i]));
     hv[i] = make4<S4>(src.velocity[i], 0.0);
+    hf[i] = make4<S4>(src.force[i], 0.0);
   }
   const bool pred = gw || variant.fuse;  // Groot-Warren's prediction, fused vv's v(t + dt/2)
   pos.resize(n);
@@ -142,7 +144,7 @@ void CudaContext<P>::load(const System& s, const RunParams& p) {
   if (tea) sig.resize(n); else sig.release();
   MESO_CUDA_CHECK(cudaMemcpy(pos.data(), hp.data(), n * sizeof(S4), cudaMemcpyHostToDevice));
   MESO_CUDA_CHECK(cudaMemcpy(vel.data(), hv.data(), n * sizeof(S4), cudaMemcpyHostToDevice));
-  MESO_CUDA_CHECK(cudaMemset(force.data(), 0, n * sizeof(S4)));
+  MESO_CUDA_CHECK(cudaMemcpy(force.data(), hf.data(), n * sizeof(S4), cudaMemcpyHostToDevice));
   MESO_CUDA_CHECK(cudaMemcpy(tag.data(), src.tag.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
   MESO_CUDA_CHECK(cudaMemcpy(image.data(), src.image.data(), n * sizeof(Image), cudaMemcpyHostToDevice));
   if (pred) MESO_CUDA_CHECK(cudaMemset(vel_pred.data(), 0, n * sizeof(S4)));
@@ -172,6 +174,48 @@ void CudaContext<P>::get_particles(ParticleData<double>& out) const {
     out.tag[k] = ht[i];
     out.image[k] = hi[i];
   }
+}
+
+template <class P>
+void CudaContext<P>::list_state(ListRestartState& out) const {
+  std::vector<S4> hl(n);
+  out.order.resize(n);
+  MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+  MESO_CUDA_CHECK(cudaMemcpy(out.order.data(), tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  MESO_CUDA_CHECK(cudaMemcpy(hl.data(), last_pos.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  out.build_position.resize(n);
+  for (uint32_t i = 0; i < n; ++i) out.build_position[i] = xyz(hl[i]);
+  pull_ctl();
+  out.steps_since_build = h_ctl->list.steps_since_build;
+  out.steps_since_sort = h_ctl->list.steps_since_sort;
+}
+
+template <class P>
+void CudaContext<P>::restore_list_state(const ListRestartState& state, const ParticleData<double>& now) {
+  // The lists were just built from the build positions loaded in storage
+  // order; put the current positions and images in the same slots.
+  std::vector<uint32_t> ht(n);
+  MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+  MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  const std::vector<uint32_t> by_tag = tag_order(ht);
+  if (now.n_local != n) throw std::logic_error("restore_list_state: another particle count");
+  std::vector<S4> hp(n);
+  std::vector<Image> hi(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t i = by_tag[k];
+    if (ht[i] != now.tag[k]) throw std::logic_error("restore_list_state: the loaded tags differ");
+    hp[i] = make4<S4>(now.position[k], double(now.type[k]));
+    hi[i] = now.image[k];
+  }
+  MESO_CUDA_CHECK(cudaMemcpy(pos.data(), hp.data(), n * sizeof(S4), cudaMemcpyHostToDevice));
+  MESO_CUDA_CHECK(cudaMemcpy(image.data(), hi.data(), n * sizeof(Image), cudaMemcpyHostToDevice));
+  pull_ctl();
+  h_ctl->list.steps_since_build = state.steps_since_build;
+  h_ctl->list.steps_since_sort = state.steps_since_sort;
+  h_ctl->list.max_disp_bits = 0;
+  h_ctl->list.force_rebuild = 0;
+  push_ctl();
+  nh_mv2_known = false;
 }
 
 template <class P>

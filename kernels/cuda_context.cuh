@@ -113,11 +113,16 @@ class CudaContext final : public CudaContextBase {
   using S4 = typename P::S4;
   using CudaContextBase::CudaContextBase;
 
-  // Copies the system in (converted to the storage precision); forces are
-  // left zero: the plan's prepare() computes those of t = 0.
+  // Copies the system in (converted to the storage precision), in the order
+  // given; forces too (the plan's prepare() overwrites them with those of
+  // t = 0, an exact restart keeps them: Simulation's Checkpoint).
   void load(const System& sys, const RunParams& params);
   // The current state in double precision, in tag order.
   void get_particles(ParticleData<double>& out) const;
+  // Exact restarts (Backend::list_state, restore_list_state): the storage
+  // order, last_pos and the list counters of the step control.
+  void list_state(ListRestartState& out) const;
+  void restore_list_state(const ListRestartState& state, const ParticleData<double>& now);
 
   DeviceBuffer<S4> pos, vel, force, vel_pred, last_pos;
   DeviceBuffer<uint32_t> tag, sig;

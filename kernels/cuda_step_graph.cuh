@@ -40,6 +40,7 @@ class CudaStepGraph {
   DeviceCellList& cells() { return *cells_; }
   DeviceNeighborList& nlist() { return *nlist_; }
   const std::vector<DeviceForce*>& forces() { return forces_; }
+  bool second_half_fused() const { return fused_; }
 
  private:
   CudaContextBase& ctx_;

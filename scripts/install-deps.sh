@@ -16,6 +16,8 @@ packages=(
   libcli11-dev libeigen3-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   python3 python3-pip python3-venv
+  python3-jsonschema  # scripts/validate_results.py: results against docs/results.schema.json
+  libhdf5-dev python3-h5py  # H5MD trajectories (engine/src/h5md.cpp) and their test (tests/cli/h5md.sh)
 )
 
 if [[ $(id -u) -eq 0 ]]; then

@@ -4,6 +4,11 @@
 bars. Several JSON files (e.g. different machines or commits) can be overlaid.
 
     scripts/plot_benchmarks.py results/cpu-baseline/*.json -o results/cpu-baseline/mps.png
+
+The report (scripts/report_results.py) also draws from benchmark results,
+through the functions below: the GPU speedup over the CPU reference against N
+(Tang & Karniadakis Fig. 11), TPS per precision per workload, and each
+kernel's fraction of the measured copy bandwidth.
 """
 import argparse
 import json
@@ -26,6 +31,173 @@ def load(paths):
             series[key].append((r["N"], r["mps_median"], r["tps_min"] * r["N"] * 1e-6,
                                 r["tps_max"] * r["N"] * 1e-6))
     return series
+
+
+class Rows:
+    """What a report figure draws and the result files it came from."""
+
+    def __init__(self):
+        self.rows, self.sources = [], set()
+
+
+def log_n_axes(ax, ylabel, title):
+    """N on a log2 axis, grid and legend: the axes of every plot against N."""
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("N (particles)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def workload_of(r):
+    return r.get("workload") or r["name"].split("/")[0]
+
+
+def precision_of(r):
+    for part in r.get("variant", "").split(","):
+        if part.startswith("precision="):
+            return part.split("=", 1)[1]
+    return "double"
+
+
+def speedup_series(docs):
+    """docs: [(relative path, parsed `run` result)] -> Rows of (label,
+    [(N, GPU TPS / CPU TPS)]) for dpd-fluid points measured on both
+    backends at the same rho, r_c, s and N: the best GPU variant per point
+    against the CPU reference on the host of that GPU (same CPU model; the
+    most threads, then the newest): "over all cores of the same machine"."""
+    cpu, gpu = {}, defaultdict(dict)
+    for rel, doc in docs:
+        prov = doc["provenance"]
+        for r in doc["results"]:
+            p = r.get("parameters", {})
+            if workload_of(r) != "dpd-fluid" or "rho" not in p:
+                continue
+            key = (prov.get("cpu_model"), p["rho"], p["rc"], p.get("s"), r["N"])
+            if r["backend"] == "cpu":
+                rank = (prov.get("cpu_threads", 0), prov.get("date_utc", ""))
+                if key not in cpu or rank > cpu[key][0]:
+                    cpu[key] = (rank, r["tps_median"], rel)
+            elif r["backend"] == "cuda":
+                g = (prov.get("gpu_model") or "GPU", prov.get("cpu_model"), precision_of(r), p["rho"], p["rc"],
+                     p.get("s"))
+                if r["N"] not in gpu[g] or r["tps_median"] > gpu[g][r["N"]][0]:
+                    gpu[g][r["N"]] = (r["tps_median"], rel)
+    out = Rows()
+    for (model, host, prec, rho, rc, s), pts in sorted(gpu.items()):
+        line = []
+        for n, (tps, rel) in sorted(pts.items()):
+            if (host, rho, rc, s, n) in cpu:
+                (threads, _), cpu_tps, cpu_rel = cpu[(host, rho, rc, s, n)]
+                line.append((n, tps / cpu_tps))
+                out.sources |= {rel, cpu_rel}
+        if line:
+            out.rows.append((f"{prec} rho={rho:g} rc={rc:g}: {model} / {host} x{threads}", line))
+    return out
+
+
+def plot_speedup(rows, output):
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label, pts in rows.rows:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+    ax.set_yscale("log")
+    log_n_axes(ax, "speedup (GPU TPS / CPU reference TPS)", "dpd-fluid step: GPU over the CPU reference")
+    fig.tight_layout()
+    fig.savefig(output)
+
+
+def precision_rows(docs):
+    """Per workload (cuda backend): the best median TPS per precision at the
+    largest N measured in both mixed and double."""
+    best = defaultdict(dict)  # (workload, N) -> precision -> (tps, rel)
+    for rel, doc in docs:
+        for r in doc["results"]:
+            if r["backend"] != "cuda":
+                continue
+            k, prec = (workload_of(r), r["N"]), precision_of(r)
+            if prec not in best[k] or r["tps_median"] > best[k][prec][0]:
+                best[k][prec] = (r["tps_median"], rel)
+    out = Rows()
+    chosen = {}
+    for (w, n), per in best.items():
+        if {"mixed", "double"} <= per.keys() and n > chosen.get(w, (0,))[0]:
+            chosen[w] = (n, per)
+    for w, (n, per) in sorted(chosen.items()):
+        out.rows.append((f"{w}\nN={n}", {p: v[0] for p, v in per.items()}))
+        out.sources |= {v[1] for v in per.values()}
+    return out
+
+
+def plot_precision(rows, output):
+    import matplotlib.pyplot as plt
+    precisions = [p for p in ("double", "mixed", "single") if any(p in r[1] for r in rows.rows)]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    width = 0.8 / len(precisions)
+    for i, prec in enumerate(precisions):
+        xs = [k + (i - (len(precisions) - 1) / 2) * width for k in range(len(rows.rows))]
+        ax.bar(xs, [r[1].get(prec, 0.0) for r in rows.rows], width, label=prec)
+    for k, (_, per) in enumerate(rows.rows):
+        ax.annotate(f"mixed/double {per['mixed'] / per['double']:.2f}", (k, max(per.values())),
+                    ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(range(len(rows.rows)), [r[0] for r in rows.rows], fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xlabel("workload")
+    ax.set_ylabel("steps per second (median, best variant)")
+    ax.set_title("precision per workload (cuda)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(output)
+
+
+def kernel_rows(docs):
+    """Per workload: the kernels' fraction of the measured copy bandwidth in
+    its default variant (when recorded) at its largest N, newest first."""
+    best = {}
+    for rel, doc in docs:
+        date = doc["provenance"].get("date_utc", "")
+        for r in doc["results"]:
+            kernels = (r.get("device") or {}).get("kernels") or {}
+            if not any("fraction_of_copy_bw" in k for k in kernels.values()):
+                continue
+            rank = (r.get("variant_given") == "", r["N"], date)
+            w = workload_of(r)
+            if w not in best or rank > best[w][0]:
+                best[w] = (rank, r, rel, doc["provenance"].get("gpu_model") or "GPU")
+    out = Rows()
+    for w, (_, r, rel, model) in sorted(best.items()):
+        # With fuse=on the force kernel performs the second half-step; results
+        # before b4439b6 still timed the (empty) second-half launch, whose
+        # "fraction" counts bytes no kernel moved: left out.
+        fused = "fuse=on" in r.get("variant", "")
+        fractions = {k: v["fraction_of_copy_bw"] for k, v in r["device"]["kernels"].items()
+                     if "fraction_of_copy_bw" in v and not (fused and k == "integrate_second_half")}
+        out.rows.append((f"{w} N={r['N']} {precision_of(r)} ({model})", fractions))
+        out.sources.add(rel)
+    return out
+
+
+def plot_kernels(rows, output):
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(len(rows.rows), 1, figsize=(7, 1.2 + 0.35 * sum(len(r[1]) for r in rows.rows)),
+                             squeeze=False)
+    for ax, (label, fractions) in zip(axes[:, 0], rows.rows):
+        names = sorted(fractions, key=fractions.get)
+        # A kernel whose bytes stay in L2 can exceed the copy bandwidth: its
+        # bar is cut at the axis and its value written beside it.
+        ax.barh(names, [min(fractions[n], 1.2) for n in names], color="C0", label="achieved / copy bandwidth")
+        for k, n in enumerate(names):
+            ax.annotate(f"{fractions[n]:.2f}", (min(fractions[n], 1.2), k), va="center", fontsize=6)
+        ax.axvline(1.0, color="k", lw=0.8, ls="--", label="measured copy bandwidth")
+        ax.set_xlim(0, 1.3)
+        ax.set_xlabel("fraction of the measured device copy bandwidth")
+        ax.set_ylabel("kernel")
+        ax.set_title(label, fontsize=9)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.legend(fontsize=6, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(output)
 
 
 def main():
@@ -56,12 +228,7 @@ def main():
         lo = [p[1] - p[2] for p in pts]
         hi = [p[3] - p[1] for p in pts]
         ax.errorbar(n, mps, yerr=[lo, hi], marker="o", capsize=3, label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("N (particles)")
-    ax.set_ylabel("million particle-steps per second (median; bars: min..max)")
-    ax.set_title("mesobench dpd-fluid/step")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    log_n_axes(ax, "million particle-steps per second (median; bars: min..max)", "mesobench dpd-fluid/step")
     fig.tight_layout()
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 
+from result_files import open_json
 from validation_provenance import provenance_line
 
 
@@ -18,7 +19,7 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     try:
-        with open(args.json) as f:
+        with open_json(args.json) as f:
             doc = json.load(f)
         case = next(c for c in doc["cases"] if c["name"] == "dpd-temperature")
     except (OSError, StopIteration, KeyError, json.JSONDecodeError) as e:

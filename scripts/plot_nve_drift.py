@@ -11,20 +11,12 @@ Inputs may be compressed (.json.xz, .json.gz). With many runs per case only
 the first few are drawn in the E(t) panels; the table uses all of them.
 """
 import argparse
-import gzip
 import json
 import lzma
 import sys
 
+from result_files import open_json
 from validation_provenance import provenance_line
-
-
-def open_json(path):
-    if path.endswith(".xz"):
-        return lzma.open(path, "rt")
-    if path.endswith(".gz"):
-        return gzip.open(path, "rt")
-    return open(path)
 
 
 def main():

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from result_files import open_json
 from validation_provenance import provenance_line
 
 
@@ -22,7 +23,7 @@ def main():
     cases = []
     try:
         for path in args.json:
-            with open(path) as f:
+            with open_json(path) as f:
                 doc = json.load(f)
             cases.append((doc, next(c for c in doc["cases"] if c["name"] == "srd-momentum")))
     except (OSError, StopIteration, KeyError, json.JSONDecodeError) as e:

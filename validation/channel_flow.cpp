@@ -8,6 +8,7 @@
 #include "meso/error.hpp"
 #include "meso/mpcd_simulation.hpp"
 #include "meso/parabola_fit.hpp"
+#include "meso/progress.hpp"
 #include "meso/simulation.hpp"
 #include "meso/velocity_profile.hpp"
 
@@ -292,6 +293,8 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
     const double dt = flow->step_time();
     const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
     const uint64_t eq_steps = steps(s.equilibrate_time), prod_steps = steps(s.production_time);
+    progress::begin("reverse Poiseuille run " + std::to_string(k + 1) + " of " + std::to_string(s.runs),
+                    eq_steps + prod_steps);
     const uint64_t sample_steps = std::max<uint64_t>(1, steps(s.sample_every_time));
     const uint64_t monitor_steps = std::max<uint64_t>(sample_steps, steps(s.monitor_every_time));
     const double M = flow->total_mass();

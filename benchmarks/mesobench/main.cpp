@@ -8,6 +8,8 @@
 //   mesobench validate --merge SHARD.json... --json FILE
 //   mesobench validate ... --time-limit S; mesobench validate --resume FILE
 //   mesobench compare A.json B.json [--threshold P]
+//   mesobench report DIR [-o OUT]
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -21,7 +23,11 @@
 #include "meso/error.hpp"
 #include "meso/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
+#include "production.hpp"
+#include "trajectory_sink.hpp"
+#include "progress_line.hpp"
 #include "report.hpp"
+#include "results_report.hpp"
 #include "runner.hpp"
 #include "validate.hpp"
 #include "variant_defaults.hpp"
@@ -43,7 +49,42 @@ struct CommonOptions : ValidateOptions {
   double warmup_time = 0.3;
   uint64_t max_n = 0;
   bool list_variants = false;
+  bool quiet = false;               // no progress lines
+  double progress_interval = 10.0;  // seconds between plain progress lines (not a terminal)
+  OutputOptions out;  // run --steps, --trajectory, --checkpoint, --restart (production.hpp)
 };
+
+// --max-n takes a particle count; CLI11 would wrap "-1" into 2^64 - 1.
+const CLI::Validator kParticleCount(
+    [](std::string& v) -> std::string {
+      const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+      return digits && v.find_first_not_of('0') != std::string::npos
+                 ? ""
+                 : "value '" + v + "' is invalid: it must be a particle count >= 1";
+    },
+    "N >= 1");
+
+// CLI::Range lets "nan" through (every comparison with NaN is false).
+const CLI::Validator kFinite(
+    [](std::string& v) -> std::string {
+      try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used == v.size() && std::isfinite(x)) return "";
+      } catch (const std::exception&) {
+      }
+      return "value '" + v + "' is invalid: it must be a finite number";
+    },
+    "finite");
+
+// --quiet and --progress-interval of the commands that run simulations.
+void add_progress_options(CLI::App* app, CommonOptions& o) {
+  app->add_flag("--quiet,-q", o.quiet, "No progress lines on stderr");
+  app->add_option("--progress-interval", o.progress_interval,
+                  "Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)")
+      ->check(kFinite)
+      ->check(CLI::Range(0.0, 86400.0));
+}
 
 struct Selection {
   std::vector<BenchCase> cases;
@@ -126,7 +167,12 @@ int cmd_list(const CommonOptions& o, const BackendRegistry& reg) {
 
 int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
   if (!o.json.empty()) check_writable(o.json);
+  check_output_options(o.out);
   const Selection s = select(o, reg, false);
+  const bool files = !o.out.trajectory.empty() || !o.out.checkpoint.empty() || !o.out.restart.empty();
+  if (files && s.cases.size() != 1)
+    throw_input_error("--trajectory, --checkpoint and --restart need exactly one case; --filter '", o.filter,
+                      "' selects ", s.cases.size());
   RunOptions ro;
   ro.repeats = o.repeats;
   ro.min_time = o.min_time;
@@ -139,17 +185,32 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
             << " threads  GPU: " << (prov.gpu_model.empty() ? "none" : prov.gpu_model) << "\n\n";
   std::vector<BenchResult> results;
   for (std::size_t k = 0; k < s.cases.size(); ++k) {
-    results.push_back(run_case(s.cases[k], reg, s.backend, s.variants[k], ro));
+    results.push_back(o.out.steps ? run_production(s.cases[k], reg, s.backend, s.variants[k], o.out)
+                                  : run_case(s.cases[k], reg, s.backend, s.variants[k], ro));
     std::cerr << "  done " << results.back().name << '\n';
   }
   print_table(results);
   if (!o.json.empty()) {
-    nlohmann::json doc = {{"provenance", to_json(prov)}, {"results", nlohmann::json::array()}};
+    nlohmann::json doc = result_document("benchmark", prov);
+    doc["results"] = nlohmann::json::array();
     for (const auto& r : results) doc["results"].push_back(to_json(r));
     write_json_atomically(o.json, doc);
     std::cout << "\nwrote " << o.json << '\n';
   }
   return 0;
+}
+
+// validate --trajectory: every simulation the cases run hands its frames to
+// the sink (meso/io/frame_sink.hpp); the files are complete when it returns.
+int cmd_validate_with_trajectory(const CommonOptions& o, const BackendRegistry& reg) {
+  if (o.out.trajectory.empty()) return cmd_validate(o, reg);
+  if (!o.merge.empty()) throw_input_error("--trajectory with --merge: merging runs no simulation");
+  require_output_directory("--trajectory", o.out.trajectory);
+  H5mdFrameSink sink(o.out.trajectory, o.out.every ? o.out.every : 1000,
+                     {"", "validate " + o.filter, "", o.backend, o.variant});
+  const int rc = cmd_validate(o, reg);
+  for (const auto& f : sink.finish()) std::cout << "wrote " << f << '\n';
+  return rc;
 }
 
 void add_selection_options(CLI::App* app, CommonOptions& o) {
@@ -172,7 +233,8 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "List benchmark and validation case names");
   add_selection_options(list, o);
   list->add_option("--param", o.params, "Override a workload parameter, key=value (repeatable)");
-  list->add_option("--max-n", o.max_n, "Largest N listed (default: 262144 on cpu, no limit otherwise)");
+  list->add_option("--max-n", o.max_n, "Largest N listed (default: 262144 on cpu, no limit otherwise)")
+      ->check(kParticleCount);
   list->add_flag("--variants", o.list_variants,
                  "Print each workload's default variant per backend and precision, and why");
 
@@ -186,10 +248,30 @@ int main(int argc, char** argv) {
   run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")
       ->check(CLI::Range(1, 1000));
   run->add_option("--min-time", o.min_time, "Seconds per timed repeat, at least")
+      ->check(kFinite)
       ->check(CLI::Range(1e-3, 3600.0));
   run->add_option("--warmup-time", o.warmup_time, "Seconds of untimed warm-up steps")
+      ->check(kFinite)
       ->check(CLI::Range(0.0, 3600.0));
-  run->add_option("--max-n", o.max_n, "Skip cases with more particles (default: 262144 on cpu)");
+  run->add_option("--steps", o.out.steps,
+                  "Run exactly this many steps (after --restart: up to this step) instead of timed repeats")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+  auto* traj = run->add_option("--trajectory", o.out.trajectory,
+                                "Write an H5MD trajectory to this file (needs --steps)");
+  run->add_option("--every", o.out.every, "Steps between trajectory frames (default: --steps / 100)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+      ->needs(traj);
+  auto* ckpt = run->add_option("--checkpoint", o.out.checkpoint,
+                               "Write the full state to this file at the end (and every --checkpoint-every steps)");
+  run->add_option("--checkpoint-every", o.out.checkpoint_every, "Steps between checkpoints")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+      ->needs(ckpt);
+  run->add_option("--restart", o.out.restart,
+                  "Continue the run saved in this checkpoint (same case, backend and variant), bit for bit")
+      ->check(CLI::ExistingFile);
+  run->add_option("--max-n", o.max_n, "Skip cases with more particles (default: 262144 on cpu)")
+      ->check(kParticleCount);
+  add_progress_options(run, o);
 
   auto* validate = app.add_subcommand("validate", "Run validation cases and their pass/fail gates");
   add_selection_options(validate, o);
@@ -213,10 +295,18 @@ int main(int argc, char** argv) {
   validate->add_option("--time-limit", o.time_limit,
                        "Seconds of wall time, after which a resumable case (nve-drift) stops at the next safe "
                        "point and writes what --resume needs (exit code 3)")
+      ->check(kFinite)
       ->check(CLI::Range(0.0, 1e9));
   validate->add_option("--resume", o.resume,
                        "Continue the run stopped at its time limit in this JSON file (its settings are reused)")
       ->check(CLI::ExistingFile);
+  auto* vtraj = validate->add_option(
+      "--trajectory", o.out.trajectory,
+      "Write each simulation the cases run as H5MD: FILE, then FILE with .1, .2, ... before its extension");
+  validate->add_option("--every", o.out.every, "Steps between trajectory frames (default 1000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+      ->needs(vtraj);
+  add_progress_options(validate, o);
 
   CompareOptions co;
   auto* compare = app.add_subcommand(
@@ -225,6 +315,12 @@ int main(int argc, char** argv) {
   compare->add_option("B", co.b, "Contender result JSON")->required()->check(CLI::ExistingFile);
   compare->add_option("--threshold", co.threshold_percent,
                       "Percent drop of median TPS that counts as a regression (default 5)");
+
+  ReportOptions ro;
+  auto* report = app.add_subcommand(
+      "report", "Turn a results directory into figures and one Markdown page (python3 with matplotlib)");
+  report->add_option("DIR", ro.dir, "Results directory (searched recursively for *.json, *.json.xz)")->required();
+  report->add_option("-o,--output", ro.out, "Output directory, replaced as a whole (default mesobench-report)");
 
   try {
     app.parse(argc, argv);
@@ -243,9 +339,11 @@ int main(int argc, char** argv) {
     BackendRegistry registry;
     register_backends(registry);
     if (*compare) return cmd_compare(co);
+    if (*report) return cmd_report(ro);
     if (*list) return cmd_list(o, registry);
-    if (*validate && !o.merge.empty()) return cmd_merge(o);
-    if (*validate) return cmd_validate(o, registry);
+    const ProgressScope progress(o.quiet, o.progress_interval);
+    if (*validate && !o.merge.empty() && o.out.trajectory.empty()) return cmd_merge(o);
+    if (*validate) return cmd_validate_with_trajectory(o, registry);
     return cmd_run(o, registry);  // `run`, or no subcommand: the default suite
   } catch (const InputError& e) {
     std::cerr << "mesobench: error: " << e.what() << '\n';

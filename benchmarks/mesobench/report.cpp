@@ -19,6 +19,10 @@ nlohmann::json to_json(const Provenance& p) {
           {"mesobench_version", p.version}};
 }
 
+nlohmann::json result_document(const char* kind, const Provenance& p) {
+  return {{"kind", kind}, {"schema_version", kResultsSchemaVersion}, {"provenance", to_json(p)}};
+}
+
 nlohmann::json to_json(const BenchResult& r) {
   const auto& f = r.bench.fluid;
   const auto& run = r.bench.run;

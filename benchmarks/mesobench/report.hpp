@@ -13,7 +13,13 @@
 
 namespace meso::bench {
 
+// The version of docs/results.schema.json that the files written here follow.
+constexpr int kResultsSchemaVersion = 1;
+
 nlohmann::json to_json(const Provenance& p);
+// What every result file starts with: its kind ("benchmark", "validation";
+// docs/results.md), the schema version and the provenance.
+nlohmann::json result_document(const char* kind, const Provenance& p);
 nlohmann::json to_json(const BenchResult& r);
 
 void print_table(const std::vector<BenchResult>& results);

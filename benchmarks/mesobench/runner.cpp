@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <new>
 
+#include "memory_estimate.hpp"
 #include "meso/error.hpp"
+#include "meso/progress.hpp"
 #include "meso/mpcd_simulation.hpp"
 #include "meso/simulation.hpp"
 
@@ -37,6 +40,7 @@ std::string ignored_axes(const Backend& b) {
 template <class Advance>
 void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& advance) {
   uint64_t warm_steps = 0;
+  progress::begin(r.name + " (warm-up)", 0);
   const auto t_warm = Clock::now();
   while (warm_steps < 2 || seconds_since(t_warm) < opt.warmup_time) {
     advance(1);
@@ -45,6 +49,8 @@ void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& adv
   b.synchronize();
   const double per_step = seconds_since(t_warm) / static_cast<double>(warm_steps);
   r.steps_per_repeat = std::max<uint64_t>(2, static_cast<uint64_t>(std::ceil(opt.min_time / per_step)));
+  progress::begin(r.name, r.steps_per_repeat * static_cast<uint64_t>(opt.repeats));
+  const progress::NoSplit whole_repeats;  // progress between repeats, none inside the timed calls
 
   for (int k = 0; k < opt.repeats; ++k) {
     b.synchronize();
@@ -53,6 +59,7 @@ void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& adv
     b.synchronize();
     r.tps.push_back(static_cast<double>(r.steps_per_repeat) / seconds_since(t0));
   }
+  progress::end();
   r.tps_median = median(r.tps);
   r.tps_min = *std::min_element(r.tps.begin(), r.tps.end());
   r.tps_max = *std::max_element(r.tps.begin(), r.tps.end());
@@ -95,10 +102,8 @@ BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
   return r;
 }
 
-}  // namespace
-
-BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
-                     const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
+BenchResult run_case_impl(const BenchCase& c, const BackendRegistry& registry,
+                          const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
   if (c.mpcd) {
     BenchResult r = run_mpcd_case(c, registry, backend, rv, opt);
     r.variant_default = rv.base;
@@ -125,6 +130,32 @@ BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
     throw_input_error(r.name, ": the simulation produced a non-finite temperature or pressure at step ",
                       sim.step(), " (dt = ", c.run.dt, " may be too large for these parameters)");
   return r;
+}
+
+}  // namespace
+
+void describe_case(BenchResult& r, const BenchCase& c, const Backend& b, const ResolvedVariant& rv,
+                   const Box& box) {
+  describe(r, c, b, rv.variant, box);
+  r.variant_default = rv.base;
+  r.variant_given = rv.given;
+}
+
+BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,
+                     const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
+  // check_fits_in_memory refused what cannot fit before anything ran; an
+  // allocation can still fail (other processes, the device's memory, lists):
+  // that too is reported with N and the bytes, as bad input.
+  try {
+    return run_case_impl(c, registry, backend, rv, opt);
+  } catch (const std::bad_alloc& e) {
+    // Thrust reports a failed device allocation as a std::bad_alloc too.
+    progress::end();
+    throw InputError(out_of_memory_message(c, backend == "cpu" ? "host" : "host or device", e.what()));
+  } catch (const OutOfMemory& e) {
+    progress::end();
+    throw InputError(out_of_memory_message(c, backend == "cpu" ? "host" : "device", e.what()));
+  }
 }
 
 }  // namespace meso::bench

@@ -49,6 +49,10 @@ struct BenchResult {
   nlohmann::json device;  // from RunOptions::inspect
 };
 
+// Fills the name, backend, box and variant fields of r for case c run on b.
+void describe_case(BenchResult& r, const BenchCase& c, const Backend& b, const ResolvedVariant& rv,
+                   const Box& box);
+
 // `variant` is the case's resolved variant (resolve_variant); its default and
 // given parts are recorded as they are.
 BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,

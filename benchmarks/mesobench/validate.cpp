@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/error.hpp"
+#include "meso/progress.hpp"
 #include "meso/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
 #include "report.hpp"
@@ -189,20 +190,22 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     if (ctx.shard_count > 1) std::cerr << ", shard " << ctx.shard_index << "/" << ctx.shard_count;
     std::cerr << ")\n";
     ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
+    progress::begin(c->name, 0);  // a case that knows its total steps announces it itself
     results.push_back(c->run(ctx));
+    progress::end();
   }
   print_results(results, ctx.form);
   if (exit_code(results) == kExitIncomplete)
     std::cout << "stopped at the time limit: continue with `mesobench validate --resume "
               << (o.json.empty() ? std::string("FILE") : o.json) << " --json FILE`\n";
   if (!o.json.empty()) {
-    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
-                          {"backend", ctx.backend},
-                          {"variant", ctx.variant.to_string()},
-                          {"form", to_string(ctx.form)},
-                          {"seed", ctx.seed},
-                          {"params", ctx.params},
-                          {"cases", nlohmann::json::array()}};
+    nlohmann::json doc = result_document("validation", collect_provenance());
+    doc.update({{"backend", ctx.backend},
+                {"variant", ctx.variant.to_string()},
+                {"form", to_string(ctx.form)},
+                {"seed", ctx.seed},
+                {"params", ctx.params},
+                {"cases", nlohmann::json::array()}});
     if (ctx.shard_count > 1) doc["shard"] = {{"index", ctx.shard_index}, {"count", ctx.shard_count}};
     for (const auto& r : results) {
       doc["cases"].push_back(case_json(r));
@@ -284,14 +287,14 @@ int merge_impl(const ValidateOptions& o) {
     nlohmann::json shards = nlohmann::json::array();
     for (const auto& [index, k] : by_index)
       shards.push_back({{"file", o.merge[k]}, {"index", index}, {"provenance", docs[k].at("provenance")}});
-    nlohmann::json doc = {{"provenance", to_json(collect_provenance())},
-                          {"backend", ctx.backend},
-                          {"variant", first.at("variant")},
-                          {"form", to_string(ctx.form)},
-                          {"seed", ctx.seed},
-                          {"params", first.at("params")},
-                          {"merged_from", shards},
-                          {"cases", nlohmann::json::array()}};
+    nlohmann::json doc = result_document("validation", collect_provenance());
+    doc.update({{"backend", ctx.backend},
+                {"variant", first.at("variant")},
+                {"form", to_string(ctx.form)},
+                {"seed", ctx.seed},
+                {"params", first.at("params")},
+                {"merged_from", shards},
+                {"cases", nlohmann::json::array()}});
     for (const auto& r : results) doc["cases"].push_back(case_json(r));
     write_json_atomically(o.json, doc);
     std::cout << "wrote " << o.json << '\n';

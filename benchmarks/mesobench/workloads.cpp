@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "meso/error.hpp"
+#include "memory_estimate.hpp"
 
 namespace meso::bench {
 namespace {
@@ -103,25 +104,53 @@ uint64_t parse_uint(const std::string& key, const std::string& v) {
   return x;
 }
 
+// A time step in which a particle at the thermal speed sqrt(3 kT / m) moves
+// more than `limit` gives a meaningless trajectory (and TPS figures for it):
+// refuse it a priori, naming dt and the displacement.
+void check_step_length(double dt, double kT, double mass, double limit, const char* limit_is) {
+  const double speed = std::sqrt(3.0 * kT / mass);
+  const double moved = speed * dt;
+  if (moved > limit)
+    throw_input_error("dt = ", dt, " is too large: at the thermal speed sqrt(3 kT/m) = ", speed,
+                      " a particle moves ", moved, " per step, more than ", limit_is, " (", limit,
+                      "); use dt <= ", limit / speed);
+}
+
 }  // namespace
 
 uint64_t BenchCase::n() const {
   if (mpcd) return static_cast<uint64_t>(std::llround(srd.rho * srd.L * srd.L * srd.L));
+  if (style == PairStyle::dpd && fluid.lx > 0.0)  // a given box: the density fixes N
+    return static_cast<uint64_t>(std::llround(fluid.rho * fluid.lx * fluid.ly * fluid.lz));
   return style == PairStyle::lj ? lj.n : fluid.n;
 }
 
 void BenchCase::validate() const {
+  // Size first, so that a box too large is named with N and the bytes it
+  // would need (the engine's own N check would name only N).
+  check_fits_in_memory(*this);
   if (mpcd) {
     solvent.validate();
     require_positive("L", srd.L);
     require_positive("rho", srd.rho);
-    return;
+    check_step_length(solvent.dt, solvent.kT, solvent.mass, 0.5 * srd.L, "half the box");
+  } else {
+    if (style == PairStyle::lj)
+      lj.validate();
+    else
+      fluid.validate();
+    run.validate();
+    // The displacement check rebuilds the list once a particle moved half
+    // the skin; moving that far in one step already misses pairs. Without a
+    // skin the list is rebuilt every step, and half the cutoff bounds a step.
+    const double kT = style == PairStyle::lj ? lj.kT : fluid.kT;
+    const double mass = style == PairStyle::lj ? lj.mass : fluid.mass;
+    const double rc = style == PairStyle::lj ? lj.rcut : fluid.rcut;
+    if (run.skin > 0.0)
+      check_step_length(run.dt, kT, mass, 0.5 * run.skin, "half the neighbor-list skin");
+    else
+      check_step_length(run.dt, kT, mass, 0.5 * rc, "half the cutoff (skin = 0)");
   }
-  if (style == PairStyle::lj)
-    lj.validate();
-  else
-    fluid.validate();
-  run.validate();
 }
 
 System BenchCase::make_system() const {

@@ -49,6 +49,12 @@ void Backend::get_mpcd(MpcdParticles&) const {
   throw_input_error("backend '", name(), "' has no MPCD solvent operations");
 }
 
+void Backend::list_state(const StepPlan&, ListRestartState& out) const { out = {}; }
+
+void Backend::restore_list_state(StepPlan&, const ListRestartState&, const ParticleData<double>&) {
+  throw_input_error("backend '", name(), "' cannot restore a run's list state exactly");
+}
+
 bool Backend::honours(const std::string& axis) const {
   const auto axes = applicable_axes();
   return std::find(axes.begin(), axes.end(), axis) != axes.end();

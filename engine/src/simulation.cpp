@@ -1,42 +1,93 @@
 #include "meso/simulation.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "meso/error.hpp"
+#include "meso/io/frame_sink.hpp"
+#include "meso/progress.hpp"
 
 namespace meso {
 
-Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params)
-    : backend_(std::move(backend)), system_(sys), params_(params) {
-  params_.validate();
-  system_.validate(params_.skin);
-  backend_->set_system(system_, params_);
-  plan_ = StepPlan::build(*backend_, system_, params_);
-  plan_->prepare();
-}
-
 namespace {
-System with_particles(System sys, const ParticleData<double>& p) {
-  sys.particles = p;
+
+// The checkpoint's particles in the backend's storage order, at the
+// positions of the last list build: what set_system loads so that the
+// lists come out as they were.
+System at_last_build(System sys, const Checkpoint& cp) {
+  const ParticleData<double>& p = cp.particles;
+  const ListRestartState& l = cp.lists;
+  const std::size_t n = p.n_local;
+  if (l.order.size() != n || l.build_position.size() != n)
+    throw_input_error("checkpoint list state has ", l.order.size(), " tags and ", l.build_position.size(),
+                      " build positions for N = ", n);
+  // cp.particles are in tag order: a binary search finds each tag of the storage order.
+  const auto tags_begin = p.tag.begin(), tags_end = p.tag.begin() + n;
+  std::vector<bool> placed(n, false);
+  ParticleData<double> q;
+  q.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto it = std::lower_bound(tags_begin, tags_end, l.order[k]);
+    if (it == tags_end || *it != l.order[k])
+      throw_input_error("checkpoint list state names tag ", l.order[k], ", which no particle has");
+    const auto i = static_cast<std::size_t>(it - tags_begin);
+    if (placed[i]) throw_input_error("checkpoint list state names tag ", l.order[k], " twice");
+    placed[i] = true;
+    q.position[k] = l.build_position[k];
+    q.velocity[k] = p.velocity[i];
+    q.force[k] = p.force[i];
+    q.type[k] = p.type[i];
+    q.tag[k] = p.tag[i];
+    q.image[k] = p.image[i];
+  }
+  sys.particles = std::move(q);
   return sys;
 }
+
 }  // namespace
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params)
+    : backend_(std::move(backend)), system_(sys), params_(params), serial_(io::next_run_serial()) {
+  start(nullptr);
+}
+
+void Simulation::start(const Checkpoint* from) {
+  params_.validate();
+  system_.validate(params_.skin);
+  if (from && from->exact()) {
+    backend_->set_system(at_last_build(system_, *from), params_);
+    plan_ = StepPlan::build(*backend_, system_, params_);
+    plan_->prepare_restart(from->lists.steps_since_sort);
+    backend_->restore_list_state(*plan_, from->lists, from->particles);
+  } else {
+    // A fresh start, or a checkpoint without forces and list state: the
+    // lists are built and the forces computed from v (see Checkpoint).
+    backend_->set_system(system_, params_);
+    plan_ = StepPlan::build(*backend_, system_, params_);
+    plan_->prepare();
+  }
+  if (from) plan_->method().set_state(from->integrator);
+}
 
 Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
                        const Checkpoint& from)
-    : Simulation(std::move(backend), with_particles(sys, from.particles), params) {
-  step_ = from.step;
-  plan_->method().set_state(from.integrator);
+    : backend_(std::move(backend)), system_(sys), params_(params), step_(from.step),
+      serial_(io::next_run_serial()) {
+  system_.particles = from.particles;  // validated by start() as the run will see them
+  start(&from);
 }
 
 Checkpoint Simulation::checkpoint() const {
-  return {step_, particles(), plan_->method().state()};
+  Checkpoint c{step_, particles(), plan_->method().state(), {}};
+  backend_->list_state(*plan_, c.lists);
+  return c;
 }
 
 void Simulation::run(uint64_t nsteps, uint64_t sample_every,
                      const std::function<void(const ThermoSample&)>& on_sample) {
   Backend& b = *backend_;
   const uint64_t end = step_ + nsteps;
+  emit_frame();
   while (step_ < end) {
     // Run up to the next sample (or the end) in one backend call. The last
     // step of each call accumulates energy and virial, so thermo() afterwards
@@ -44,10 +95,24 @@ void Simulation::run(uint64_t nsteps, uint64_t sample_every,
     // need v(t + dt/2), no longer available).
     uint64_t stop = end;
     if (sample_every > 0) stop = std::min(end, (step_ / sample_every + 1) * sample_every);
+    // With a progress sink installed, a long call is split so a report can
+    // come about once a second; the steps and their keys do not change.
+    stop = step_ + progress::chunk(io::frame_stop(step_, stop) - step_);
     b.advance(*plan_, step_ + 1, stop - step_, true);
+    progress::advanced(stop - step_);
     step_ = stop;
+    emit_frame();
     if (sample_every > 0 && step_ % sample_every == 0 && on_sample) on_sample(thermo());
   }
+}
+
+void Simulation::emit_frame() {
+  io::FrameSink* sink = io::frame_sink();
+  if (!sink || sink->every() == 0 || step_ % sink->every() != 0 || last_frame_ == step_) return;
+  last_frame_ = step_;
+  const ParticleData<double> p = particles();
+  sink->frame(serial_, system_.box,
+              {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type});
 }
 
 ParticleData<double> Simulation::particles() const {

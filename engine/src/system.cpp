@@ -119,6 +119,13 @@ void System::validate(double skin) const {
         !std::isfinite(v.y) || !std::isfinite(v.z))
       throw_input_error("particle ", pd.tag[i], " has a non-finite position or velocity");
   }
+  // Bonded forces find particles by tag (make_bonded_lists): unique tags,
+  // all below N, are exactly 0 .. N-1.
+  if (!topology.empty() && tags.back() >= pd.n_local)
+    throw_input_error("particle tag ", tags.back(),
+                      " is out of range for a system with a topology: its tags must be 0 .. N-1 = ",
+                      pd.n_local - 1);
+  topology.validate(pd.n_local);
 }
 
 void DpdFluidParams::validate() const {
@@ -134,6 +141,10 @@ void DpdFluidParams::validate() const {
     require_positive("Lx", lx);
     require_positive("Ly", ly);
     require_positive("Lz", lz);
+    // llround in make_dpd_fluid must not overflow, and tags are 32-bit.
+    const double n_box = std::round(rho * lx * ly * lz);
+    if (!(n_box <= 4294967295.0))
+      throw_input_error("rho * V = ", n_box, " particles is too many: tags are 32-bit (N < 2^32)");
   } else if (n == 0) {
     throw_input_error("N = 0 is invalid: give N >= 1 or the box lengths");
   }

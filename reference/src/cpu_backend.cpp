@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "meso/error.hpp"
+#include "meso/step_plan.hpp"
 
 namespace meso::reference {
 
@@ -94,6 +95,34 @@ void CpuBackend<Real>::get_particles(ParticleData<double>& out) const {
     out.tag[k] = mine.tag[i];
     out.image[k] = mine.image[i];
   }
+}
+
+template <class Real>
+void CpuBackend<Real>::list_state(const StepPlan& plan, ListRestartState& out) const {
+  const ParticleData<Real>& p = ctx_.p;
+  out.order.assign(p.tag.begin(), p.tag.begin() + p.n_local);
+  out.build_position = ctx_.nlist.build_positions();
+  out.steps_since_build = ctx_.nlist.steps_since_build;
+  out.steps_since_sort = plan.steps_since_sort();
+}
+
+template <class Real>
+void CpuBackend<Real>::restore_list_state(StepPlan&, const ListRestartState& state,
+                                          const ParticleData<double>& now) {
+  ParticleData<Real>& p = ctx_.p;
+  if (now.n_local != p.n_local)
+    throw_input_error("restore_list_state: N = ", now.n_local, " but the backend holds ", p.n_local);
+  // `now` is in tag order and set_system loaded the same tags in storage order.
+  std::vector<std::size_t> by_tag(p.n_local);
+  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
+  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return p.tag[a] < p.tag[b]; });
+  for (std::size_t k = 0; k < p.n_local; ++k) {
+    const std::size_t i = by_tag[k];
+    if (p.tag[i] != now.tag[k]) throw_input_error("restore_list_state: tag ", now.tag[k], " is not loaded");
+    p.position[i] = vec_cast<Real>(now.position[k]);
+    p.image[i] = now.image[k];
+  }
+  ctx_.nlist.steps_since_build = state.steps_since_build;
 }
 
 template <class Real>

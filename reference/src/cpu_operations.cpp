@@ -2,6 +2,7 @@
 // operation name (meso/ops/operation.hpp lists the names). A new operation
 // is its own files plus one line here.
 #include "meso/reference/cpu_backend.hpp"
+#include "meso/reference/bonded_force.hpp"
 #include "meso/reference/cell_list.hpp"
 #include "meso/reference/dpd_force.hpp"
 #include "meso/reference/integrate_langevin.hpp"
@@ -24,6 +25,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("reorder", [](C& c) { return make_reorder(c); });
   t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
   t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
+  t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/nve", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });

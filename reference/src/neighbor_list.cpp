@@ -89,19 +89,19 @@ class CpuNeighborList final : public NeighborListOp, public testing::NeighborLis
   explicit CpuNeighborList(CpuContext<Real>& c) : c_(c) {}
 
   bool stale() override {
-    ++steps_since_build_;
+    const uint32_t steps_since_build = ++c_.nlist.steps_since_build;
     const double half_skin = 0.5 * c_.params.skin;
     const auto* pos = c_.p.position.data();
     if (c_.params.rebuild_every == 0)
       return c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin;
-    if (steps_since_build_ < c_.params.rebuild_every) return false;
+    if (steps_since_build < c_.params.rebuild_every) return false;
     // A fixed period is the user's promise; count the builds where it was broken.
     if (c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin) ++dangerous_builds_;
     return true;
   }
   void build() override {
     c_.nlist.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.cells, c_.r_list());
-    steps_since_build_ = 0;
+    c_.nlist.steps_since_build = 0;
   }
   NeighborStats stats() const override {
     NeighborStats s;
@@ -134,7 +134,6 @@ class CpuNeighborList final : public NeighborListOp, public testing::NeighborLis
 
  private:
   CpuContext<Real>& c_;
-  uint32_t steps_since_build_ = 0;
   uint64_t dangerous_builds_ = 0;
 };
 

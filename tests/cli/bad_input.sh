@@ -65,6 +65,29 @@ expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
 expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
 expect_bad "max_time = 50"      validate --filter poiseuille-transient --param max_time=50
 
+# Too large to allocate: refused before allocating, naming N and the bytes.
+expect_bad "N = 3e+21"          run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param L=1e7
+expect_bad "bytes"              run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param L=1e7
+expect_bad "N = 3000000000"     run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param L=1000
+expect_bad "of host memory"     run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param L=1000
+expect_bad "N = 10000000000000 (rho = 10, L = 10000) is too many" run --filter 'srd-fluid/.*L=10$' --param L=1e4
+# An allocation that fails anyway (here: a 600 MB address-space limit) is
+# reported the same way, not as std::bad_alloc with exit 1.
+oom=$work/oom-bin
+printf '#!/bin/bash\nulimit -v 600000\nOMP_NUM_THREADS=2 exec %q "$@"\n' "$bin" > "$oom" && chmod +x "$oom"
+bin=$oom expect_bad "N = 4194304 did not fit in host memory" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=4194304$' \
+  --backend cpu --max-n 4194304 --repeats 1 --min-time 0.01 --warmup-time 0
+# A time step that moves a particle farther than half the skin in one step.
+expect_bad "dt = 1e+10 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10
+expect_bad "dt = 1e+10 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10 --param skin=0
+expect_bad "dt = 1 is too large" run --filter 'lj-liquid' --param dt=1
+expect_bad "dt = 1e+10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=1e10
+expect_bad "dt = inf"           run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
+# --max-n takes a particle count (CLI11 alone would wrap -1 to 2^64 - 1).
+expect_bad "value '-1' is invalid" run --filter 'N=8192$' --max-n -1
+expect_bad "value '0' is invalid" run --filter 'N=8192$' --max-n 0
+expect_bad "value 'lots' is invalid" run --filter 'N=8192$' --max-n lots
+
 # Physically valid input that diverges is refused, and nothing is written.
 expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0
 

@@ -81,6 +81,11 @@ class RecBackend final : public Backend {
     table_.add("integrate/vv", [](Log& l) { return std::make_unique<RecMethod>(l, true); });
     table_.add("integrate/nvt", [](Log& l) { return std::make_unique<RecMethod>(l, false); });
   }
+  // Registers a recording "bonded" force (the CPU reference has one; a
+  // backend without it must refuse a system with a topology).
+  void add_bonded() {
+    table_.add("bonded", [](Log& l) { return std::make_unique<RecForce>(l, false); });
+  }
   std::string name() const override { return "rec"; }
   std::vector<std::string> applicable_axes() const override { return axes_; }
   void set_system(const System&, const RunParams&) override {}
@@ -101,6 +106,16 @@ System small_system() {
   p.n = 200;
   p.s = 0.5;
   return make_dpd_fluid(p);
+}
+
+// small_system() with one bond and one angle.
+System bonded_system() {
+  System sys = small_system();
+  sys.topology.bond_types.push_back({"s", BondKind::harmonic, {10.0, 1.0}, {}});
+  sys.topology.angle_types.push_back({"b", {5.0, 3.0}});
+  sys.topology.bonds.push_back({0, 1, 0});
+  sys.topology.angles.push_back({0, 1, 2, 0});
+  return sys;
 }
 
 using Calls = std::vector<std::string>;
@@ -194,6 +209,50 @@ TEST(StepPlan, AnOperationTheBackendLacksIsAnInputErrorNamingIt) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("integrate/langevin"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("'rec'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StepPlan, BondedForceAddsAfterThePairForce) {
+  Log log;
+  RecBackend b(Variant{}, {}, log);
+  b.add_bonded();
+  auto without = StepPlan::build(b, small_system(), RunParams{});
+  EXPECT_EQ(without->forces().size(), 1u);  // no topology, no bonded force
+  auto plan = StepPlan::build(b, bonded_system(), RunParams{});
+  ASSERT_EQ(plan->forces().size(), 2u);
+  EXPECT_EQ(plan->forces()[0]->name(), "pair_force/dpd");
+  EXPECT_TRUE(plan->forces()[0]->first());
+  EXPECT_EQ(plan->forces()[1]->name(), "bonded");
+  EXPECT_FALSE(plan->forces()[1]->first());
+  plan->prepare();
+  EXPECT_EQ(log.calls, (Calls{"cells", "nlist", "force(0,sums,initial)", "force(0,sums,initial)"}));
+  EXPECT_EQ(plan->sums().energy, 3.0);  // both forces' sums
+}
+
+TEST(StepPlan, ABackendWithoutBondedForcesRefusesATopology) {
+  Log log;
+  RecBackend b(Variant{}, {}, log);
+  try {
+    StepPlan::build(b, bonded_system(), RunParams{});
+    FAIL() << "a topology was accepted by a backend without bonded forces";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("bonded forces are not provided by the rec backend yet (the system has 1 bonds and 1 angles"),
+              std::string::npos)
+        << msg;
+  }
+}
+
+TEST(StepPlan, RefusesFuseWithBondedForces) {
+  Log log;
+  RecBackend b(Variant::parse("fuse=on"), {"fuse"}, log);
+  b.add_bonded();
+  try {
+    StepPlan::build(b, bonded_system(), RunParams{});
+    FAIL() << "fuse=on accepted with bonded forces";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("variant fuse=on is not provided with bonded forces"), std::string::npos)
+        << e.what();
   }
 }
 

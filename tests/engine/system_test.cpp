@@ -59,6 +59,13 @@ TEST(SystemValidation, RejectsBoxShorterThanTwiceListRange) {
   expect_rejected(p, "2.6");
 }
 
+TEST(SystemValidation, RejectsBoxWithMoreParticlesThanTags) {
+  auto p = good();
+  p.n = 0;
+  p.lx = p.ly = p.lz = 1e7;  // rho V = 3e21: refused before anything is allocated
+  expect_rejected(p, "rho * V = 3e+21 particles is too many");
+}
+
 TEST(SystemValidation, AcceptsSmallestLegalBox) {
   auto p = good();
   p.n = 0;

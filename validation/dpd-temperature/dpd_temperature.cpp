@@ -3,7 +3,9 @@
 // imposes. See README.md beside this file for the tolerance rule.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
+#include "meso/progress.hpp"
 #include "meso/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
@@ -22,6 +24,9 @@ struct Measurement {
 Measurement measure(const Context& ctx, const DpdFluidParams& fluid, const RunParams& run,
                     uint64_t equilibrate, uint64_t production, uint64_t every, int blocks) {
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), make_dpd_fluid(fluid), run);
+  char what[64];
+  std::snprintf(what, sizeof what, "dpd-temperature dt = %g", run.dt);
+  progress::begin(what, equilibrate + production);
   sim.run(equilibrate);
   Measurement m;
   std::vector<double> pressure;

@@ -13,6 +13,7 @@
 #include "meso/error.hpp"
 #include "meso/init.hpp"
 #include "meso/linear_fit.hpp"
+#include "meso/progress.hpp"
 #include "meso/simulation.hpp"
 #include "meso/validation/checkpoint_json.hpp"
 #include "meso/validation/validation_case.hpp"
@@ -96,7 +97,11 @@ nlohmann::json one_run(const Context& ctx, const Protocol& pr, physics::LjMode m
     for (int c = 0; c < 3; ++c) p_long[c] = from->at("long_p_per_n")[c].get<std::vector<double>>();
     nve = std::make_unique<Simulation>(ctx.registry->create(ctx.backend, ctx.variant), sys, rp,
                                        checkpoint_from_json(from->at("checkpoint")));
+    progress::begin("nve-drift run " + std::to_string(run), pr.short_steps + pr.long_steps - nve->step());
   } else {
+    // The steps of this repeat, so that a progress line can say the time left.
+    progress::begin("nve-drift run " + std::to_string(run),
+                    pr.thermalize_steps + pr.short_steps + pr.long_steps);
     // 1. Thermalize with Nose-Hoover at kT = 1 (melts the lattice start).
     RunParams nvt_params = rp;
     nvt_params.integrator = Integrator::nvt;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "meso/error.hpp"
+#include "meso/progress.hpp"
 #include "meso/simulation.hpp"
 #include "meso/validation/channel_flow.hpp"
 #include "meso/validation/validation_case.hpp"
@@ -110,6 +111,7 @@ Result run_poiseuille_transient(const Context& ctx) {
     sys.body_force.reverse_axis = 2;
     n = sys.particles.n_local;
     Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, r);
+    progress::begin("poiseuille-transient repeat " + std::to_string(k), end_step);
     VelocityProfile proto(sys.box, /*axis=*/2, /*component=*/0, bins);
     proto.set_remove_center_of_mass(true);
     centers = proto.centers();

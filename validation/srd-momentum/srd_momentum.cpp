@@ -11,6 +11,7 @@
 #include "meso/linear_fit.hpp"
 #include "meso/mpcd_simulation.hpp"
 #include "meso/physics/philox.hpp"
+#include "meso/progress.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {
@@ -72,6 +73,8 @@ Result run_srd_momentum(const Context& ctx) {
   //    conserved by the collision, so the totals stay where the initial
   //    correction put them.
   MpcdSimulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys);
+  // Every collision of the three runs below, for the progress line's time left.
+  progress::begin("srd-momentum", collisions + collisions / 4 + collisions + std::min<uint64_t>(collisions, 100));
   const MpcdThermo t0 = sim.thermo();
   std::vector<double> time, px, py, pz, temperature;
   double max_p = max_abs(t0.momentum), max_dt = 0.0;

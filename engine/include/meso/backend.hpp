@@ -52,6 +52,20 @@ struct RunParams {
   void validate() const;  // throws InputError naming the bad value
 };
 
+// What an exact restart needs beyond the particles (Simulation::checkpoint):
+// the order the backend stores them in and its list bookkeeping. Restored,
+// the continued run sums forces in the same order and rebuilds its lists
+// and reorders at the same steps, from the same positions, as the
+// uninterrupted one. Empty `order`: unknown (lists are rebuilt at the
+// restart, which is exact only where the force sum does not depend on when
+// the list was built).
+struct ListRestartState {
+  std::vector<uint32_t> order;         // tags in storage order
+  std::vector<Vec3d> build_position;   // storage order: positions at the last list build
+  uint32_t steps_since_build = 0;
+  uint32_t steps_since_sort = 0;       // UINT32_MAX: no sort yet (or no reordering)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -93,6 +107,16 @@ class Backend {
   // energy and virial sums (thermostat_energy is left 0: the plan's method
   // adds it).
   virtual ThermoSample thermo(uint64_t timestep, const PairSums& sums) const = 0;
+  // Exact restarts. list_state reads the state above after a run of `plan`;
+  // restore_list_state is called right after plan.prepare_restart() (which
+  // built the lists from state.build_position, loaded by set_system in
+  // `order`): it puts the current positions and images (`now`, tag order) in
+  // place without touching the lists, and the counters. The defaults: no
+  // exact restart (list_state leaves `order` empty; restore refuses).
+  virtual void list_state(const StepPlan& plan, ListRestartState& out) const;
+  virtual void restore_list_state(StepPlan& plan, const ListRestartState& state,
+                                  const ParticleData<double>& now);
+
   // Waits until queued work has finished (device backends); for timing.
   virtual void synchronize() const {}
 

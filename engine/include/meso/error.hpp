@@ -17,6 +17,15 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A host or device allocation failed (the CUDA backend throws it for
+// cudaErrorMemoryAllocation; the host throws std::bad_alloc). Front ends
+// turn both into an input error naming the system size, since a smaller
+// system is the fix.
+class OutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Builds "name = value is invalid: requirement" messages from streamable parts.
 template <class... Parts>
 [[noreturn]] void throw_input_error(const Parts&... parts) {

@@ -35,6 +35,11 @@ class MpcdSimulation {
            const std::function<void(const MpcdThermo&)>& on_sample = {});
 
   uint64_t step() const { return step_; }
+  // Continuing from a checkpoint (the solvent came in with the system): the
+  // collisions done. Nothing else needs restoring: the grid shift, the
+  // rotation axes and the sort schedule are keyed by the step, and the cell
+  // sums are exact fixed-point sums, independent of the particle order.
+  void restart_at(uint64_t step) { step_ = step; }
   const MpcdSystem& system() const { return sys_; }
   Backend& backend() { return *be_; }
   Simulation* md() { return md_.get(); }  // null without solute
@@ -59,6 +64,10 @@ class MpcdSimulation {
   std::unique_ptr<MpcdSortOp> sort_;
   uint32_t sort_every_ = 0;
   uint64_t step_ = 0;
+  // Frames for an installed io::FrameSink (validate --trajectory).
+  uint64_t serial_ = 0;
+  uint64_t last_frame_ = UINT64_MAX;
+  void emit_frame();
 };
 
 }  // namespace meso

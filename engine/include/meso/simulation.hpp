@@ -13,22 +13,32 @@
 namespace meso {
 
 // Everything needed to continue a run exactly: the step counter (it keys the
-// noise), the particles and the thermostat variables. For conservative pair
-// styles (LJ) a run continued from a checkpoint is bitwise identical to the
-// uninterrupted run, whatever the integrator (tests/reference/
-// lj_dynamics_test.cpp); DPD forces are recomputed from v(t) at the restart
-// rather than from v(t - dt/2), as HOOMD-blue does at the start of a run.
+// noise), the particles with their forces, the thermostat variables and the
+// backend's list state (storage order, positions at the last list build,
+// sort and build counters). With `lists` filled (Simulation::checkpoint
+// does) the continued run is bitwise identical to the uninterrupted one: the
+// forces of the last step are reused rather than recomputed (DPD forces
+// depend on v(t - dt/2), gone after the step), and the lists are rebuilt
+// from the positions of their last build so pairs are summed in the same
+// order and later rebuilds and reorders fall on the same steps
+// (tests/io/restart_test.cpp, tests/kernels/cuda_restart_test.cpp).
+// Without `lists` (the JSON form of validation/checkpoint_json.cpp, which
+// keeps no forces) the lists are rebuilt and the forces recomputed from
+// v(t), as HOOMD-blue does at the start of a run: exact for conservative
+// pair styles (LJ) on the CPU reference, not for DPD.
 struct Checkpoint {
   uint64_t step = 0;
-  ParticleData<double> particles;  // in tag order
+  ParticleData<double> particles;  // in tag order, forces included
   IntegratorState integrator;
+  ListRestartState lists;
+  bool exact() const { return !lists.order.empty(); }
 };
 
 class Simulation {
  public:
   Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params);
   // Continues from a checkpoint: sys supplies the box and parameters, the
-  // checkpoint the particles, the step and the thermostat state.
+  // checkpoint the particles, the step, the thermostat and list state.
   Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
              const Checkpoint& from);
 
@@ -61,6 +71,13 @@ class Simulation {
   System system_;  // parameters and the initial state; positions live in the backend
   RunParams params_;
   uint64_t step_ = 0;
+  // Frames for an installed io::FrameSink (validate --trajectory).
+  uint64_t serial_ = 0;
+  uint64_t last_frame_ = UINT64_MAX;
+  void emit_frame();
+  // Loads system_ into the backend and prepares the plan (from a checkpoint
+  // when `from` is given).
+  void start(const Checkpoint* from);
 };
 
 }  // namespace meso

@@ -50,6 +50,16 @@ class StepPlan {
   // Before the first step: reorder (if any), cells, list, and the forces of
   // t = 0 with sums.
   void prepare();
+  // Instead of prepare() when continuing a checkpoint exactly: cells and
+  // list from the positions the backend holds (those of the last build
+  // before the checkpoint), no reorder and no forces (the checkpoint has
+  // them); the sort counter continues from steps_since_sort.
+  void prepare_restart(uint32_t steps_since_sort);
+  // Steps since the last reorder (UINT32_MAX before the first), as the
+  // generic loop counts them; a device loop keeps its own count.
+  uint32_t steps_since_sort() const {
+    return steps_since_sort_ > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(steps_since_sort_);
+  }
   // One whole step numbered `step`, composed generically from the operations.
   void run_step(uint64_t step, bool sums);
 
@@ -81,6 +91,7 @@ class StepPlan {
   bool fused_ = false;
   uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list
   void rebuild();
+  void build_lists();
 };
 
 }  // namespace meso

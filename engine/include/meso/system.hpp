@@ -13,6 +13,7 @@
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/lj_force.hpp"
+#include "meso/topology.hpp"
 
 namespace meso {
 
@@ -59,6 +60,9 @@ struct System {
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.
   physics::BodyForce body_force;
+  // Bonds and angles by tag (meso/topology.hpp); empty: no bonded forces.
+  // With a topology the tags must be 0 .. N-1.
+  Topology topology;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
   // Largest cutoff of the active pair style's table.
@@ -67,7 +71,8 @@ struct System {
 
   // Throws InputError naming the first inconsistent value: positive box,
   // masses and cutoffs, finite state, types within range, unique tags, and a
-  // box of at least 2 (r_c + skin) so minimum image is unambiguous.
+  // box of at least 2 (r_c + skin) so minimum image is unambiguous, and a
+  // topology (Topology::validate) whose tags are those of the particles.
   void validate(double skin) const;
 };
 

@@ -9,12 +9,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "meso/error.hpp"
+
 namespace meso::cuda {
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file,
                                           int line) {
-  throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
-                           " failed: " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
+  const std::string what = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                           cudaGetErrorName(err) + ": " + cudaGetErrorString(err);
+  // Running out of device memory is fixed by a smaller system: the CLI names it.
+  if (err == cudaErrorMemoryAllocation) throw OutOfMemory(what);
+  throw std::runtime_error(what);
 }
 
 }  // namespace meso::cuda

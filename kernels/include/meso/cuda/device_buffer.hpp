@@ -15,9 +15,11 @@
 
 namespace meso::cuda {
 
-class DeviceMemoryError : public std::runtime_error {
+// An OutOfMemory (meso/error.hpp), so the front ends report it as a system
+// too large for the device, naming N and the bytes.
+class DeviceMemoryError : public OutOfMemory {
  public:
-  using std::runtime_error::runtime_error;
+  using OutOfMemory::OutOfMemory;
 };
 
 template <class T>

@@ -33,6 +33,11 @@ class CpuBackend final : public Backend {
   void get_mpcd(MpcdParticles& out) const override;
   std::unique_ptr<Operation> create(const std::string& name) override;
   ThermoSample thermo(uint64_t timestep, const PairSums& sums) const override;
+  // Exact restarts: the storage order, the list's build positions and
+  // counters (the sort counter is the StepPlan's on this backend).
+  void list_state(const StepPlan& plan, ListRestartState& out) const override;
+  void restore_list_state(StepPlan& plan, const ListRestartState& state,
+                          const ParticleData<double>& now) override;
 
  private:
   CpuContext<Real> ctx_;

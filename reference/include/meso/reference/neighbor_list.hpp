@@ -33,7 +33,11 @@ class NeighborList {
   uint32_t max_count() const;
   double mean_count() const;
   uint64_t builds() const { return builds_; }
-
+  // Positions at the last build (storage order): the reference of the
+  // displacement check, and what an exact restart rebuilds from.
+  const std::vector<Vec3d>& build_positions() const { return last_pos_; }
+  // Steps since the last build (counted by the neighbor_list operation).
+  uint32_t steps_since_build = 0;
 
  private:
   uint32_t capacity_ = 64;

@@ -1,0 +1,90 @@
+#include "memory_estimate.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "meso/error.hpp"
+#include "meso/mpcd.hpp"
+#include "meso/particle_data.hpp"
+
+namespace meso::bench {
+namespace {
+
+// Bytes per particle of one copy of the host arrays (position, velocity,
+// force, type, tag, image for MD; no force for the MPCD solvent).
+constexpr double kMdParticleBytes = 3 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
+constexpr double kMpcdParticleBytes = 2 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
+constexpr double kMaxParticles = 4294967295.0;  // tags are 32-bit
+
+std::string describe_size(const BenchCase& c) {
+  std::ostringstream os;
+  const double n = particle_count(c);
+  os << "N = ";
+  if (n < 1e15)
+    os << static_cast<uint64_t>(n);
+  else
+    os << n;
+  if (c.mpcd)
+    os << " (rho = " << c.srd.rho << ", L = " << c.srd.L << ")";
+  else if (c.style == PairStyle::dpd && c.fluid.lx > 0.0)
+    os << " (rho = " << c.fluid.rho << ", box " << c.fluid.lx << " x " << c.fluid.ly << " x " << c.fluid.lz << ")";
+  return os.str();
+}
+
+}  // namespace
+
+double particle_count(const BenchCase& c) {
+  if (c.mpcd) return std::round(c.srd.rho * c.srd.L * c.srd.L * c.srd.L);
+  if (c.style == PairStyle::dpd && c.fluid.lx > 0.0)
+    return std::round(c.fluid.rho * c.fluid.lx * c.fluid.ly * c.fluid.lz);
+  return static_cast<double>(c.n());
+}
+
+double host_bytes_at_least(const BenchCase& c) {
+  return 2.0 * particle_count(c) * (c.mpcd ? kMpcdParticleBytes : kMdParticleBytes);
+}
+
+double host_bytes_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kb = 0.0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024.0;
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  double scaled = bytes;
+  while (scaled >= 1000.0 && u < 4) scaled /= 1000.0, ++u;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g %s (%.3g bytes)", scaled, units[u], bytes);
+  return buf;
+}
+
+void check_fits_in_memory(const BenchCase& c) {
+  const double n = particle_count(c), need = host_bytes_at_least(c);
+  if (!std::isfinite(n) || !(n > 0.0)) return;  // bad rho or box: BenchCase::validate names them
+  if (!(n <= kMaxParticles))
+    throw_input_error(describe_size(c), " is too many particles: tags are 32-bit (N < 2^32), and they would need at least ",
+                      format_bytes(need), " of host memory");
+  const double have = host_bytes_available();
+  if (have > 0.0 && need > have)
+    throw_input_error(describe_size(c), " needs at least ", format_bytes(need),
+                      " of host memory (two copies of the particle arrays); this machine has ", format_bytes(have),
+                      " available: choose a smaller N or L");
+}
+
+std::string out_of_memory_message(const BenchCase& c, const std::string& where, const std::string& what) {
+  return describe_size(c) + " did not fit in " + where + " memory (the particle arrays alone need at least " +
+         format_bytes(host_bytes_at_least(c) / 2.0) + " per copy): " + what + "; choose a smaller N or L";
+}
+
+}  // namespace meso::bench

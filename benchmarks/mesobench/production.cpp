@@ -1,0 +1,232 @@
+#include "production.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "meso/error.hpp"
+#include "meso/io/h5md.hpp"
+#include "meso/mpcd_simulation.hpp"
+#include "meso/progress.hpp"
+#include "meso/simulation.hpp"
+
+namespace meso::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A double in the shortest form that reads back to the same value.
+struct Exact {
+  double x;
+};
+std::ostream& operator<<(std::ostream& os, Exact e) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), e.x);
+  return os.write(buf, r.ptr - buf);
+}
+
+// Every parameter that shapes the system or the dynamics, exactly, as
+// space-separated key=value: a checkpoint continues only the run it came from.
+std::string setup_of(const BenchCase& c) {
+  std::ostringstream os;
+  if (c.mpcd) {
+    const MpcdParams& m = c.solvent;
+    os << "L=" << Exact{c.srd.L} << " rho=" << Exact{c.srd.rho} << " a=" << Exact{m.cell_size}
+       << " m=" << Exact{m.mass} << " kT=" << Exact{m.kT} << " angle=" << Exact{m.angle_deg} << " dt=" << Exact{m.dt}
+       << " shift=" << m.grid_shift << " thermostat=" << m.thermostat << " rule=" << to_string(m.rule)
+       << " seed=" << m.seed << " init_seed=" << c.srd.seed;
+    return os.str();
+  }
+  if (c.style == PairStyle::lj) {
+    const LjLiquidParams& l = c.lj;
+    os << "N=" << l.n << " rho=" << Exact{l.density()} << " kT0=" << Exact{l.kT} << " eps=" << Exact{l.epsilon}
+       << " sigma=" << Exact{l.sigma} << " alpha=" << Exact{l.alpha} << " rc=" << Exact{l.rcut}
+       << " ron=" << Exact{l.ron} << " mode=" << static_cast<int>(l.mode) << " m=" << Exact{l.mass}
+       << " init_seed=" << l.seed;
+  } else {
+    const DpdFluidParams& f = c.fluid;
+    os << "N=" << f.n << " rho=" << Exact{f.rho} << " a=" << Exact{f.a} << " gamma=" << Exact{f.gamma}
+       << " kT=" << Exact{f.kT} << " rc=" << Exact{f.rcut} << " s=" << Exact{f.s} << " m=" << Exact{f.mass}
+       << " L=" << Exact{f.lx} << 'x' << Exact{f.ly} << 'x' << Exact{f.lz} << " init_seed=" << f.seed;
+  }
+  const RunParams& r = c.run;
+  os << " dt=" << Exact{r.dt} << " integrator=" << to_string(r.integrator) << " lambda=" << Exact{r.lambda}
+     << " skin=" << Exact{r.skin} << " rebuild_every=" << r.rebuild_every << " seed=" << r.seed
+     << " thermostat_kT=" << Exact{r.kT} << " tau=" << Exact{r.tau} << " langevin_gamma=" << Exact{r.gamma};
+  return os.str();
+}
+
+// The next step at which some output is due after `step` (or `end`).
+uint64_t next_stop(uint64_t step, uint64_t end, uint64_t every, uint64_t checkpoint_every) {
+  uint64_t stop = end;
+  if (every) stop = std::min(stop, (step / every + 1) * every);
+  if (checkpoint_every) stop = std::min(stop, (step / checkpoint_every + 1) * checkpoint_every);
+  return stop;
+}
+
+// The driver shared by MD and MPCD: `advance(k)` runs k steps, `frame()` and
+// `save()` write the outputs at the current step.
+template <class Advance, class Frame, class Save>
+void drive(BenchResult& r, uint64_t first, const OutputOptions& o, Backend& b, Advance&& advance, Frame&& frame,
+           Save&& save) {
+  const uint64_t end = o.steps;
+  const uint64_t every = o.trajectory.empty() ? 0 : o.every;
+  const uint64_t cp_every = o.checkpoint.empty() ? 0 : o.checkpoint_every;
+  if (every) frame();  // the starting state
+  progress::begin(r.name, end - first);
+  double seconds = 0.0;
+  uint64_t step = first;
+  while (step < end) {
+    const uint64_t stop = next_stop(step, end, every, cp_every);
+    b.synchronize();
+    const auto t0 = Clock::now();
+    advance(stop - step);
+    b.synchronize();
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    step = stop;
+    if (every && (step % every == 0 || step == end)) frame();
+    if (cp_every && step % cp_every == 0 && step != end) save();
+  }
+  progress::end();
+  if (!o.checkpoint.empty()) save();
+  r.steps_per_repeat = end - first;
+  const double tps = seconds > 0.0 ? static_cast<double>(end - first) / seconds : 0.0;
+  r.tps = {tps};
+  r.tps_median = r.tps_min = r.tps_max = tps;
+  r.mps_median = tps * static_cast<double>(r.n) * 1e-6;
+}
+
+io::H5mdMetadata metadata(const BenchCase& c, const BenchResult& r) {
+  return {"", c.workload, setup_of(c), r.backend, r.variant_requested};
+}
+
+// The identity of this run (with its actual N); a checkpoint to continue
+// must match it.
+io::CheckpointIdentity identity_checked(const BenchCase& c, const std::string& backend, const Variant& v,
+                                        uint64_t n, const OutputOptions& o,
+                                        const std::optional<io::CheckpointFile>& from) {
+  io::CheckpointIdentity id = checkpoint_identity(c, backend, v, n);
+  if (from) io::require_same_run(from->identity, id, o.restart);
+  return id;
+}
+
+BenchResult run_md(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
+                   const ResolvedVariant& rv, const OutputOptions& o,
+                   const std::optional<io::CheckpointFile>& from) {
+  BenchResult r;
+  const System sys = c.make_system();
+  const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, sys.particles.n_local, o, from);
+  std::unique_ptr<Simulation> sim =
+      from ? std::make_unique<Simulation>(reg.create(backend, rv.variant), sys, c.run, from->md)
+           : std::make_unique<Simulation>(reg.create(backend, rv.variant), sys, c.run);
+  describe_case(r, c, sim->backend(), rv, sys.box);
+  r.n = sys.particles.n_local;
+  std::unique_ptr<io::H5mdWriter> traj;
+  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, sys.box, metadata(c, r));
+  auto frame = [&] {
+    const ParticleData<double> p = sim->particles();
+    traj->append({sim->step(), static_cast<double>(sim->step()) * c.run.dt, &p.position, &p.velocity, &p.image,
+                  &p.type});
+  };
+  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim->checkpoint()); };
+  drive(r, sim->step(), o, sim->backend(), [&](uint64_t k) { sim->run(k); }, frame, save);
+  if (traj) traj->close();
+  r.neighbors = sim->neighbor_stats();
+  r.final_thermo = sim->thermo();
+  if (!std::isfinite(r.final_thermo.temperature))
+    throw_input_error(r.name, ": the simulation produced a non-finite temperature at step ", sim->step(),
+                      " (dt = ", c.run.dt, " may be too large for these parameters)");
+  return r;
+}
+
+BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
+                     const ResolvedVariant& rv, const OutputOptions& o,
+                     const std::optional<io::CheckpointFile>& from) {
+  BenchResult r;
+  MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+  const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, sys.particles.size(), o, from);
+  if (from) sys.particles = from->solvent;
+  MpcdSimulation sim(reg.create(backend, rv.variant), sys);
+  if (from) sim.restart_at(from->step);
+  describe_case(r, c, sim.backend(), rv, sys.box);
+  r.n = sys.particles.size();
+  std::unique_ptr<io::H5mdWriter> traj;
+  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, sys.box, metadata(c, r));
+  auto frame = [&] {
+    const MpcdParticles p = sim.particles();
+    traj->append({sim.step(), static_cast<double>(sim.step()) * c.solvent.dt, &p.position, &p.velocity, &p.image,
+                  &p.type});
+  };
+  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim.step(), sim.particles()); };
+  drive(r, sim.step(), o, sim.backend(), [&](uint64_t k) { sim.run(k); }, frame, save);
+  if (traj) traj->close();
+  const MpcdThermo t = sim.thermo();
+  r.final_thermo.step = t.step;
+  r.final_thermo.kinetic_energy = t.kinetic_energy;
+  r.final_thermo.temperature = t.temperature;
+  r.final_thermo.momentum = t.momentum;
+  if (!std::isfinite(t.temperature))
+    throw_input_error(r.name, ": the solvent has a non-finite temperature after ", t.step, " collisions");
+  return r;
+}
+
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  std::error_code ec;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+}  // namespace
+
+void require_output_directory(const char* option, const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (std::filesystem::is_directory(p)) throw_input_error(option, " ", path, " is a directory: give a file name");
+  if (!std::filesystem::is_directory(dir))
+    throw_input_error(option, " ", path, ": directory ", dir.string(), " does not exist");
+}
+
+void check_output_options(const OutputOptions& o) {
+  if (!o.any()) return;
+  if (o.steps == 0)
+    throw_input_error("--trajectory, --checkpoint and --restart need --steps N (the number of steps to run, or the "
+                      "step to run up to after --restart)");
+  if (same_file(o.trajectory, o.checkpoint) || same_file(o.trajectory, o.restart))
+    throw_input_error("--trajectory '", o.trajectory, "' must differ from the checkpoint files");
+  require_output_directory("--trajectory", o.trajectory);
+  require_output_directory("--checkpoint", o.checkpoint);
+  if (!o.restart.empty()) (void)io::read_checkpoint(o.restart);  // truncated or corrupt: refused now
+}
+
+io::CheckpointIdentity checkpoint_identity(const BenchCase& c, const std::string& backend, const Variant& variant,
+                                           uint64_t n) {
+  // The variant's axes other than precision change the order of the sums,
+  // so they are part of the setup too: a continued run must use the same.
+  return {c.workload, setup_of(c) + " variant=" + variant.to_string(), backend, to_string(variant.precision), n};
+}
+
+BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, const std::string& backend,
+                           const ResolvedVariant& rv, const OutputOptions& opt) {
+  OutputOptions o = opt;
+  if (!o.trajectory.empty() && o.every == 0) o.every = std::max<uint64_t>(1, o.steps / 100);
+  std::optional<io::CheckpointFile> from;
+  if (!o.restart.empty()) {
+    from = io::read_checkpoint(o.restart);
+    if (from->identity.workload == c.workload && from->mpcd != c.mpcd)
+      throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",
+                        ", not the state of ", c.workload);
+    if (from->step > o.steps)
+      throw_input_error("--steps ", o.steps, " is before the checkpoint's step ", from->step,
+                        ": after --restart, --steps is the step to run up to");
+  }
+  return c.mpcd ? run_mpcd(c, registry, backend, rv, o, from) : run_md(c, registry, backend, rv, o, from);
+}
+
+}  // namespace meso::bench

@@ -1,0 +1,70 @@
+// Checkpoint files: the full state of an MD run (meso::Checkpoint) or of an
+// MPCD solvent run, in a small binary format of our own, so that `mesobench
+// run --restart` continues bit for bit (docs/io.md).
+//
+//   magic      8 bytes  "MESOCKPT"
+//   version    u32      kCheckpointFormat
+//   length     u64      bytes from `kind` to the end of the payload
+//   kind       u32      1 = MD (Checkpoint), 2 = MPCD solvent
+//   identity   strings  workload, setup, backend, precision (u32 length + bytes)
+//   n, step    u64, u64
+//   payload    MD: xi, eta (f64); position, velocity, force (3n f64);
+//              image (3n i32); type, tag (n u32); has_lists (u8) and, when
+//              1, order (n u32), build_position (3n f64),
+//              steps_since_build, steps_since_sort (u32)
+//              MPCD: position, velocity (3n f64), image (3n i32), type,
+//              tag (n u32)
+//   checksum   u64      FNV-1a 64 of every byte from `kind` to here
+//
+// Little-endian as the machine writes it (x86-64, aarch64); the reader
+// refuses a file whose magic reads otherwise. A file shorter than its length
+// field, or whose checksum differs, is reported as truncated or corrupt.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "meso/mpcd.hpp"
+#include "meso/simulation.hpp"
+
+namespace meso::io {
+
+inline constexpr uint32_t kCheckpointFormat = 1;
+
+// What a checkpoint must agree with to be continued: the restart refuses a
+// file whose identity differs from the run's in any field.
+struct CheckpointIdentity {
+  std::string workload;   // "dpd-fluid", "lj-liquid", "srd-fluid"
+  std::string setup;      // the parameters that define the system and the dynamics
+  std::string backend;    // "cpu", "cuda"
+  std::string precision;  // "double", "mixed", "single"
+  uint64_t n = 0;         // compared on restart; a file records its particle count
+};
+
+struct CheckpointFile {
+  CheckpointIdentity identity;
+  uint64_t step = 0;
+  bool mpcd = false;
+  Checkpoint md;              // when !mpcd
+  MpcdParticles solvent;      // when mpcd (tag order)
+};
+
+// Written with write_file_durably (FILE.tmp, fsync, rename, fsync of the
+// directory): a crash leaves the previous checkpoint intact.
+void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp);
+void write_checkpoint(const std::string& path, const CheckpointIdentity& id, uint64_t step,
+                      const MpcdParticles& solvent);
+
+// Throws InputError naming the path and what is wrong: unreadable, not a
+// checkpoint, another format version, truncated, checksum mismatch.
+CheckpointFile read_checkpoint(const std::string& path);
+
+// Throws InputError naming the first field in which `file` (read from
+// `path`) differs from the run's identity `run`.
+void require_same_run(const CheckpointIdentity& file, const CheckpointIdentity& run,
+                      const std::string& path);
+
+// FNV-1a 64 (Fowler, Noll, Vo): the checksum of the format above.
+uint64_t fnv1a64(const void* data, std::size_t bytes, uint64_t h = 0xcbf29ce484222325ull);
+
+}  // namespace meso::io

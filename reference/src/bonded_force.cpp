@@ -1,0 +1,128 @@
+// Reference bonded forces (GALAMOST's layout, HOOMD-blue's potentials): one
+// "thread" per local particle walks its own rows of the per-particle bond and
+// angle lists (make_bonded_lists, indexed by tag) and sums only its own share
+// of each term, in row order: the force of a bond from both ends with
+// bitwise opposite separations (Box::min_image(-d) == -min_image(d)), the
+// force of an angle from all three participants, each evaluating the same
+// angle from the same separations and keeping fa, fb or fc by its role. No
+// atomics, no dependence on thread count or on the storage order (the rows
+// are by tag; a tag -> index map is rebuilt each compute because `reorder`
+// permutes the particles), so the result is deterministic.
+//
+// Arithmetic is double whatever the storage precision (the reference is the
+// truth; bonded terms are few). Energy and virial: each bond gives 1/2 to
+// each end, each angle 1/3 to each participant, so the sums over particles
+// are the sums over terms.
+#include "meso/reference/bonded_force.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "meso/error.hpp"
+#include "meso/ops/force.hpp"
+#include "meso/physics/bonded.hpp"
+#include "meso/topology.hpp"
+
+namespace meso::reference {
+namespace {
+
+physics::BondForce<double> bond_force(const BondType& t, double rsq) {
+  return t.kind == BondKind::fene ? physics::fene_bond<double>(rsq, t.fene)
+                                  : physics::harmonic_bond<double>(rsq, t.harmonic);
+}
+
+template <class Real>
+class CpuBondedForce final : public ForceOp {
+ public:
+  explicit CpuBondedForce(CpuContext<Real>& c)
+      : c_(c), lists_(make_bonded_lists(c.sys.topology, c.p.n_local)) {}
+
+  void compute(const ForceRequest& r) override {
+    ParticleData<Real>& p = c_.p;
+    const std::size_t n = p.n_local;
+    const Box& box = c_.sys.box;
+    const Topology& topo = c_.sys.topology;
+    index_of_tag_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) index_of_tag_[p.tag[i]] = static_cast<uint32_t>(i);
+    const uint32_t* idx = index_of_tag_.data();
+    const Vec3<Real>* pos = p.position.data();
+    auto separation = [&](uint32_t tag_a, uint32_t tag_b) {
+      return box.min_image(vec_cast<double>(pos[idx[tag_a]]) - vec_cast<double>(pos[idx[tag_b]]));
+    };
+    const bool want_sums = r.sums, overwrite = first();
+    double energy = 0.0, virial = 0.0;
+    bool out_of_bounds = false;
+#pragma omp parallel for schedule(static) reduction(+ : energy, virial) reduction(|| : out_of_bounds)
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint32_t t = p.tag[i];
+      Vec3d fi{0.0, 0.0, 0.0};
+      double ei = 0.0, wi = 0.0;
+      for (uint32_t k = lists_.bond_start[t]; k < lists_.bond_start[t + 1]; ++k) {
+        const Vec3d d = separation(t, lists_.bond_partner[k]);
+        const double rsq = dot(d, d);
+        const physics::BondForce<double> b = bond_force(topo.bond_types[lists_.bond_type[k]], rsq);
+        if (!b.ok) {
+          out_of_bounds = true;
+          continue;
+        }
+        fi += b.f_over_r * d;
+        ei += 0.5 * b.energy;
+        wi += 0.5 * b.f_over_r * rsq;
+      }
+      for (uint32_t k = lists_.angle_start[t]; k < lists_.angle_start[t + 1]; ++k) {
+        const uint32_t* abc = &lists_.angle_tags[3 * std::size_t(k)];
+        const physics::AngleForce<double> a = physics::harmonic_angle<double>(
+            separation(abc[0], abc[1]), separation(abc[2], abc[1]),
+            topo.angle_types[lists_.angle_type[k]].harmonic);
+        fi += t == abc[0] ? a.fa : (t == abc[1] ? a.fb : a.fc);
+        ei += a.energy / 3.0;
+        wi += a.virial / 3.0;
+      }
+      p.force[i] = overwrite ? vec_cast<Real>(fi) : vec_cast<Real>(vec_cast<double>(p.force[i]) + fi);
+      if (want_sums) {
+        energy += ei;
+        virial += wi;
+      }
+    }
+    if (out_of_bounds) report_out_of_bounds(r.step, separation);
+    if (want_sums) sums_ = {energy, virial};
+  }
+  PairSums sums() const override { return sums_; }
+
+ private:
+  CpuContext<Real>& c_;
+  BondedLists lists_;
+  std::vector<uint32_t> index_of_tag_;
+  PairSums sums_;
+
+  // The first FENE bond (in topology order) at r >= R0, named: there is no
+  // finite energy there, so the run cannot go on (HOOMD-blue: "bond.fene:
+  // bond out of bounds").
+  template <class Separation>
+  [[noreturn]] void report_out_of_bounds(uint64_t step, const Separation& separation) const {
+    const Topology& topo = c_.sys.topology;
+    for (std::size_t k = 0; k < topo.bonds.size(); ++k) {
+      const Bond& b = topo.bonds[k];
+      const BondType& t = topo.bond_types[b.type];
+      const Vec3d d = separation(b.a, b.b);
+      if (t.kind == BondKind::fene && !bond_force(t, dot(d, d)).ok)
+        throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ",
+                          b.a, " and ", b.b, " has r = ", std::sqrt(dot(d, d)), " >= R0 = ", t.fene.r_max,
+                          " at step ", step,
+                          ": the start is overstretched or the run is unstable (try a smaller dt)");
+    }
+    throw_input_error("bond.fene: bond out of bounds at step ", step);
+  }
+};
+
+}  // namespace
+
+template <class Real>
+std::unique_ptr<Operation> make_bonded_force(CpuContext<Real>& c) {
+  return std::make_unique<CpuBondedForce<Real>>(c);
+}
+
+template std::unique_ptr<Operation> make_bonded_force<double>(CpuContext<double>&);
+template std::unique_ptr<Operation> make_bonded_force<float>(CpuContext<float>&);
+
+}  // namespace meso::reference

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Progress on stderr: when stderr is not a terminal, plain lines every
+# --progress-interval seconds naming the work, the steps done of the total,
+# steps per second and the time left (no carriage returns); on a terminal
+# (faked with script(1)) one live line redrawn with carriage returns;
+# --quiet prints none; stdout (the table) is the same either way.
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Timed repeats are never split (progress comes between them): 5 repeats of
+# 0.3 s give a line after each.
+run=(run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --backend cpu --repeats 5 --min-time 0.3
+     --warmup-time 0.2)
+"$bin" "${run[@]}" --progress-interval 0.1 > "$work/out.txt" 2> "$work/err.txt"
+line='^  progress: dpd-fluid/step/cpu/[^:]*/N=8192: [0-9]+ of [0-9]+ steps \([0-9.]+%\), [0-9.e+]+ steps/s, [0-9.]+ s elapsed, about [0-9.]+ (s|min) left$'
+n=$(grep -cE "$line" "$work/err.txt" || true)
+[[ $n -ge 4 ]] || { echo "FAIL: $n progress lines, want >= 4 (5 repeats of 0.3 s, --progress-interval 0.1):"; cat "$work/err.txt"; exit 1; }
+if grep -q $'\r' "$work/err.txt"; then echo "FAIL: carriage return on a non-terminal"; exit 1; fi
+echo "ok: $n plain progress lines"
+
+# The default interval (10 s) prints nothing for a run this short.
+"$bin" "${run[@]}" > /dev/null 2> "$work/err-default.txt"
+if grep -q "progress:" "$work/err-default.txt"; then echo "FAIL: progress line within 10 s"; exit 1; fi
+
+"$bin" "${run[@]}" --progress-interval 0.1 --quiet > "$work/out-quiet.txt" 2> "$work/err-quiet.txt"
+if grep -q "progress" "$work/err-quiet.txt"; then echo "FAIL: --quiet printed progress:"; cat "$work/err-quiet.txt"; exit 1; fi
+[[ $(grep -c 'dpd-fluid/step/cpu' "$work/out-quiet.txt") -eq 1 ]] || { echo "FAIL: --quiet lost the table"; exit 1; }
+echo "ok: --quiet prints no progress"
+
+# A validation case announces its total (srd-momentum: every collision).
+"$bin" validate --filter srd-momentum --backend cpu --param L=8 --param collisions=300 --progress-interval 0.1 \
+  > /dev/null 2> "$work/err-val.txt"
+grep -qE '^  progress: srd-momentum: [0-9]+ of 775 steps \([0-9.]+%\), .* about [0-9.]+ (s|min) left$' \
+  "$work/err-val.txt" || { echo "FAIL: no validate progress line with the total:"; cat "$work/err-val.txt"; exit 1; }
+echo "ok: validate progress names its total"
+
+# On a terminal: a live line with a bar, redrawn with carriage returns.
+if command -v script > /dev/null; then
+  script -qec "$(printf '%q ' "$bin" "${run[@]}") 2>&1 >/dev/null" /dev/null > "$work/tty.txt" || true
+  grep -q $'\r  dpd-fluid/step/cpu/.*\[#*-*\] ' "$work/tty.txt" ||
+    { echo "FAIL: no live progress bar on a terminal:"; cat -v "$work/tty.txt" | head -5; exit 1; }
+  echo "ok: live progress bar on a terminal"
+fi

@@ -1,0 +1,94 @@
+// The H5MD writer and the reader the tests use: frames read back exactly,
+// FILE appears only at close(), and a writer abandoned by an error leaves
+// nothing behind. The layout against the H5MD 1.1 spec is checked with
+// h5py, as MDAnalysis reads it, by tests/cli/h5md.sh.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "meso/error.hpp"
+#include "meso/io/h5md.hpp"
+
+namespace meso::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string temp_file(const std::string& name) {
+  return (fs::temp_directory_path() / ("meso_h5md_" + name)).string();
+}
+
+struct Frame {
+  std::vector<Vec3d> pos, vel;
+  std::vector<Image> img;
+  std::vector<uint32_t> type;
+};
+
+Frame frame(std::size_t n, int k) {
+  Frame f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i) + 0.125 * k;
+    f.pos.push_back({x, -x, x / 3.0});
+    f.vel.push_back({1.0 / (x + 1.0), double(k), -x});
+    f.img.push_back({k, -int32_t(i), 1});
+    f.type.push_back(static_cast<uint32_t>((i + k) % 2));
+  }
+  return f;
+}
+
+TEST(H5md, FramesReadBackExactly) {
+  if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
+  const std::string path = temp_file("frames.h5");
+  std::remove(path.c_str());
+  const Box box(4.0, 6.0, 8.0);
+  const std::size_t n = 7;
+  H5mdWriter w(path, n, box, {"tester", "dpd-fluid", "rho=3", "cpu", "precision=double"});
+  for (int k = 0; k < 3; ++k) {
+    const Frame f = frame(n, k);
+    w.append({uint64_t(100 * k), 0.5 * k, &f.pos, &f.vel, &f.img, &f.type});
+  }
+  EXPECT_EQ(w.frames(), 3u);
+  EXPECT_FALSE(fs::exists(path));  // written as FILE.tmp until close()
+  EXPECT_TRUE(fs::exists(path + ".tmp"));
+  w.close();
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  const H5mdData d = read_h5md_frame(path, 1);
+  EXPECT_EQ(d.step, (std::vector<int64_t>{0, 100, 200}));
+  EXPECT_EQ(d.time, (std::vector<double>{0.0, 0.5, 1.0}));
+  EXPECT_EQ(d.edges.x, 4.0);
+  EXPECT_EQ(d.edges.z, 8.0);
+  const Frame f = frame(n, 1);
+  ASSERT_EQ(d.position.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(d.position[i].z, f.pos[i].z);
+    EXPECT_EQ(d.velocity[i].x, f.vel[i].x);
+    EXPECT_EQ(d.image[i].y, f.img[i].y);
+    EXPECT_EQ(d.species[i], int32_t(f.type[i]));
+  }
+  EXPECT_THROW(read_h5md_frame(path, 3), InputError);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, AbandonedWriterLeavesNothing) {
+  if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
+  const std::string path = temp_file("abandoned.h5");
+  {
+    H5mdWriter w(path, 3, Box(1.0), {});
+    const Frame f = frame(3, 0);
+    w.append({0, 0.0, &f.pos, &f.vel, &f.img, &f.type});
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST(H5md, UnwritablePathIsAnInputError) {
+  if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
+  EXPECT_THROW(H5mdWriter("/nonexistent-dir/x.h5", 3, Box(1.0), {}), InputError);
+}
+
+}  // namespace
+}  // namespace meso::io

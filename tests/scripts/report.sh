@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# `mesobench report`: on the small sample cut from committed results
+# (tests/data/report-sample/), every figure whose data is there exists, is a
+# PNG of real size, and has the expected axes and series (report.json records
+# what each saved figure shows); figures without data are skipped with a line
+# on the page; bad input exits 2 and writes nothing.
+# Usage: report.sh <mesobench> <source dir>. Exit 77 (skip) without matplotlib.
+set -euo pipefail
+B=$1 S=$2
+bin=$B
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+source "$S/tests/cli/expect_refused.sh"
+
+# Bad input first: none of these may create the output directory.
+expect_refused "does not exist" report "$T/no-such-dir" -o "$T/out"
+mkdir "$T/empty"
+expect_refused "holds no results" report "$T/empty" -o "$T/out"
+mkdir -p "$T/notes" && echo hello > "$T/notes/keep.txt"
+expect_refused "is not an earlier mesobench report" report "$S/tests/data/report-sample" -o "$T/notes"
+[[ -f "$T/notes/keep.txt" ]] || { echo "report touched an unrelated directory" >&2; exit 1; }
+# mesobench without python3 on PATH, and with a matplotlib that fails to import.
+printf '#!/bin/bash\nPATH=/nonexistent exec %q "$@"\n' "$B" > "$T/no-python" && chmod +x "$T/no-python"
+mkdir "$T/fake" && echo 'raise ImportError("matplotlib hidden by the test")' > "$T/fake/matplotlib.py"
+printf '#!/bin/bash\nPYTHONPATH=%q exec %q "$@"\n' "$T/fake" "$B" > "$T/no-mpl" && chmod +x "$T/no-mpl"
+bin=$T/no-python expect_refused "python3 is not on PATH" report "$S/tests/data/report-sample" -o "$T/out"
+bin=$T/no-mpl expect_refused "cannot import matplotlib" report "$S/tests/data/report-sample" -o "$T/out"
+[[ ! -e "$T/out" ]] || { echo "a refused report wrote $T/out" >&2; exit 1; }
+
+if ! python3 -c 'import matplotlib, numpy' 2>/dev/null; then
+  echo "matplotlib missing: figures not checked"
+  exit 77
+fi
+"$B" report "$S/tests/data/report-sample" -o "$T/out"
+python3 - "$T/out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+rep = json.load(open(f"{out}/report.json"))
+figs = {f["file"]: f for f in rep["figures"]}
+# file -> [(xlabel, ylabel, series that must be in the legend)] per axes with data
+want = {
+    "speedup.png": [("N (particles)", "speedup (GPU TPS / CPU reference TPS)",
+                     ["double rho=3 rc=1", "mixed rho=3 rc=1"])],
+    "nlist.png": [("N (particles)", "neighbor-list build time (ms)", ["ballot rho=3", "atomic rho=3"])],
+    "fast-math.png": [("function", "ns per call per SM (median)", ["libm", "fast"])],
+    "precision.png": [("workload", "steps per second (median, best variant)", ["double", "mixed"])],
+    "speed-of-light.png": [("fraction of the measured device copy bandwidth", "kernel",
+                            ["achieved / copy bandwidth", "measured copy bandwidth"])],
+    "nve-drift.png": [("t (tau)", "(E(t) - E(0)) / N  (eps)", ["shift double (cuda)", "xplor double (cuda)"])] * 2,
+    "srd-momentum.png": [("time (dt_c = 0.1)", "total momentum", ["px", "py", "pz", "bound"]),
+                         ("time", "kinetic temperature", ["SRD"])],
+    "poiseuille-viscosity.png": [("x (gradient direction)", "u_z (centre-of-mass frame)", ["parabola per half"]),
+                                 ("time", "flow amplitude (<u_z> lower - upper half) / 2", ["production"]),
+                                 ("run", "eta", ["gate"])],
+    "poiseuille-transient.png": [("z (gradient direction)", "u_x", []),
+                                 ("published time T", "relative L2 difference", ["L2 / u_steady"]),
+                                 ("x", "u_z", [])],
+}
+assert set(figs) == set(want), f"figures {sorted(figs)} != expected {sorted(want)}"
+for name, axes in want.items():
+    path = f"{out}/{name}"
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG"
+    # An empty 7 x 4.5 in axes is about 2 kB at the report's 72 dpi and 64 colours.
+    assert os.path.getsize(path) > 3000, f"{name} is nearly empty ({os.path.getsize(path)} bytes)"
+    got = figs[name]["axes"]
+    assert len(got) == len(axes), f"{name}: {len(got)} axes, want {len(axes)}"
+    for a, (x, y, series) in zip(got, axes):
+        assert (a["xlabel"], a["ylabel"]) == (x, y), f"{name}: axes ({a['xlabel']!r}, {a['ylabel']!r}) != ({x!r}, {y!r})"
+        for s in series:
+            assert any(l.startswith(s) for l in a["series"]), f"{name}: no series {s!r} in {a['series']}"
+    assert figs[name]["sources"], f"{name}: no source files named"
+skipped = {s["section"] for s in rep["skipped"]}
+for s in ("Weak scaling", "Strong scaling", "DPPC density profiles", "DPD temperature against dt",
+          "Poiseuille profile and viscosity (SRD)"):
+    assert s in skipped, f"{s} not reported as skipped: {sorted(skipped)}"
+page = open(f"{out}/README.md").read()
+for name in want:
+    assert f"]({name})" in page, f"the page does not link {name}"
+assert page.count("*Skipped:") == len(rep["skipped"])
+print(f"report ok: {len(figs)} figures with the expected axes and series, {len(skipped)} skipped with a line")
+PY
+# A second report replaces the first as a whole.
+"$B" report "$S/tests/data/report-sample/bench" -o "$T/out" > /dev/null
+[[ ! -e "$T/out/nve-drift.png" ]] || { echo "the second report kept a stale figure" >&2; exit 1; }
+[[ -e "$T/out/speedup.png" ]]
+echo "report replaced"
+
+# No scaling result is committed yet (the MPI harness does not exist): a
+# synthetic pair of kind "scaling" files, valid against the schema, checks
+# that the weak and strong figures are drawn when such results appear.
+mkdir "$T/scaling"
+python3 - "$S" "$T/scaling" <<'PY'
+import json, sys
+src, out = sys.argv[1:3]
+prov = json.load(open(f"{src}/tests/data/report-sample/bench/step-mixed.json"))["provenance"]
+for mode, pts in (("weak", [(1, 262144, 1500.0), (2, 524288, 1450.0), (4, 1048576, 1400.0)]),
+                  ("strong", [(1, 1048576, 1500.0), (2, 1048576, 2800.0), (4, 1048576, 5000.0)])):
+    json.dump({"kind": "scaling", "schema_version": 1, "provenance": prov, "mode": mode, "workload": "dpd-fluid",
+               "backend": "cuda", "variant": "", "points": [{"ranks": r, "N": n, "tps_median": t} for r, n, t in pts]},
+              open(f"{out}/{mode}.json", "w"))
+PY
+rc=0; python3 "$S/scripts/validate_results.py" "$T/scaling" > /dev/null || rc=$?
+[[ $rc -eq 0 || $rc -eq 77 ]] || { echo "the synthetic scaling files do not follow the schema" >&2; exit 1; }
+"$B" report "$T/scaling" -o "$T/scaling-report" > /dev/null
+python3 - "$T/scaling-report" <<'PY'
+import json, sys
+rep = json.load(open(f"{sys.argv[1]}/report.json"))
+figs = {f["file"]: f["axes"] for f in rep["figures"]}
+assert set(figs) == {"scaling-weak.png", "scaling-strong.png"}, sorted(figs)
+for axes in figs.values():
+    assert [a["ylabel"] for a in axes] == ["steps per second (median)", "parallel efficiency"], axes
+    assert all(a["xlabel"] == "ranks (GPUs)" and a["series"] == ["dpd-fluid cuda (NVIDIA H200)"] for a in axes)
+print("scaling figures drawn from kind \"scaling\" results")
+PY
