@@ -1,0 +1,104 @@
+// The hybrid particle-field (MD-SCF) pieces written once for every backend
+// (Milano & Kawakatsu, J. Chem. Phys. 130 (2009) 214106; GALAMOST, Zhu et
+// al., J. Comput. Chem. 34 (2013) 2197, sec. "MD-SCF"; REFERENCES.md "DPPC /
+// water"): the density of each bead type on a periodic grid by
+// cloud-in-cell, the mean-field potential
+//
+//   V_K(v) = sum_K' chi_KK' phi_K'(v) + (1/kappa) (sum_K' phi_K'(v) - 1),
+//
+// where phi_K = rho_K / rho_0 is the number density of type K over the
+// reference density rho_0 and chi_KK' is in energy units (kT chi of the
+// dimensionless notation; the published DPPC values are in kJ/mol), its gradient by central differences on the grid,
+// and the force -grad V_K interpolated back to a particle with the same
+// cloud-in-cell weights.
+//
+// Grid: n.x x n.y x n.z vertices at spacing h = L / n per axis, vertex
+// (i, j, k) at lo + (i h_x, j h_y, k h_z), periodic. A particle at r spreads
+// over the 8 vertices of its grid cell with trilinear weights; the weights sum
+// to 1, so the integral of rho_K (sum over vertices of rho_K h_x h_y h_z) is
+// the number of particles of type K, exactly.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "meso_hd.hpp"
+#include "vec3.hpp"
+
+namespace meso::physics {
+
+struct GridShape {
+  uint32_t nx = 0, ny = 0, nz = 0;
+  MESO_HD uint32_t size() const { return nx * ny * nz; }
+  // Linear index of vertex (i, j, k), each already in range: x fastest.
+  MESO_HD uint32_t index(uint32_t i, uint32_t j, uint32_t k) const { return (k * ny + j) * nx + i; }
+};
+
+// The 8 vertices of a particle's grid cell and their trilinear weights.
+struct CicStencil {
+  uint32_t vertex[8];
+  double weight[8];
+};
+
+// pos: the particle's position; lo: the box's lower corner; h: the grid
+// spacing per axis. Vertex c = 4 dz + 2 dy + dx of the cell (dx, dy, dz in
+// {0, 1}), wrapped periodically.
+MESO_HD CicStencil cic_stencil(Vec3<double> pos, Vec3<double> lo, Vec3<double> h, GridShape g) {
+  const double sx = (pos.x - lo.x) / h.x, sy = (pos.y - lo.y) / h.y, sz = (pos.z - lo.z) / h.z;
+  const double fx0 = floor(sx), fy0 = floor(sy), fz0 = floor(sz);
+  const double fx = sx - fx0, fy = sy - fy0, fz = sz - fz0;
+  // Wrap the cell's lower vertex into range (a position may sit a little
+  // outside [lo, lo + L) between wraps, or exactly at lo + L).
+  auto wrap = [](double c, uint32_t n) {
+    long long k = static_cast<long long>(c) % static_cast<long long>(n);
+    return static_cast<uint32_t>(k < 0 ? k + n : k);
+  };
+  const uint32_t i0 = wrap(fx0, g.nx), j0 = wrap(fy0, g.ny), k0 = wrap(fz0, g.nz);
+  const uint32_t i1 = i0 + 1 == g.nx ? 0 : i0 + 1;
+  const uint32_t j1 = j0 + 1 == g.ny ? 0 : j0 + 1;
+  const uint32_t k1 = k0 + 1 == g.nz ? 0 : k0 + 1;
+  const double wx[2] = {1.0 - fx, fx}, wy[2] = {1.0 - fy, fy}, wz[2] = {1.0 - fz, fz};
+  const uint32_t ix[2] = {i0, i1}, iy[2] = {j0, j1}, iz[2] = {k0, k1};
+  CicStencil s;
+  for (int c = 0; c < 8; ++c) {
+    const int dx = c & 1, dy = (c >> 1) & 1, dz = c >> 2;
+    s.vertex[c] = g.index(ix[dx], iy[dy], iz[dz]);
+    s.weight[c] = wx[dx] * wy[dy] * wz[dz];
+  }
+  return s;
+}
+
+// The mean-field potential of type K at one vertex from the density
+// fractions phi[K'] there (ntypes of them), the table chi[K * ntypes + K']
+// (energy units) and 1/kappa (energy units).
+MESO_HD double mdscf_potential(uint32_t K, const double* phi, const double* chi, uint32_t ntypes,
+                               double inv_kappa) {
+  double v = 0.0, total = 0.0;
+  for (uint32_t L = 0; L < ntypes; ++L) {
+    v += chi[K * ntypes + L] * phi[L];
+    total += phi[L];
+  }
+  return v + inv_kappa * (total - 1.0);
+}
+
+// Central difference of a periodic grid field f along each axis at vertex
+// (i, j, k): (f(v + e) - f(v - e)) / (2 h).
+MESO_HD Vec3<double> grid_gradient(const double* f, uint32_t i, uint32_t j, uint32_t k, Vec3<double> h,
+                                   GridShape g) {
+  const uint32_t ip = i + 1 == g.nx ? 0 : i + 1, im = i == 0 ? g.nx - 1 : i - 1;
+  const uint32_t jp = j + 1 == g.ny ? 0 : j + 1, jm = j == 0 ? g.ny - 1 : j - 1;
+  const uint32_t kp = k + 1 == g.nz ? 0 : k + 1, km = k == 0 ? g.nz - 1 : k - 1;
+  return {(f[g.index(ip, j, k)] - f[g.index(im, j, k)]) / (2.0 * h.x),
+          (f[g.index(i, jp, k)] - f[g.index(i, jm, k)]) / (2.0 * h.y),
+          (f[g.index(i, j, kp)] - f[g.index(i, j, km)]) / (2.0 * h.z)};
+}
+
+// The force on a particle: minus the vertex gradients of its type's
+// potential (grad: 3 components per vertex) interpolated with its stencil.
+MESO_HD Vec3<double> cic_force(const CicStencil& s, const Vec3<double>* grad) {
+  Vec3<double> f{0.0, 0.0, 0.0};
+  for (int c = 0; c < 8; ++c) f -= s.weight[c] * grad[s.vertex[c]];
+  return f;
+}
+
+}  // namespace meso::physics
