@@ -7,6 +7,17 @@
 #include "meso/step_plan.hpp"
 
 namespace meso::reference {
+namespace {
+
+// The storage indices of n particles in ascending tag order: k-th tag's slot.
+std::vector<std::size_t> slots_by_tag(const std::vector<uint32_t>& tag, std::size_t n) {
+  std::vector<std::size_t> by_tag(n);
+  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
+  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return tag[a] < tag[b]; });
+  return by_tag;
+}
+
+}  // namespace
 
 template <class Real>
 CpuBackend<Real>::CpuBackend(const Variant& v) : Backend(v) {
@@ -59,9 +70,7 @@ void CpuMpcd<Real>::assign(const MpcdSystem& sys) {
 
 template <class Real>
 void CpuMpcd<Real>::copy_out(MpcdParticles& out) const {
-  std::vector<std::size_t> by_tag(size());
-  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
-  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return tag[a] < tag[b]; });
+  const std::vector<std::size_t> by_tag = slots_by_tag(tag, size());
   out.resize(size());
   for (std::size_t k = 0; k < size(); ++k) {
     const std::size_t i = by_tag[k];
@@ -82,9 +91,7 @@ template <class Real>
 void CpuBackend<Real>::get_particles(ParticleData<double>& out) const {
   const ParticleData<Real>& p = ctx_.p;
   const ParticleData<double> mine = ParticleData<double>::from(p);
-  std::vector<std::size_t> by_tag(p.n_local);
-  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
-  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return p.tag[a] < p.tag[b]; });
+  const std::vector<std::size_t> by_tag = slots_by_tag(p.tag, p.n_local);
   out.resize(p.n_local);
   for (std::size_t k = 0; k < p.n_local; ++k) {
     const std::size_t i = by_tag[k];
@@ -113,9 +120,7 @@ void CpuBackend<Real>::restore_list_state(StepPlan&, const ListRestartState& sta
   if (now.n_local != p.n_local)
     throw_input_error("restore_list_state: N = ", now.n_local, " but the backend holds ", p.n_local);
   // `now` is in tag order and set_system loaded the same tags in storage order.
-  std::vector<std::size_t> by_tag(p.n_local);
-  std::iota(by_tag.begin(), by_tag.end(), std::size_t{0});
-  std::sort(by_tag.begin(), by_tag.end(), [&](auto a, auto b) { return p.tag[a] < p.tag[b]; });
+  const std::vector<std::size_t> by_tag = slots_by_tag(p.tag, p.n_local);
   for (std::size_t k = 0; k < p.n_local; ++k) {
     const std::size_t i = by_tag[k];
     if (p.tag[i] != now.tag[k]) throw_input_error("restore_list_state: tag ", now.tag[k], " is not loaded");
