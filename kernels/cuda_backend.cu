@@ -32,7 +32,8 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
 
   std::string name() const override { return "cuda"; }
   std::vector<std::string> applicable_axes() const override {
-    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp", "noise", "gather"};
+    return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp", "noise", "gather",
+            "density"};
   }
 
   void set_system(const System& sys, const RunParams& params) override {
@@ -104,8 +105,10 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
   auto time = [&](const char* name, double bytes, auto&& fn) { timer.time(name, bytes, fn); };
   const uint32_t nn = ctx_.n;
   const double n = nn, s4 = sizeof(S4);
-  std::vector<uint32_t> c(nn);
-  MESO_CUDA_CHECK(cudaMemcpy(c.data(), ctx_.nlist.count, nn * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  const bool lists = g.has_lists();  // not with pair style none
+  std::vector<uint32_t> c(lists ? nn : 0);
+  if (lists)
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), ctx_.nlist.count, nn * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   const double pairs = std::accumulate(c.begin(), c.end(), 0.0);
   ctx_.set_step(ctx_.h_ctl->step);
   // Force: what each force's kernel must load and store (DeviceForce::profile_bytes).
@@ -123,9 +126,11 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
   // is no kernel of its own to time (its bytes are in the force's).
   if (!g.second_half_fused())
     time("integrate_second_half", n * 3 * s4, [&] { g.method().enqueue_second_half(); });
-  if (!folds) time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
-  time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
-  time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });
+  if (lists) {
+    if (!folds) time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
+    time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
+    time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });
+  }
   if (g.reorder())
     time("reorder+rebuild", n * (2 * 5 * s4 + 16), [&] {
       g.reorder()->enqueue_apply();

@@ -14,7 +14,10 @@
 // or of a neighbor row during an in-graph rebuild sets ctl->abort; every
 // later kernel then returns at once, so the state freezes at the failed step.
 // After the batch the host grows the arrays, redoes that step's rebuild and
-// finishes the step, then continues: no neighbor is ever dropped.
+// finishes the step, then continues: no neighbor is ever dropped. A force
+// can stop the loop the same way for a state it cannot go on from (the
+// bonded force: a FENE bond at r >= R0); after the batch it throws its error
+// (DeviceForce::raise_if_stopped) with the state frozen at that step.
 //
 // With MESO_CUDA_GRAPHS=0 the same kernels run in the same order, enqueued
 // step by step from the host (host_step), which reads the rebuild decision
@@ -52,13 +55,23 @@ T* device_of(Op* op) {
   return dynamic_cast<T*>(op);
 }
 
+// After steps that stopped on ctl->abort: a force that stopped them (the
+// bonded force on a FENE bond at r >= R0) throws its error here, before the
+// abort is taken for an overflow of the lists and recovered from.
+void raise_force_stops(const std::vector<DeviceForce*>& forces) {
+  for (DeviceForce* f : forces) f->raise_if_stopped();
+}
+
 }  // namespace
 
 CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
   method_ = device_of<DeviceMethod>(&plan.method());
-  cells_ = device_of<DeviceCellList>(&plan.cells());
-  nlist_ = device_of<DeviceNeighborList>(&plan.nlist());
-  bool ok = method_ && cells_ && nlist_;
+  bool ok = method_ != nullptr;
+  if (plan.has_lists()) {  // none with pair style none
+    cells_ = device_of<DeviceCellList>(&plan.cells());
+    nlist_ = device_of<DeviceNeighborList>(&plan.nlist());
+    ok = ok && cells_ && nlist_;
+  }
   if (plan.reorder()) {
     reorder_ = device_of<DeviceReorder>(plan.reorder());
     ok = ok && reorder_;
@@ -77,8 +90,10 @@ CudaStepGraph::~CudaStepGraph() { destroy_graph(); }
 std::vector<DeviceOp*> CudaStepGraph::ops() const {
   std::vector<DeviceOp*> v{method_};
   if (reorder_) v.push_back(reorder_);
-  v.push_back(cells_);
-  v.push_back(nlist_);
+  if (nlist_) {
+    v.push_back(cells_);
+    v.push_back(nlist_);
+  }
   for (DeviceForce* f : forces_) v.push_back(f);
   return v;
 }
@@ -86,10 +101,13 @@ std::vector<DeviceOp*> CudaStepGraph::ops() const {
 bool CudaStepGraph::compiled_for(StepPlan& plan) const {
   if (plan.second_half_fused() != fused_ || plan.forces().size() != forces_.size()) return false;
   if ((plan.reorder() != nullptr) != (reorder_ != nullptr)) return false;
+  if (plan.has_lists() != (nlist_ != nullptr)) return false;
   std::vector<const DeviceOp*> now{device_of<DeviceMethod>(&plan.method())};
   if (plan.reorder()) now.push_back(device_of<DeviceReorder>(plan.reorder()));
-  now.push_back(device_of<DeviceCellList>(&plan.cells()));
-  now.push_back(device_of<DeviceNeighborList>(&plan.nlist()));
+  if (plan.has_lists()) {
+    now.push_back(device_of<DeviceCellList>(&plan.cells()));
+    now.push_back(device_of<DeviceNeighborList>(&plan.nlist()));
+  }
   for (const auto& f : plan.forces()) now.push_back(device_of<DeviceForce>(f.get()));
   const std::vector<DeviceOp*> mine = ops();
   for (std::size_t k = 0; k < now.size(); ++k)
@@ -107,13 +125,16 @@ bool CudaStepGraph::alive() const {
 // The first half-step and the opening of the step (displacement check,
 // step_control): one kernel for a method that folds both in (Nose-Hoover).
 void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr) {
+  // Without lists (pair style none) the step still opens (step number,
+  // noise keys), but there is no rebuild body for a conditional to select.
+  if (!nlist_) graph = false;
   if (method_->folds_step_opening()) {
     const StepOpening open{true, ctx_.control_args(), hr, graph};
     method_->enqueue_first_half(&open);
     return;
   }
   method_->enqueue_first_half(nullptr);
-  nlist_->enqueue_displacement();
+  if (nlist_) nlist_->enqueue_displacement();
   step_control(ctx_.ctl.data(), ctx_.control_args(), hr, graph, ctx_.stream);
 }
 
@@ -155,7 +176,10 @@ void CudaStepGraph::host_rebuild(bool sort) {
 void CudaStepGraph::host_step(bool sums) {
   enqueue_step_start(false, 0);
   ctx_.pull_ctl();
-  if (ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
+  // Here an abort can only come from a force of the previous step (this
+  // path recovers from overflows inside host_rebuild).
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);
+  if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
   enqueue_step_end(sums);
 }
 
@@ -163,8 +187,10 @@ void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& 
   cudaStream_t stream = ctx_.stream;
   const cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   MESO_CUDA_CHECK(cudaGraphCreate(&graph, 0));
-  cudaGraphConditionalHandle hr;
-  MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hr, graph, 0, cudaGraphCondAssignDefault));
+  // The rebuild's handle only with lists: a handle that no conditional node
+  // uses fails the instantiation (cudaErrorInvalidValue on CUDA 13).
+  cudaGraphConditionalHandle hr = 0;
+  if (nlist_) MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hr, graph, 0, cudaGraphCondAssignDefault));
 
   auto last_node = [&](cudaGraphNode_t& node) {
     cudaStreamCaptureStatus st;
@@ -181,6 +207,14 @@ void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& 
   enqueue_step_start(true, hr);
   last_node(a_last);
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+
+  if (!nlist_) {  // no lists: phases A and C in one capture
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &a_last, nullptr, 1, mode));
+    enqueue_step_end(sums);
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    MESO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    return;
+  }
 
   // Phase B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }.
   cudaGraphNode_t cond;
@@ -264,13 +298,15 @@ uint64_t CudaStepGraph::advance(uint64_t first_step, uint64_t nsteps, bool sums_
     }
     ctx_.pull_ctl();
     if (ctx_.h_ctl->abort) {
+      raise_force_stops(forces_);
       const uint64_t failed = ctx_.h_ctl->step;
       finish_step_after_abort(sums_on_last && failed == last);
       next = failed + 1;
     }
   }
   ctx_.pull_ctl();
-  nlist_->shrink_to_fit();
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);  // the host path's last step
+  if (nlist_) nlist_->shrink_to_fit();
   if (sums_on_last)
     for (DeviceForce* f : forces_) f->fetch_sums();
   return launched;

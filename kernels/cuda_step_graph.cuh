@@ -37,6 +37,7 @@ class CudaStepGraph {
   // The operations, for profiling.
   DeviceMethod& method() { return *method_; }
   DeviceReorder* reorder() { return reorder_; }
+  bool has_lists() const { return nlist_ != nullptr; }  // not with pair style none
   DeviceCellList& cells() { return *cells_; }
   DeviceNeighborList& nlist() { return *nlist_; }
   const std::vector<DeviceForce*>& forces() { return forces_; }
@@ -46,7 +47,7 @@ class CudaStepGraph {
   CudaContextBase& ctx_;
   DeviceMethod* method_ = nullptr;
   DeviceReorder* reorder_ = nullptr;  // null without reordering
-  DeviceCellList* cells_ = nullptr;
+  DeviceCellList* cells_ = nullptr;       // both null with pair style none
   DeviceNeighborList* nlist_ = nullptr;
   std::vector<DeviceForce*> forces_;
   std::vector<uint64_t> serials_;  // of the operations above, in that order

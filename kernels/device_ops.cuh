@@ -71,6 +71,12 @@ class DeviceForce : public DeviceOp {
   virtual void fetch_sums() = 0;
   // The minimum bytes one launch moves for `pairs` list entries (profile).
   virtual double profile_bytes(double pairs) const = 0;
+  // After steps that stopped on ctl->abort (stream idle, ctl pulled): throws
+  // when this force set it, for a state the run cannot go on from (the
+  // bonded force: a FENE bond at r >= R0), clearing its flag and the abort;
+  // returns when it did not (an overflow of the lists, which the step graph
+  // recovers from). A force that never stops the loop keeps the no-op.
+  virtual void raise_if_stopped() {}
 };
 
 class DeviceCellList : public DeviceOp {

@@ -18,6 +18,7 @@ Result run_poiseuille_transient(const Context& ctx);  // poiseuille-transient/
 Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& data);
 Result run_srd_momentum(const Context& ctx);  // srd-momentum/
 Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
+Result run_dppc_density(const Context& ctx);  // dppc-density/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -54,6 +55,12 @@ const std::vector<Case>& all_cases() {
        run_srd_viscosity,
        {"runs: independent runs", "production: averaging time per run", "equilibration: time from rest",
         "cross: box edge across the gradient (y, z) in cells"}},
+      {"dppc-density",
+       "Zhu et al. (GALAMOST), J. Comput. Chem. 34, 2197 (2013), MD-SCF validation; HylleraasMD DPPC "
+       "example parameters (REFERENCES.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm at 323 K",
+       run_dppc_density,
+       {"equilibrate: equilibration (ps)", "production: averaging time (ps)", "update: steps between field updates",
+        "compare: 0 skips the CPU comparison run of a GPU backend"}},
       {"poiseuille-viscosity",
        "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
        "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",

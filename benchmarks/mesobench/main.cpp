@@ -243,8 +243,10 @@ int main(int argc, char** argv) {
   run->add_option("--json", o.json, "Write results with provenance to this JSON file");
   run->add_option("--param", o.params,
                   "Override a workload parameter, key=value (dpd-fluid: rho a gamma kT rc s N L dt "
-                  "skin rebuild_every integrator lambda seed; lj-liquid: rho phi kT rc ron mode N dt "
-                  "skin rebuild_every integrator tau gamma seed); repeatable");
+                  "skin rebuild_every integrator lambda seed types; lj-liquid: rho phi kT rc ron mode N dt "
+                  "skin rebuild_every integrator tau gamma seed; dppc-bilayer: lipids waters replicate lx ly "
+                  "lz kelvin grid sigma update kappa rho0 dt(ps) gamma(1/ps) seed; srd-fluid: L rho kT angle "
+                  "dt rule thermostat shift seed); repeatable");
   run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")
       ->check(CLI::Range(1, 1000));
   run->add_option("--min-time", o.min_time, "Seconds per timed repeat, at least")

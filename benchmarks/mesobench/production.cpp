@@ -42,7 +42,13 @@ std::string setup_of(const BenchCase& c) {
        << " seed=" << m.seed << " init_seed=" << c.srd.seed;
     return os.str();
   }
-  if (c.style == PairStyle::lj) {
+  if (c.style == PairStyle::none) {
+    const DppcBilayerParams d = c.dppc_params();
+    os << "dppc lipids=" << d.lipids << " waters=" << d.waters << " L=" << Exact{d.lx} << 'x' << Exact{d.ly} << 'x'
+       << Exact{d.lz} << " K=" << Exact{d.kelvin} << " grid=" << Exact{d.grid_spacing} << " sigma="
+       << Exact{d.filter_sigma} << " update=" << d.update_every << " kappa=" << Exact{d.kappa}
+       << " rho0=" << Exact{d.rho0} << " init_seed=" << d.seed;
+  } else if (c.style == PairStyle::lj) {
     const LjLiquidParams& l = c.lj;
     os << "N=" << l.n << " rho=" << Exact{l.density()} << " kT0=" << Exact{l.kT} << " eps=" << Exact{l.epsilon}
        << " sigma=" << Exact{l.sigma} << " alpha=" << Exact{l.alpha} << " rc=" << Exact{l.rcut}
@@ -53,6 +59,7 @@ std::string setup_of(const BenchCase& c) {
     os << "N=" << f.n << " rho=" << Exact{f.rho} << " a=" << Exact{f.a} << " gamma=" << Exact{f.gamma}
        << " kT=" << Exact{f.kT} << " rc=" << Exact{f.rcut} << " s=" << Exact{f.s} << " m=" << Exact{f.mass}
        << " L=" << Exact{f.lx} << 'x' << Exact{f.ly} << 'x' << Exact{f.lz} << " init_seed=" << f.seed;
+    if (f.types > 1) os << " types=" << f.types;
   }
   const RunParams& r = c.run;
   os << " dt=" << Exact{r.dt} << " integrator=" << to_string(r.integrator) << " lambda=" << Exact{r.lambda}
@@ -218,6 +225,13 @@ BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, 
   if (!o.trajectory.empty() && o.every == 0) o.every = std::max<uint64_t>(1, o.steps / 100);
   std::optional<io::CheckpointFile> from;
   if (!o.restart.empty()) {
+    // The MD-SCF field of the last update is not in the checkpoint: a
+    // continued run would recompute it at its first step, not at the last
+    // update, and would not be the uninterrupted run.
+    if (c.style == PairStyle::none)
+      throw_input_error("--restart is not provided for ", c.workload,
+                        ": checkpoints do not hold the MD-SCF field grid yet, so the continued run would not "
+                        "be the uninterrupted one; run it in one piece (--checkpoint still saves the state)");
     from = io::read_checkpoint(o.restart);
     if (from->identity.workload == c.workload && from->mpcd != c.mpcd)
       throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",

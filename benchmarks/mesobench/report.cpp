@@ -34,6 +34,18 @@ nlohmann::json to_json(const BenchResult& r) {
               {"angle_deg", m.angle_deg}, {"dt", m.dt}, {"grid_shift", m.grid_shift},
               {"thermostat", m.thermostat}, {"seed", r.bench.srd.seed},
               {"box", {r.box[0], r.box[1], r.box[2]}}};
+  } else if (r.bench.style == PairStyle::none) {
+    const DppcBilayerParams d = r.bench.dppc_params();
+    uint32_t gx = 0, gy = 0, gz = 0;
+    MdscfField::grid_for(Box(d.lx, d.ly, d.lz), d.grid_spacing, gx, gy, gz);
+    params = {{"pair_style", "none"}, {"model", "DPPC/water MD-SCF (REFERENCES.md)"},
+              {"units", DppcUnits::describe()}, {"lipids", d.lipids}, {"waters", d.waters},
+              {"replicate", r.bench.replicate}, {"kelvin", d.kelvin}, {"kT", DppcUnits::kT(d.kelvin)},
+              {"grid", {gx, gy, gz}}, {"grid_spacing_target_nm", d.grid_spacing},
+              {"filter_sigma_nm", d.filter_sigma}, {"update_every", d.update_every}, {"kappa_mol_per_kj", d.kappa},
+              {"rho0_per_nm3", d.rho0}, {"seed", d.seed}, {"dt", run.dt}, {"dt_ps", run.dt * DppcUnits::time_ps()},
+              {"integrator", to_string(run.integrator)}, {"langevin_gamma", run.gamma},
+              {"box", {r.box[0], r.box[1], r.box[2]}}};
   } else if (r.bench.style == PairStyle::lj) {
     const auto& l = r.bench.lj;
     params = {{"pair_style", "lj"}, {"rho", l.density()}, {"packing_fraction", l.packing_fraction},
@@ -50,6 +62,7 @@ nlohmann::json to_json(const BenchResult& r) {
                            {"integrator", to_string(run.integrator)},
                            {"box", {r.box[0], r.box[1], r.box[2]}}};
   if (r.bench.style == PairStyle::dpd && run.integrator == Integrator::groot_warren) params["lambda"] = run.lambda;
+  if (r.bench.style == PairStyle::dpd && f.types > 1) params["types"] = f.types;
   return {{"name", r.name},
           {"workload", r.bench.workload},
           {"kernel", r.bench.kernel},

@@ -86,6 +86,27 @@ BenchCase srd_fluid(double L, bool in_default) {
   return c;
 }
 
+// The DPPC bilayer in water of the MD-SCF model (REFERENCES.md "DPPC /
+// water"; meso/dppc.hpp has the units): 528 DPPC + 14000 W in 13 x 13 x 14
+// nm at 323 K, Langevin thermostat; dt = 0.03 ps (GALAMOST's), a drag of
+// 1/ps. replicate k tiles the bilayer plane k x k: k = 7 is the ~1M-bead
+// system (996,464 beads; GALAMOST measured 1,048,576).
+BenchCase dppc_bilayer(uint32_t replicate, bool in_default) {
+  BenchCase c;
+  c.workload = "dppc-bilayer";
+  c.kernel = "step";
+  c.style = PairStyle::none;
+  c.replicate = replicate;
+  c.dppc.seed = 12345;
+  c.run.integrator = Integrator::langevin;
+  c.run.dt = DppcUnits::from_ps(0.03);
+  c.run.gamma = 1.0 * DppcUnits::time_ps();  // 1/ps in engine units (mass 1)
+  c.run.kT = DppcUnits::kT(c.dppc.kelvin);
+  c.run.skin = 0.0;  // no lists
+  c.in_default_suite = in_default;
+  return c;
+}
+
 double parse_double(const std::string& key, const std::string& v) {
   try {
     std::size_t used = 0;
@@ -120,6 +141,10 @@ void check_step_length(double dt, double kT, double mass, double limit, const ch
 
 uint64_t BenchCase::n() const {
   if (mpcd) return static_cast<uint64_t>(std::llround(srd.rho * srd.L * srd.L * srd.L));
+  if (style == PairStyle::none) {
+    const uint64_t k2 = uint64_t(replicate) * replicate;
+    return k2 * (uint64_t(dppc.lipids) * 12 + dppc.waters);
+  }
   if (style == PairStyle::dpd && fluid.lx > 0.0)  // a given box: the density fixes N
     return static_cast<uint64_t>(std::llround(fluid.rho * fluid.lx * fluid.ly * fluid.lz));
   return style == PairStyle::lj ? lj.n : fluid.n;
@@ -134,6 +159,14 @@ void BenchCase::validate() const {
     require_positive("L", srd.L);
     require_positive("rho", srd.rho);
     check_step_length(solvent.dt, solvent.kT, solvent.mass, 0.5 * srd.L, "half the box");
+  } else if (style == PairStyle::none) {
+    if (replicate == 0) throw_input_error("--param replicate=0 is invalid: it must be >= 1");
+    dppc_params().validate();
+    run.validate();
+    // No list to outrun; a step that moves a bead more than a tenth of the
+    // grid spacing (or of a bond) resolves neither the field nor the bonds.
+    check_step_length(run.dt, DppcUnits::kT(dppc.kelvin), 1.0, 0.1 * std::min(dppc.grid_spacing, 0.37),
+                      "a tenth of the grid spacing or of the shortest bond");
   } else {
     if (style == PairStyle::lj)
       lj.validate();
@@ -153,7 +186,17 @@ void BenchCase::validate() const {
   }
 }
 
+DppcBilayerParams BenchCase::dppc_params() const {
+  DppcBilayerParams p = dppc;
+  p.lipids *= replicate * replicate;
+  p.waters *= uint64_t(replicate) * replicate;
+  p.lx *= replicate;
+  p.ly *= replicate;
+  return p;
+}
+
 System BenchCase::make_system() const {
+  if (style == PairStyle::none) return make_dppc_bilayer(dppc_params());
   return style == PairStyle::lj ? make_lj_liquid(lj) : make_dpd_fluid(fluid);
 }
 
@@ -162,6 +205,14 @@ std::string BenchCase::name(const std::string& backend, const std::string& varia
   if (mpcd) {
     os << workload << '/' << kernel << '/' << backend << '/' << variant << "/rule=" << to_string(solvent.rule)
        << "/rho=" << fmt(srd.rho) << "/L=" << fmt(srd.L);
+    return os.str();
+  }
+  if (style == PairStyle::none) {
+    const DppcBilayerParams p = dppc_params();
+    uint32_t nx = 0, ny = 0, nz = 0;
+    MdscfField::grid_for(Box(p.lx, p.ly, p.lz), p.grid_spacing, nx, ny, nz);
+    os << workload << '/' << kernel << '/' << backend << '/' << variant << "/lipids=" << p.lipids
+       << "/W=" << p.waters << "/grid=" << nx << 'x' << ny << 'x' << nz << "/update=" << p.update_every;
     return os.str();
   }
   if (style == PairStyle::lj) {
@@ -179,6 +230,7 @@ std::string BenchCase::name(const std::string& backend, const std::string& varia
     os << "/L=" << fmt(fluid.lx) << 'x' << fmt(fluid.ly) << 'x' << fmt(fluid.lz);
   else
     os << "/N=" << fluid.n;
+  if (fluid.types > 1) os << "/types=" << fluid.types;
   return os.str();
 }
 
@@ -192,6 +244,8 @@ const std::vector<BenchCase>& all_cases() {
     for (double rho : {3.0, 6.0})
       for (uint64_t n : {32768ull, 262144ull, 1048576ull}) v.push_back(dpd_fluid(rho, 1.5, n, false));
     v.push_back(lj_liquid(64000, false));
+    v.push_back(dppc_bilayer(1, true));
+    v.push_back(dppc_bilayer(7, false));
     v.push_back(srd_fluid(10.0, true));
     v.push_back(srd_fluid(50.0, false));
     v.push_back(srd_fluid(100.0, false));
@@ -220,6 +274,29 @@ void apply_param(BenchCase& c, const std::string& kv) {
     else
       throw_input_error("--param key '", key, "' is unknown for ", c.workload,
                         ": allowed keys are L, rho, kT, angle, dt, rule, thermostat, shift, seed");
+    return;
+  }
+  if (c.style == PairStyle::none) {
+    auto& d = c.dppc;
+    if (key == "lipids") d.lipids = static_cast<uint32_t>(parse_uint(key, v));
+    else if (key == "waters") d.waters = parse_uint(key, v);
+    else if (key == "replicate") c.replicate = static_cast<uint32_t>(parse_uint(key, v));
+    else if (key == "lx") d.lx = parse_double(key, v);
+    else if (key == "ly") d.ly = parse_double(key, v);
+    else if (key == "lz") d.lz = parse_double(key, v);
+    else if (key == "kelvin") { d.kelvin = parse_double(key, v); c.run.kT = DppcUnits::kT(d.kelvin); }
+    else if (key == "grid") d.grid_spacing = parse_double(key, v);
+    else if (key == "sigma") d.filter_sigma = parse_double(key, v);
+    else if (key == "update") d.update_every = static_cast<uint32_t>(parse_uint(key, v));
+    else if (key == "kappa") d.kappa = parse_double(key, v);
+    else if (key == "rho0") d.rho0 = parse_double(key, v);
+    else if (key == "dt") c.run.dt = DppcUnits::from_ps(parse_double(key, v));
+    else if (key == "gamma") c.run.gamma = parse_double(key, v) * DppcUnits::time_ps();
+    else if (key == "seed") d.seed = parse_uint(key, v);
+    else
+      throw_input_error("--param key '", key, "' is unknown for ", c.workload,
+                        ": allowed keys are lipids, waters, replicate, lx, ly, lz, kelvin, grid, sigma, update, "
+                        "kappa, rho0, dt, gamma, seed");
     return;
   }
   if (c.style == PairStyle::lj) {
@@ -259,10 +336,11 @@ void apply_param(BenchCase& c, const std::string& kv) {
   else if (key == "integrator") c.run.integrator = parse_integrator(v);
   else if (key == "lambda") c.run.lambda = parse_double(key, v);
   else if (key == "seed") f.seed = parse_uint(key, v);
+  else if (key == "types") f.types = static_cast<uint32_t>(std::min<uint64_t>(parse_uint(key, v), 1000));
   else
     throw_input_error("--param key '", key,
                       "' is unknown: allowed keys are rho, a, gamma, kT, rc, s, N, L, dt, skin, "
-                      "rebuild_every, integrator, lambda, seed");
+                      "rebuild_every, integrator, lambda, seed, types");
 }
 
 }  // namespace meso::bench

@@ -9,7 +9,7 @@ namespace meso {
 namespace {
 
 // The bonded force of a system with a topology, or an InputError saying
-// that the backend has none (the CUDA backend does not provide it yet).
+// that the backend has none.
 std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
   try {
     return b.create_as<ForceOp>("bonded");
@@ -25,31 +25,44 @@ std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
 std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const RunParams& rp) {
   auto plan = std::make_unique<StepPlan>();
   const Variant& v = b.variant();
+  const bool pair = sys.pair_style != PairStyle::none;
   plan->method_ = b.create_as<IntegrationMethodOp>(std::string("integrate/") + to_string(rp.integrator));
-  if (b.honours("reorder") && v.reorder != ReorderKind::none) {
+  // Without a pair force there are no lists to keep and no locality to
+  // gain from reordering for them: the plan has no cells, list or reorder.
+  if (pair && b.honours("reorder") && v.reorder != ReorderKind::none) {
     plan->reorder_ = b.create_as<ReorderOp>("reorder");
     plan->sort_every_ = v.sort;
   }
-  plan->cells_ = b.create_as<CellListOp>("cell_list");
-  plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
-  plan->forces_.push_back(
-      b.create_as<ForceOp>(sys.pair_style == PairStyle::lj ? "pair_force/lj" : "pair_force/dpd"));
-  // Bonded forces add to the net force the pair force wrote.
+  if (pair) {
+    plan->cells_ = b.create_as<CellListOp>("cell_list");
+    plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
+    plan->forces_.push_back(
+        b.create_as<ForceOp>(sys.pair_style == PairStyle::lj ? "pair_force/lj" : "pair_force/dpd"));
+  }
+  // Bonded and field forces add to the net force the first force wrote.
   if (!sys.topology.empty()) plan->forces_.push_back(create_bonded(b, sys));
+  if (sys.mdscf.enabled()) plan->forces_.push_back(b.create_as<ForceOp>("field/mdscf"));
+  if (plan->forces_.empty())
+    throw_input_error("the system has no forces: pair style none needs a topology (bonds, angles) or an "
+                      "MD-SCF field");
   for (std::size_t k = 0; k < plan->forces_.size(); ++k) plan->forces_[k]->set_first(k == 0);
   plan->comm_ = std::make_unique<SingleRankCommunicator>(sys.box, sys.max_rcut() + rp.skin);
 
   if (b.honours("fuse") && v.fuse) {
-    ForceOp& last = *plan->forces_.back();
     if (!plan->method_->second_half_fusable())
       throw_input_error("variant fuse=on is only provided with the vv, nve and gw integrators, not ",
                         to_string(rp.integrator));
+    if (!pair)
+      throw_input_error("variant fuse=on needs a pair force to finish the step in; the system has pair style "
+                        "none: use fuse=off");
     // The fused half-step needs the total force in the pair kernel's
-    // registers; the bonded force runs after it and cannot finish the step.
-    if (!sys.topology.empty())
-      throw_input_error("variant fuse=on is not provided with bonded forces (the system has a topology): "
-                        "the fused second half-step needs the total force, and the bonded force adds "
-                        "to it after the pair force; use fuse=off");
+    // registers; bonded and field forces run after it and cannot finish the step.
+    if (plan->forces_.size() > 1)
+      throw_input_error("variant fuse=on is not provided with bonded or field forces (the system has ",
+                        sys.topology.empty() ? "an MD-SCF field" : "a topology",
+                        "): the fused second half-step needs the total force, and these add to it after the "
+                        "pair force; use fuse=off");
+    ForceOp& last = *plan->forces_.back();
     if (!last.can_finish_step())
       throw_input_error("variant fuse=on needs a last force that can finish the step; '",
                         last.name(), "' cannot");
@@ -69,6 +82,7 @@ void StepPlan::rebuild() {
 }
 
 void StepPlan::build_lists() {
+  if (!nlist_) return;  // pair style none: nothing to build
   comm_->migrate();
   comm_->exchange_ghosts();
   cells_->build();
@@ -92,7 +106,9 @@ void StepPlan::prepare() {
 void StepPlan::run_step(uint64_t step, bool sums) {
   method_->first_half(step);
   if (reorder_) ++steps_since_sort_;
-  if (nlist_->stale())
+  if (!nlist_) {
+    // no lists (pair style none)
+  } else if (nlist_->stale())
     rebuild();
   else
     comm_->update_ghosts();

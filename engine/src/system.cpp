@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "meso/error.hpp"
@@ -10,12 +11,15 @@
 
 namespace meso {
 
-const char* to_string(PairStyle s) { return s == PairStyle::lj ? "lj" : "dpd"; }
+const char* to_string(PairStyle s) {
+  return s == PairStyle::lj ? "lj" : (s == PairStyle::none ? "none" : "dpd");
+}
 
 PairStyle parse_pair_style(const std::string& name) {
   if (name == "dpd") return PairStyle::dpd;
   if (name == "lj") return PairStyle::lj;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj");
+  if (name == "none") return PairStyle::none;
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, none");
 }
 
 const char* to_string(physics::LjMode m) {
@@ -53,6 +57,7 @@ void validate_lj(const physics::LjPairParams& p) {
 
 double System::max_rcut() const {
   double rc = 0.0;
+  if (pair_style == PairStyle::none) return 0.0;
   if (pair_style == PairStyle::lj) {
     for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
   } else {
@@ -70,9 +75,11 @@ void System::validate(double skin) const {
   if (type_mass.size() != ntypes())
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
-  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj)
-    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj");
-  if (pair_style == PairStyle::dpd) {
+  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::none)
+    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj, none");
+  if (pair_style == PairStyle::none) {
+    // no pair table to check
+  } else if (pair_style == PairStyle::dpd) {
     if (dpd.ntypes() != ntypes())
       throw_input_error("DPD parameter table is ", dpd.ntypes(), "x", dpd.ntypes(), " but there are ",
                         ntypes(), " types");
@@ -126,6 +133,7 @@ void System::validate(double skin) const {
                       " is out of range for a system with a topology: its tags must be 0 .. N-1 = ",
                       pd.n_local - 1);
   topology.validate(pd.n_local);
+  if (mdscf.enabled()) mdscf.validate(box, ntypes());
 }
 
 void DpdFluidParams::validate() const {
@@ -136,6 +144,7 @@ void DpdFluidParams::validate() const {
   require_positive("r_c", rcut);
   require_positive("s", s);
   require_positive("mass", mass);
+  if (types < 1 || types > 64) throw_input_error("types = ", types, " is invalid: allowed 1 .. 64");
   const bool explicit_box = lx > 0.0 || ly > 0.0 || lz > 0.0;
   if (explicit_box) {
     require_positive("Lx", lx);
@@ -165,14 +174,20 @@ System make_dpd_fluid(const DpdFluidParams& p) {
   }
   sys.box = Box(lx, ly, lz);
   sys.kT = p.kT;
-  sys.type_names = {"A"};
-  sys.type_mass = {p.mass};
-  sys.dpd = PairTable<physics::DpdPairParams>(1);
-  sys.dpd.set(0, 0, {p.a, p.gamma, std::sqrt(2.0 * p.gamma * p.kT), p.rcut, p.s});
+  // `types` copies of one bead type, every pair with the same parameters:
+  // the physics of one type, the memory traffic and divergence of many.
+  sys.type_names.clear();
+  for (uint32_t t = 0; t < p.types; ++t)
+    sys.type_names.push_back(p.types == 1 ? std::string("A") : "A" + std::to_string(t));
+  sys.type_mass.assign(p.types, p.mass);
+  sys.dpd = PairTable<physics::DpdPairParams>(p.types);
+  for (uint32_t a = 0; a < p.types; ++a)
+    for (uint32_t b = a; b < p.types; ++b)
+      sys.dpd.set(a, b, {p.a, p.gamma, std::sqrt(2.0 * p.gamma * p.kT), p.rcut, p.s});
   sys.particles.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     sys.particles.tag[i] = static_cast<uint32_t>(i);
-    sys.particles.type[i] = 0;
+    sys.particles.type[i] = static_cast<uint32_t>(i % p.types);
     sys.particles.image[i] = {0, 0, 0};
     sys.particles.force[i] = {0.0, 0.0, 0.0};
   }

@@ -56,6 +56,9 @@ const std::vector<AxisSpec>& specs() {
       {"gather", {"split", "record", "masked"},
        [](Variant& v, std::size_t k) { v.gather = GatherKind(k); },
        [](const Variant& v) { return name_of(v.gather); }},
+      {"density", {"gather", "scatter"},
+       [](Variant& v, std::size_t k) { v.density = DensityKind(k); },
+       [](const Variant& v) { return name_of(v.density); }},
   };
   return s;
 }
@@ -111,6 +114,8 @@ const char* to_string(GatherKind k) {
   }
   return "?";
 }
+
+const char* to_string(DensityKind k) { return k == DensityKind::scatter ? "scatter" : "gather"; }
 
 const std::vector<std::string>& Variant::axes() {
   static const std::vector<std::string> names = [] {

@@ -9,6 +9,7 @@
 #include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
 #include "meso/reference/lj_force.hpp"
+#include "meso/reference/mdscf_force.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/mpcd_sort.hpp"
 #include "meso/reference/mpcd_stream.hpp"
@@ -26,6 +27,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
   t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
+  t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/nve", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });

@@ -25,7 +25,7 @@ for key in ("git_commit", "compiler", "build_type", "cpu_model", "date_utc"):
 assert r["N"] == 8192 and r["backend"] == "cpu", r
 assert r["tps_median"] > 0 and r["tps_min"] <= r["tps_median"] <= r["tps_max"], r
 assert abs(r["mps_median"] - r["tps_median"] * 8192e-6) < 1e-9 * r["mps_median"], r
-assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp,noise,gather", r
+assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp,noise,gather,density", r
 assert r["variant_default"] == "" and r["variant_given"] == "", r
 # A few dozen steps from a random start: still heating from the initial
 # overlaps, so only sanity is checked here (dpd-temperature validates T).

@@ -251,7 +251,7 @@ TEST(StepPlan, RefusesFuseWithBondedForces) {
     StepPlan::build(b, bonded_system(), RunParams{});
     FAIL() << "fuse=on accepted with bonded forces";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("variant fuse=on is not provided with bonded forces"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("variant fuse=on is not provided with bonded or field forces"), std::string::npos)
         << e.what();
   }
 }

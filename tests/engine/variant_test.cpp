@@ -15,7 +15,7 @@ TEST(Variant, DefaultsAndCanonicalString) {
   const Variant v = Variant::parse("");
   EXPECT_EQ(v.to_string(),
             "nlist=ballot,cells=atomic,reorder=none,sort=0,pow=libm,precision=double,rng=philox,fuse=off,tpp=1,"
-            "noise=fp64,gather=split");
+            "noise=fp64,gather=split,density=gather");
 }
 
 // A workload's default variant is the base; what the user names overrides it
@@ -57,6 +57,8 @@ TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   EXPECT_EQ(Variant::parse("gather=record").gather, meso::GatherKind::record);
   EXPECT_EQ(Variant::parse("gather=masked").gather, meso::GatherKind::masked);
   EXPECT_EQ(Variant::parse("gather=masked").get("gather"), "masked");
+  EXPECT_EQ(Variant::parse("density=scatter").density, meso::DensityKind::scatter);
+  EXPECT_EQ(Variant::parse("").get("density"), "gather");
 }
 
 void expect_error_mentions(const char* text, const char* needle) {

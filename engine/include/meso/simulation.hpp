@@ -52,7 +52,8 @@ class Simulation {
   const Backend& backend() const { return *backend_; }
   StepPlan& plan() { return *plan_; }
   const StepPlan& plan() const { return *plan_; }
-  NeighborStats neighbor_stats() const { return plan_->nlist().stats(); }
+  // Zero without lists (pair style none).
+  NeighborStats neighbor_stats() const { return plan_->has_lists() ? plan_->nlist().stats() : NeighborStats{}; }
   IntegratorState integrator_state() const { return plan_->method().state(); }
   void set_integrator_state(const IntegratorState& s) { plan_->method().set_state(s); }
   const System& system() const { return system_; }

@@ -15,8 +15,9 @@
 //   second half:  method.second_half, unless the last force finishes the
 //                 step (fuse=on, where the method allows it)
 //
-// Where the coming operations go: bonded and field forces are further
-// entries of forces(); the MPCD solvent adds a stage after the second half
+// Bonded forces and the MD-SCF field are further entries of forces(); with
+// pair style none they are the only ones and the plan has no cells, list or
+// reorder. Where the coming operations go: the MPCD solvent adds a stage after the second half
 // (stream every step; sort, grid shift, cell properties and collide every
 // `period` steps) with its own operations; the Communicator of a
 // multi-rank run replaces the single-rank one.
@@ -69,6 +70,9 @@ class StepPlan {
   IntegrationMethodOp& method() { return *method_; }
   const IntegrationMethodOp& method() const { return *method_; }
   ReorderOp* reorder() { return reorder_.get(); }  // null without reordering
+  // Whether the plan keeps cells and a neighbor list (not with pair style
+  // none); cells() and nlist() are only valid when it does.
+  bool has_lists() const { return nlist_ != nullptr; }
   CellListOp& cells() { return *cells_; }
   NeighborListOp& nlist() { return *nlist_; }
   const NeighborListOp& nlist() const { return *nlist_; }

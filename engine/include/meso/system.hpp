@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
+#include "meso/mdscf_field.hpp"
 #include "meso/particle_data.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
@@ -41,10 +42,12 @@ class PairTable {
 };
 
 // Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
-// table) or Lennard-Jones (the `lj` table). One style per system.
-enum class PairStyle { dpd, lj };
+// table), Lennard-Jones (the `lj` table), or none (no pair force, no cell or
+// neighbor list: a hybrid particle-field model whose intermolecular forces
+// come from the MD-SCF field, plus bonded forces). One style per system.
+enum class PairStyle { dpd, lj, none };
 const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj"
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 
@@ -63,9 +66,11 @@ struct System {
   // Bonds and angles by tag (meso/topology.hpp); empty: no bonded forces.
   // With a topology the tags must be 0 .. N-1.
   Topology topology;
+  // The MD-SCF mean field (meso/mdscf_field.hpp); off (nx == 0) by default.
+  MdscfField mdscf;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
-  // Largest cutoff of the active pair style's table.
+  // Largest cutoff of the active pair style's table (0 for none).
   double max_rcut() const;
   double density() const { return static_cast<double>(particles.n_local) / box.volume(); }
 
@@ -90,6 +95,10 @@ struct DpdFluidParams {
   uint64_t n = 0;
   double lx = 0.0, ly = 0.0, lz = 0.0;
   uint64_t seed = 1;
+  // Bead types, all with the parameters above (type = tag % types): the
+  // cost of per-type lookups in a heterogeneous system without changing
+  // its physics (Shkurti et al.'s type-branch measurement).
+  uint32_t types = 1;
 
   void validate() const;
 };

@@ -33,6 +33,12 @@ enum class NoiseKind : uint8_t { fp64, fp32 };
 // packed before the kernel, with everything a pair loads; several slots'
 // records in flight at a time).
 enum class GatherKind : uint8_t { split, record, masked };
+// How the MD-SCF field update assigns particle densities to the grid
+// (kernels/mdscf_density_*.cu): gather (particles binned by grid cell, then
+// one thread per vertex sums the cloud-in-cell weights of the 8 cells
+// around it: no atomics, a fixed summation order; GALAMOST's Algorithm 1),
+// or scatter (one thread per particle adds its 8 weights with fp64 atomics).
+enum class DensityKind : uint8_t { gather, scatter };
 using physics::RngKind;
 
 struct Variant {
@@ -47,6 +53,7 @@ struct Variant {
   uint32_t tpp = 1;   // threads per particle: 1, 2, 4, 8, 16 or 32
   NoiseKind noise = NoiseKind::fp64;
   GatherKind gather = GatherKind::split;
+  DensityKind density = DensityKind::gather;
 
   // Parses "key=value,..." (empty string: all defaults). Throws InputError
   // naming the unknown key or value and listing the allowed ones.
@@ -81,5 +88,6 @@ const char* to_string(Precision k);
 const char* to_string(RngKind k);
 const char* to_string(NoiseKind k);
 const char* to_string(GatherKind k);
+const char* to_string(DensityKind k);
 
 }  // namespace meso

@@ -8,12 +8,12 @@
 //   neighbor_list          NeighborListOp       (neighbor_list.hpp)
 //   reorder                ReorderOp            (reorder.hpp)
 //   pair_force/dpd, /lj    ForceOp              (force.hpp)
-//   bonded                 ForceOp: the topology's bonds and angles (CPU only so far)
+//   bonded                 ForceOp: the topology's bonds and angles
+//   field/mdscf            MdscfFieldOp: the MD-SCF mean field (field.hpp)
 //   integrate/vv, gw, nve, nvt, langevin
 //                          IntegrationMethodOp  (integration_method.hpp)
 // Where the coming ones go: mpcd/stream, mpcd/sort, mpcd/collide/{srd,at}
-// (an MpcdOp family beside these), field/mdscf (a ForceOp: it adds into
-// the net force), and the Communicator
+// (an MpcdOp family beside these), and the Communicator
 // (communicator.hpp) for ghost exchange and migration.
 #pragma once
 

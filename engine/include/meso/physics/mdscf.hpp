@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "meso_hd.hpp"
 #include "vec3.hpp"
@@ -99,6 +100,58 @@ MESO_HD Vec3<double> cic_force(const CicStencil& s, const Vec3<double>* grad) {
   Vec3<double> f{0.0, 0.0, 0.0};
   for (int c = 0; c < 8; ++c) f -= s.weight[c] * grad[s.vertex[c]];
   return f;
+}
+
+// The field energy density at one vertex over rho0 (energy per particle of
+// the reference density): 1/2 sum_KL chi_KL phi_K phi_L + inv_kappa/2
+// (sum_K phi_K - 1)^2, whose derivative in phi_K is mdscf_potential.
+MESO_HD double mdscf_energy_density(const double* phi, const double* chi, uint32_t ntypes, double inv_kappa) {
+  double e = 0.0, total = 0.0;
+  for (uint32_t K = 0; K < ntypes; ++K) {
+    total += phi[K];
+    for (uint32_t L = 0; L < ntypes; ++L) e += 0.5 * chi[K * ntypes + L] * phi[K] * phi[L];
+  }
+  return e + 0.5 * inv_kappa * (total - 1.0) * (total - 1.0);
+}
+
+// Taps of a periodic Gaussian filter of width sigma on a grid of spacing h
+// along one axis: w_m for m = -M .. M (returned as 2M + 1 values), M =
+// ceil(4 sigma / h) but at most (n - 1) / 2 so that no vertex is reached
+// twice around the box, normalised to sum 1 (the filtered density keeps the
+// particle count exactly; the tail beyond 4 sigma is 3e-4 of the weight).
+// sigma == 0: the single tap 1.
+inline std::vector<double> gaussian_filter_taps(double sigma, double h, uint32_t n) {
+  if (sigma <= 0.0) return {1.0};
+  long long m = static_cast<long long>(std::ceil(4.0 * sigma / h));
+  const long long cap = (static_cast<long long>(n) - 1) / 2;
+  if (m > cap) m = cap;
+  std::vector<double> w(static_cast<std::size_t>(2 * m + 1));
+  double sum = 0.0;
+  for (long long k = -m; k <= m; ++k) {
+    const double x = k * h / sigma;
+    w[static_cast<std::size_t>(k + m)] = std::exp(-0.5 * x * x);
+    sum += w[static_cast<std::size_t>(k + m)];
+  }
+  for (double& x : w) x /= sum;
+  return w;
+}
+
+// One separable pass of the filter along `axis` (0, 1, 2) at vertex (i, j,
+// k): sum_m taps[m + M] f(v + m e_axis), periodic; ntaps = 2M + 1.
+MESO_HD double filter_axis_at(const double* f, uint32_t i, uint32_t j, uint32_t k, int axis, const double* taps,
+                              uint32_t ntaps, GridShape g) {
+  const int M = static_cast<int>(ntaps / 2);
+  const uint32_t n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+  const uint32_t c = axis == 0 ? i : (axis == 1 ? j : k);
+  double s = 0.0;
+  for (int m = -M; m <= M; ++m) {
+    int q = static_cast<int>(c) + m;
+    q = q < 0 ? q + static_cast<int>(n) : (q >= static_cast<int>(n) ? q - static_cast<int>(n) : q);
+    const uint32_t u = static_cast<uint32_t>(q);
+    const uint32_t v = axis == 0 ? g.index(u, j, k) : (axis == 1 ? g.index(i, u, k) : g.index(i, j, u));
+    s += taps[m + M] * f[v];
+  }
+  return s;
 }
 
 }  // namespace meso::physics
