@@ -41,7 +41,7 @@ __global__ void bin_kernel(MdscfGate gate, MdscfParticles<S4> p, MdscfGrid grid,
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p.n) return;
   // vertex[0] is the cell's lower corner: the cell's index.
-  const uint32_t c = physics::cic_stencil(xyz(ldg4(p.pos + i)), grid.lo, grid.h, grid.g).vertex[0];
+  const uint32_t c = physics::cic_stencil(xyz(ldg4(p.pos + i)), gate.state->lo, grid.h, grid.g).vertex[0];
   cl.key[i] = c;
   cl.slot[i] = atomicAdd(cl.count + c, 1u);
 }
@@ -121,6 +121,7 @@ __global__ void gather_kernel(MdscfGate gate, MdscfParticles<S4> p, MdscfGrid gr
                               double* __restrict__ phi, uint32_t na) {
   if (!gate.due()) return;
   const physics::GridShape g = grid.g;
+  const Vec3d lo = gate.state->lo;
   const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= g.size()) return;
   const uint32_t i = v % g.nx, j = (v / g.nx) % g.ny, k = v / (g.nx * g.ny);
@@ -134,7 +135,7 @@ __global__ void gather_kernel(MdscfGate gate, MdscfParticles<S4> p, MdscfGrid gr
     const uint32_t end = start[c + 1];
     for (uint32_t m = start[c]; m < end; ++m) {
       const S4 r = ldg4(p.pos + members[m]);
-      const physics::CicStencil s = physics::cic_stencil(xyz(r), grid.lo, grid.h, g);
+      const physics::CicStencil s = physics::cic_stencil(xyz(r), lo, grid.h, g);
       acc[p.slot_of_type[type_of(r)]] += s.weight[corner] * grid.per_particle;
     }
   }

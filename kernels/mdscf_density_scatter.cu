@@ -26,7 +26,7 @@ __global__ void scatter_density_kernel(MdscfGate gate, MdscfParticles<S4> p, Mds
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p.n) return;
   const S4 r = ldg4(p.pos + i);
-  const physics::CicStencil s = physics::cic_stencil(xyz(r), grid.lo, grid.h, grid.g);
+  const physics::CicStencil s = physics::cic_stencil(xyz(r), gate.state->lo, grid.h, grid.g);
   double* f = phi + std::size_t(p.slot_of_type[type_of(r)]) * grid.nv();
 #pragma unroll
   for (int c = 0; c < 8; ++c) atomicAdd(f + s.vertex[c], s.weight[c] * grid.per_particle);

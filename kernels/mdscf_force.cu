@@ -109,10 +109,20 @@ __global__ void force_kernel(MdscfGate gate, MdscfState* state, const S4* __rest
   if (i == 0 && gate.due()) state->updates += 1;
   if (i >= n) return;
   const S4 r = ldg4(pos + i);
-  const physics::CicStencil s = physics::cic_stencil(xyz(r), grid.lo, grid.h, grid.g);
+  const physics::CicStencil s = physics::cic_stencil(xyz(r), gate.state->lo, grid.h, grid.g);
   Vec3d f = physics::cic_force(s, grad + std::size_t(slot_of_type[type_of(r)]) * grid.nv());
   if (!overwrite) f = xyz(force[i]) + f;
   force[i] = make4<S4>(f, 0.0);
+}
+
+// The first kernel of an update: the grid's origin for it and for the
+// forces until the next (the box's corner, shifted at random with
+// grid_shift: physics::mdscf_grid_shift of the step being updated).
+__global__ void grid_origin_kernel(MdscfGate gate, MdscfState* state, Vec3d lo, Vec3d h, uint32_t seed,
+                                   bool shift) {
+  if (!gate.due()) return;
+  if (shift) lo += physics::mdscf_grid_shift(gate.ctl->step, seed, h);
+  state->lo = lo;
 }
 
 template <class T>
@@ -309,6 +319,9 @@ class CudaMdscfForce final : public MdscfFieldOp, public DeviceForce {
 
   void launch(bool initial) {
     const MdscfGate gate{ctx_.ctl.data(), state_.data(), f_.update_every, initial};
+    grid_origin_kernel<<<1, 1, 0, ctx_.stream>>>(gate, state_.data(), grid_.lo, grid_.h, ctx_.params.seed,
+                                                 f_.grid_shift);
+    MESO_CUDA_CHECK(cudaGetLastError());
     // No particles, no present type: nothing on the grids (the force
     // kernel still counts the update, as the reference does).
     if (na_ > 0) enqueue_update(gate);

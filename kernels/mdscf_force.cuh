@@ -46,8 +46,12 @@ struct MdscfState {
   double energy;
   unsigned int counter;
   unsigned int pad;
+  Vec3d lo;  // the grid's origin since the last update (shifted with grid_shift)
 };
 
+// lo is the box's lower corner; the kernels place the grid at state->lo,
+// which the first kernel of each update sets (lo, or lo + the update's
+// random shift).
 struct MdscfGrid {
   physics::GridShape g;
   Vec3d lo, h;

@@ -47,7 +47,7 @@ std::string setup_of(const BenchCase& c) {
     os << "dppc lipids=" << d.lipids << " waters=" << d.waters << " L=" << Exact{d.lx} << 'x' << Exact{d.ly} << 'x'
        << Exact{d.lz} << " K=" << Exact{d.kelvin} << " grid=" << Exact{d.grid_spacing} << " sigma="
        << Exact{d.filter_sigma} << " update=" << d.update_every << " kappa=" << Exact{d.kappa}
-       << " rho0=" << Exact{d.rho0} << " init_seed=" << d.seed;
+       << " rho0=" << Exact{d.rho0} << " shift=" << d.grid_shift << " init_seed=" << d.seed;
   } else if (c.style == PairStyle::lj) {
     const LjLiquidParams& l = c.lj;
     os << "N=" << l.n << " rho=" << Exact{l.density()} << " kT0=" << Exact{l.kT} << " eps=" << Exact{l.epsilon}

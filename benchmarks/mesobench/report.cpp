@@ -42,7 +42,7 @@ nlohmann::json to_json(const BenchResult& r) {
               {"units", DppcUnits::describe()}, {"lipids", d.lipids}, {"waters", d.waters},
               {"replicate", r.bench.replicate}, {"kelvin", d.kelvin}, {"kT", DppcUnits::kT(d.kelvin)},
               {"grid", {gx, gy, gz}}, {"grid_spacing_target_nm", d.grid_spacing},
-              {"filter_sigma_nm", d.filter_sigma}, {"update_every", d.update_every}, {"kappa_mol_per_kj", d.kappa},
+              {"filter_sigma_nm", d.filter_sigma}, {"update_every", d.update_every}, {"grid_shift", d.grid_shift}, {"kappa_mol_per_kj", d.kappa},
               {"rho0_per_nm3", d.rho0}, {"seed", d.seed}, {"dt", run.dt}, {"dt_ps", run.dt * DppcUnits::time_ps()},
               {"integrator", to_string(run.integrator)}, {"langevin_gamma", run.gamma},
               {"box", {r.box[0], r.box[1], r.box[2]}}};

@@ -213,6 +213,7 @@ std::string BenchCase::name(const std::string& backend, const std::string& varia
     MdscfField::grid_for(Box(p.lx, p.ly, p.lz), p.grid_spacing, nx, ny, nz);
     os << workload << '/' << kernel << '/' << backend << '/' << variant << "/lipids=" << p.lipids
        << "/W=" << p.waters << "/grid=" << nx << 'x' << ny << 'x' << nz << "/update=" << p.update_every;
+    if (!p.grid_shift) os << "/shift=0";
     return os.str();
   }
   if (style == PairStyle::lj) {
@@ -293,10 +294,11 @@ void apply_param(BenchCase& c, const std::string& kv) {
     else if (key == "dt") c.run.dt = DppcUnits::from_ps(parse_double(key, v));
     else if (key == "gamma") c.run.gamma = parse_double(key, v) * DppcUnits::time_ps();
     else if (key == "seed") d.seed = parse_uint(key, v);
+    else if (key == "shift") d.grid_shift = parse_uint(key, v) != 0;
     else
       throw_input_error("--param key '", key, "' is unknown for ", c.workload,
                         ": allowed keys are lipids, waters, replicate, lx, ly, lz, kelvin, grid, sigma, update, "
-                        "kappa, rho0, dt, gamma, seed");
+                        "kappa, rho0, dt, gamma, seed, shift");
     return;
   }
   if (c.style == PairStyle::lj) {

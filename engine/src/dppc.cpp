@@ -206,6 +206,7 @@ System make_dppc_bilayer(const DppcBilayerParams& p) {
   f.rho0 = p.rho0;
   f.update_every = p.update_every;
   f.filter_sigma = p.filter_sigma;
+  f.grid_shift = p.grid_shift;
   return sys;
 }
 

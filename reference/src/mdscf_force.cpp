@@ -52,7 +52,7 @@ class CpuMdscfForce final : public MdscfFieldOp {
   }
 
   void compute(const ForceRequest& r) override {
-    if (r.initial || updates_ == 0 || r.step % f_.update_every == 0) update_field();
+    if (r.initial || updates_ == 0 || r.step % f_.update_every == 0) update_field(r.step);
     ParticleData<Real>& p = c_.p;
     const std::size_t n = p.n_local;
     const bool overwrite = first();
@@ -105,8 +105,11 @@ class CpuMdscfForce final : public MdscfFieldOp {
     for (std::size_t v = 0; v < g_.size(); ++v) f[v] = in[v];
   }
 
-  void update_field() {
+  void update_field(uint64_t step) {
     const ParticleData<Real>& p = c_.p;
+    // 0. The grid's origin for this update (and the forces until the next).
+    lo_ = c_.sys.box.lo();
+    if (f_.grid_shift) lo_ += physics::mdscf_grid_shift(step, c_.params.seed, h_);
     const std::size_t nv = g_.size();
     const uint32_t na = static_cast<uint32_t>(types_.size());
     // 1. phi_K = rho_K / rho0, scattered in storage order.

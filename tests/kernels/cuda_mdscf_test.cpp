@@ -38,6 +38,7 @@ struct FieldCase {
   double sigma = 0.0;         // filter width; 1.0 hits the tap cap (n - 1) / 2 on the 9-vertex axis
   uint32_t update_every = 1;
   bool dpd = false;           // pair style dpd (the field adds to it) instead of none
+  bool shift = false;         // MdscfField::grid_shift
 };
 
 // About 3850 particles (rho = 4) uniformly random with Maxwell-Boltzmann
@@ -76,6 +77,7 @@ System field_system(uint64_t seed, const FieldCase& fc) {
   f.rho0 = sys.density();
   f.update_every = fc.update_every;
   f.filter_sigma = fc.sigma;
+  f.grid_shift = fc.shift;
   return sys;
 }
 
@@ -282,6 +284,42 @@ TEST(CudaMdscf, PeriodicUpdatesTrajectoryMatchesReference) {
 // follow the storage order), update_every = 3, 20 steps: forces and
 // velocities within 1e-12 as the DPD tests hold them over 20 steps
 // (cuda_backend_test.cpp: round-off growth is negligible that early).
+// grid_shift: every update moves the grid by the same random offset on
+// both backends (physics::mdscf_grid_shift of the step and the seed), so the
+// runs agree as closely as without it; and the shift changes the field.
+TEST(CudaMdscf, ShiftedGridMatchesReference) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  FieldCase fc;
+  fc.sigma = 0.8;
+  fc.update_every = 4;
+  fc.shift = true;
+  const System sys = field_system(seed, fc);
+  RunParams rp;
+  rp.seed = uint32_t(seed);
+  Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
+  cpu.run(41);
+  FieldCase still = fc;
+  still.shift = false;
+  Simulation unshifted(reg.create("cpu", Variant{}), field_system(seed, still), rp);
+  unshifted.run(41);
+  EXPECT_GT(compare(unshifted, cpu).force, 1e-6);  // the shift is not a no-op
+  for (const char* v : {"density=gather", "density=scatter"}) {
+    SCOPED_TRACE(v);
+    Simulation gpu(cuda_backend(reg, v), sys, rp);
+    gpu.run(41);
+    const Errors e = compare(gpu, cpu);
+    print("shifted grid, 41 steps, update_every 4", v, e);
+    EXPECT_EQ(snapshot(gpu).updates, 11u);  // t = 0, steps 4, 8, ..., 40
+    EXPECT_LT(e.force, 1e-9);
+    EXPECT_LT(e.position, 1e-9);
+    EXPECT_LT(e.phi, 1e-9);
+    EXPECT_LT(e.potential, 1e-9);
+  }
+}
+
 TEST(CudaMdscf, AddsToThePairForce) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();

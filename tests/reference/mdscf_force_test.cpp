@@ -212,3 +212,68 @@ TEST(MdscfForce, PlanRefusesNoForcesAndFuse) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace meso;
+
+TEST(MdscfForce, MirrorImageGivesMirrorForces) {
+  // The grid of a box centred at 0 is symmetric under z -> -z (vertex
+  // planes at -L/2 + k h), and so are cloud-in-cell, the filter and the
+  // central differences: the mirror image of a configuration feels the
+  // mirror image of its forces.
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> u(-3.9, 3.9);
+  std::vector<Vec3d> pos, mirror;
+  std::vector<uint32_t> types;
+  for (int i = 0; i < 400; ++i) {
+    pos.push_back({u(rng), u(rng), u(rng)});
+    mirror.push_back({pos.back().x, pos.back().y, -pos.back().z});
+    types.push_back(i % 3);
+  }
+  auto make = [&](const std::vector<Vec3d>& p) {
+    System sys = field_system(8.0, 11, 3, p, types);
+    sys.box = Box(8.0, 8.0, 9.0);
+    sys.mdscf.nz = 13;
+    sys.mdscf.chi = {0.0, 4.0, -1.0, 4.0, 0.0, 2.0, -1.0, 2.0, 0.0};
+    sys.mdscf.filter_sigma = 0.6;
+    return sys;
+  };
+  Simulation a(cpu(), make(pos), nve()), b(cpu(), make(mirror), nve());
+  const ParticleData<double> pa = a.particles(), pb = b.particles();
+  for (std::size_t i = 0; i < pa.n_local; ++i) {
+    EXPECT_NEAR(pa.force[i].x, pb.force[i].x, 1e-11) << i;
+    EXPECT_NEAR(pa.force[i].z, -pb.force[i].z, 1e-11) << i;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+using namespace meso;
+
+TEST(MdscfForce, ShiftedGridIsTheGridAtTheShift) {
+  // With grid_shift the initial update places the grid at lo + s, s =
+  // mdscf_grid_shift(0, seed, h): the density of particles at r on it is
+  // the density of particles at r - s on the unshifted grid.
+  const std::vector<Vec3d> pos{{0.3, -1.2, 2.0}, {-2.5, 0.7, -0.1}, {3.9, 3.9, -3.9}};
+  const std::vector<uint32_t> types{0, 1, 0};
+  RunParams rp = nve();
+  rp.seed = 77;
+  System shifted = field_system(8.0, 10, 2, pos, types);
+  shifted.mdscf.grid_shift = true;
+  const Vec3d s = physics::mdscf_grid_shift(0, 77, {0.8, 0.8, 0.8});
+  EXPECT_GT(s.x + s.y + s.z, 0.0);
+  std::vector<Vec3d> moved;
+  for (const Vec3d& r : pos) moved.push_back(r - s);
+  const System fixed = field_system(8.0, 10, 2, moved, types);
+  Simulation a(cpu(), shifted, rp), b(cpu(), fixed, rp);
+  MdscfSnapshot sa, sb;
+  field_of(a).snapshot(sa);
+  field_of(b).snapshot(sb);
+  ASSERT_EQ(sa.phi.size(), sb.phi.size());
+  for (std::size_t v = 0; v < sa.phi.size(); ++v) EXPECT_NEAR(sa.phi[v], sb.phi[v], 1e-12) << v;
+}
+
+}  // namespace

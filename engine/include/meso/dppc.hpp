@@ -51,6 +51,10 @@ struct DppcBilayerParams {
   uint32_t update_every = 10;
   double kappa = 0.05;  // mol/kJ
   double rho0 = 8.86;   // beads/nm^3
+  // A random grid shift at every update (MdscfField::grid_shift): on by
+  // default, the form the dppc-density gate passes with (without it the
+  // long form's water profile is not mirror symmetric within its errors).
+  bool grid_shift = true;
   uint64_t seed = 1;
 
   void validate() const;  // throws InputError naming the bad value

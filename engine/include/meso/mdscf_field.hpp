@@ -5,6 +5,7 @@
 // meso/physics/mdscf.hpp, the operation "field/mdscf" in each backend).
 //
 // Per field update (every `update_every` steps, and before the first step):
+//   0. with grid_shift, the grid moves by a random offset in [0, h);
 //   1. phi_K(v)  = rho_K(v) / rho0 by cloud-in-cell, per type K present
 //                  (the composition list: absent types carry no field);
 //   2. with filter_sigma > 0, phi~_K = G * phi_K, G a periodic Gaussian of
@@ -37,6 +38,11 @@ struct MdscfField {
   double rho0 = 0.0;                // reference total number density (1/length^3)
   uint32_t update_every = 1;        // steps between field updates
   double filter_sigma = 0.0;        // Gaussian filter width (length); 0: none
+  // Shift the grid by a random offset in [0, h) per axis at every update
+  // (physics::mdscf_grid_shift, keyed by the step and RunParams::seed), so
+  // that no sub-grid position is preferred; off: the grid's first vertex
+  // stays at the box's lower corner (GALAMOST, OCCAM).
+  bool grid_shift = false;
 
   bool enabled() const { return nx > 0; }
   // Grid spacing along each axis for `box`.

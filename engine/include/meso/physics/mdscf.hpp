@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "meso_hd.hpp"
+#include "philox.hpp"
 #include "vec3.hpp"
 
 namespace meso::physics {
@@ -152,6 +153,20 @@ MESO_HD double filter_axis_at(const double* f, uint32_t i, uint32_t j, uint32_t 
     s += taps[m + M] * f[v];
   }
   return s;
+}
+
+// The random offset of the grid for the field update at `step` (MdscfField::
+// grid_shift): uniform in [0, h) per axis, from Philox keyed by the step and
+// the run's seed, the same bits on every backend. A grid that moves at every
+// update cannot hold the particles at fixed sub-grid positions, so profiles
+// and other averages lose the grid's imprint (as the random shift of SRD
+// restores Galilean invariance; Ihle & Kroll 2001).
+MESO_HD Vec3<double> mdscf_grid_shift(uint64_t step, uint32_t seed, Vec3<double> h) {
+  const Philox4x32Ctr r = philox4x32_10({{static_cast<uint32_t>(step), static_cast<uint32_t>(step >> 32),
+                                          0x4d534346u /* "MSCF" */, 0u}},
+                                        {{seed, 0x53484654u /* "SHFT" */}});
+  return {(1.0 - uniform_open01(r.v[0])) * h.x, (1.0 - uniform_open01(r.v[1])) * h.y,
+          (1.0 - uniform_open01(r.v[2])) * h.z};
 }
 
 }  // namespace meso::physics
