@@ -6,8 +6,8 @@
 #  1. every GPU test (kernels_test), none skipped;
 #  2. compute-sanitizer memcheck (graphs on) and racecheck
 #     (MESO_CUDA_GRAPHS=0) on the bonded and MD-SCF GPU tests and on 40-step
-#     dppc-bilayer runs with density=gather and scatter;
-#  3. dppc-bilayer benchmarks, 20k and ~1M beads: double/mixed x
+#     mdscf-dppc runs with density=gather and scatter;
+#  3. mdscf-dppc benchmarks, 20k and ~1M beads: double/mixed x
 #     gather/scatter; update=1 and update=10^9 (no update after the first)
 #     for the time per field update; the CPU reference (16 threads) at 20k;
 #  4. the cost of bead types: dpd-fluid N = 1M with 1 and 13 types (same
@@ -34,8 +34,8 @@ if part 1; then
   pack
 fi
 
-D20='dppc-bilayer/.*/lipids=528/'
-D1M='dppc-bilayer/.*/lipids=25872/'
+D20='mdscf-dppc/.*/lipids=528/'
+D1M='mdscf-dppc/.*/lipids=25872/'
 if part 2; then
   CS=compute-sanitizer
   F='*Bonded*:*Mdscf*'

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Plot the dppc-bilayer benchmarks (results/dppc/bench, `mesobench run
---filter dppc-bilayer ... --json`): TPS of the 20k- and ~1M-bead systems for
+"""Plot the mdscf-dppc benchmarks (results/dppc/bench, `mesobench run
+--filter mdscf-dppc ... --json`): TPS of the 20k- and ~1M-bead systems for
 double and mixed precision with the per-vertex gather and the atomic scatter
 of the density, and the time per field update (from update=1 against
 update=10^9), one panel each, with the provenance of the first file.
@@ -60,7 +60,7 @@ def main():
             ax.text(k, v, f"{v:.0f}", ha="center", va="bottom", fontsize=8)
         ax.set_xticks(range(4), labels)
         ax.set_ylabel("time steps per second")
-        ax.set_title(f"dppc-bilayer, {n} beads (update every 10)", fontsize=9)
+        ax.set_title(f"mdscf-dppc, {n} beads (update every 10)", fontsize=9)
     ax = axes[2]
     keys = [(s, p) for s in ("20k", "1M") for p in ("double", "mixed")]
     x = range(4)

@@ -4,7 +4,7 @@ them (what `mesobench report DIR -o OUT` runs). Every JSON result below DIR
 is read (docs/results.md: benchmark, validation, scaling and Google Benchmark
 files); each figure is drawn by the plotting script that owns it
 (plot_benchmarks, plot_micro_tables, plot_scaling, plot_nve_drift,
-plot_srd_momentum, plot_poiseuille, plot_dpd_temperature) and a figure whose
+plot_srd_momentum, plot_poiseuille, plot_dpd_temperature, plot_dppc_density) and a figure whose
 data is absent is skipped with a line on the page saying so.
 
 OUT gets README.md (the page), one PNG per figure and report.json: per figure
@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import plot_benchmarks  # noqa: E402
 import plot_dpd_temperature  # noqa: E402
+import plot_dppc_density  # noqa: E402
 import plot_micro_tables  # noqa: E402
 import plot_nve_drift  # noqa: E402
 import plot_poiseuille  # noqa: E402
@@ -239,8 +240,11 @@ def build(root, out, dpi):
          script_figure(best_validation(results, lambda c: c["name"] == "dpd-temperature"), plot_dpd_temperature),
          "Kinetic temperature of the DPD fluid per integrator and dt, extrapolated to dt -> 0.",
          "no complete dpd-temperature validation result"),
-        ("DPPC density profiles", "dppc", None, "",
-         "no mdscf-dppc result (MD-SCF does not exist yet)"),
+        ("DPPC density profiles", "dppc",
+         script_figure(best_validation(results, lambda c: c["name"] == "dppc-density"), plot_dppc_density),
+         "Number density of the N, P, G, C and W beads of the MD-SCF DPPC bilayer across the membrane "
+         "(GALAMOST Fig. 5), with the CPU reference run of a GPU long form dashed.",
+         "no complete dppc-density validation result"),
         ("Per-kernel fraction of the device's speed of light", "speed-of-light",
          rows_figure(plot_benchmarks.kernel_rows(bench), plot_benchmarks.plot_kernels),
          "Achieved bandwidth of each kernel as a fraction of the measured device copy bandwidth (bytes each "

@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
   run->add_option("--param", o.params,
                   "Override a workload parameter, key=value (dpd-fluid: rho a gamma kT rc s N L dt "
                   "skin rebuild_every integrator lambda seed types; lj-liquid: rho phi kT rc ron mode N dt "
-                  "skin rebuild_every integrator tau gamma seed; dppc-bilayer: lipids waters replicate lx ly "
+                  "skin rebuild_every integrator tau gamma seed; mdscf-dppc: lipids waters replicate lx ly "
                   "lz kelvin grid sigma update kappa rho0 dt(ps) gamma(1/ps) seed; srd-fluid: L rho kT angle "
                   "dt rule thermostat shift seed); repeatable");
   run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")

@@ -38,7 +38,8 @@ nlohmann::json to_json(const BenchResult& r) {
     const DppcBilayerParams d = r.bench.dppc_params();
     uint32_t gx = 0, gy = 0, gz = 0;
     MdscfField::grid_for(Box(d.lx, d.ly, d.lz), d.grid_spacing, gx, gy, gz);
-    params = {{"pair_style", "none"}, {"model", "DPPC/water MD-SCF (REFERENCES.md)"},
+    const double rho = double(r.n) / (d.lx * d.ly * d.lz);  // mean bead density (nm^-3)
+    params = {{"pair_style", "none"}, {"model", "DPPC/water MD-SCF (REFERENCES.md)"}, {"rho", rho},
               {"units", DppcUnits::describe()}, {"lipids", d.lipids}, {"waters", d.waters},
               {"replicate", r.bench.replicate}, {"kelvin", d.kelvin}, {"kT", DppcUnits::kT(d.kelvin)},
               {"grid", {gx, gy, gz}}, {"grid_spacing_target_nm", d.grid_spacing},

@@ -54,17 +54,17 @@ const std::vector<VariantDefault>& variant_defaults() {
        "precision=single,nlist=tiled,reorder=morton2,sort=100,tpp=4",
        "H200, N = 64000: 20794 TPS (results/cuda-lj); gates: nve-drift short form on the GPU with "
        "this variant, GPU tests"},
-      // dppc-bilayer on the GPU (pair style none: bonded forces and the
+      // mdscf-dppc on the GPU (pair style none: bonded forces and the
       // MD-SCF field): mixed precision and the atomic scatter of the
       // density, faster than GALAMOST's per-vertex gather at both sizes
       // (fp64 atomics are native on sm_90; the gather's cell sort costs more
       // than the atomics save). Gate: the dppc-density long form with this
       // variant (H100, results/dppc), GPU tests against the reference for
       // both density variants and every precision.
-      {"dppc-bilayer", "cuda", Precision::mixed, "precision=mixed,density=scatter",
+      {"mdscf-dppc", "cuda", Precision::mixed, "precision=mixed,density=scatter",
        "H100: 20k beads 24001 TPS (gather 19944), 996k beads 3449 TPS (gather 3290); results/dppc; "
        "gates: dppc-density long form (this variant), GPU tests"},
-      {"dppc-bilayer", "cuda", Precision::double_, "precision=double,density=scatter",
+      {"mdscf-dppc", "cuda", Precision::double_, "precision=double,density=scatter",
        "H100: 20k beads 23393 TPS (gather 19549), 996k beads 2825 TPS (gather 2703); results/dppc; "
        "gates: dppc-density long form in mixed, GPU tests (double against the reference)"},
   };
@@ -75,7 +75,7 @@ Precision default_precision(const std::string& workload, const std::string& back
   // The MD workloads run in mixed on the GPU (what their gates and targets
   // are stated for); the CPU reference has no mixed, and srd-fluid keeps
   // Variant{}'s double (its defaults are the MPCD side's to set).
-  if (backend == "cuda" && (workload == "dpd-fluid" || workload == "lj-liquid" || workload == "dppc-bilayer"))
+  if (backend == "cuda" && (workload == "dpd-fluid" || workload == "lj-liquid" || workload == "mdscf-dppc"))
     return Precision::mixed;
   return Variant{}.precision;
 }

@@ -93,7 +93,7 @@ BenchCase srd_fluid(double L, bool in_default) {
 // system (996,464 beads; GALAMOST measured 1,048,576).
 BenchCase dppc_bilayer(uint32_t replicate, bool in_default) {
   BenchCase c;
-  c.workload = "dppc-bilayer";
+  c.workload = "mdscf-dppc";
   c.kernel = "step";
   c.style = PairStyle::none;
   c.replicate = replicate;

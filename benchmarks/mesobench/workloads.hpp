@@ -4,7 +4,7 @@
 //   dpd-fluid/step/<backend>/<effective variant>/rho=3/rc=1/s=0.5/N=32768
 //   lj-liquid/step/<backend>/<effective variant>/phi=0.2/rc=3/N=64000
 //   srd-fluid/collide/<backend>/<effective variant>/rho=10/L=50
-//   dppc-bilayer/step/<backend>/<effective variant>/lipids=528/W=14000/grid=20x20x22
+//   mdscf-dppc/step/<backend>/<effective variant>/lipids=528/W=14000/grid=20x20x22
 #pragma once
 
 #include <cstdint>
@@ -52,7 +52,7 @@ const std::vector<BenchCase>& all_cases();
 // Overrides from `--param key=value`: DPD cases take rho, a, gamma, kT, rc, s,
 // N, L, dt, skin, rebuild_every, integrator, lambda, seed, types; LJ cases take rho,
 // phi, kT, rc, ron, mode, N, dt, skin, rebuild_every, integrator, tau, gamma,
-// seed; the dppc-bilayer case takes lipids, waters, replicate, lx, ly, lz,
+// seed; the mdscf-dppc case takes lipids, waters, replicate, lx, ly, lz,
 // kelvin, grid (spacing, nm), sigma (filter, nm), update (steps), kappa,
 // rho0, dt (ps), gamma (Langevin drag, 1/ps), seed; the srd-fluid case takes L, rho, kT, angle, dt, rule (srd, at),
 // thermostat (0, 1), shift (0, 1), seed. Throws InputError naming an
