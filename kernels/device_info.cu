@@ -69,6 +69,17 @@ double measure_copy_bandwidth() {
   return cached;
 }
 
+int select_device(int local_rank) {
+  const int n = device_count();
+  if (n == 0) return -1;
+  const int d = local_rank % n;
+  if (cudaSetDevice(d) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return d;
+}
+
 void install_gpu_probe() { set_gpu_probe(describe_device); }
 
 }  // namespace meso::cuda

@@ -18,6 +18,14 @@ void register_backends(BackendRegistry& registry) {
 #endif
 }
 
+void select_device_for_rank(int local_rank) {
+#ifdef MESO_HAVE_CUDA
+  cuda::select_device(local_rank);
+#else
+  (void)local_rank;
+#endif
+}
+
 }  // namespace meso::bench
 
 namespace meso::bench {

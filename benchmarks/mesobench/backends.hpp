@@ -7,6 +7,8 @@
 
 namespace meso::bench {
 void register_backends(BackendRegistry& registry);
+// One GPU per rank: makes device local_rank % count current (no-op without CUDA).
+void select_device_for_rank(int local_rank);
 // Device-backend measurements for the benchmark JSON (memory per particle,
 // per-kernel time, bytes, bandwidth against the measured copy bandwidth);
 // null for backends without them.

@@ -9,6 +9,9 @@
 //   mesobench validate ... --time-limit S; mesobench validate --resume FILE
 //   mesobench compare A.json B.json [--threshold P]
 //   mesobench report DIR [-o OUT]
+//   mesobench scale --mode weak|strong --workload W --ranks 1,2,4 (--per-rank N | --total N)
+//                   [--emit slurm DIR]; mesobench scale --summarize DIR
+//   mpirun -np R mesobench scale-point --workload W --n N ...   (one point of a sweep)
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -29,9 +32,13 @@
 #include "report.hpp"
 #include "results_report.hpp"
 #include "runner.hpp"
+#include "scale.hpp"
 #include "validate.hpp"
 #include "variant_defaults.hpp"
 #include "workloads.hpp"
+#ifdef MESO_HAVE_MPI
+#include "meso/scaling/mpi_communicator.hpp"
+#endif
 
 namespace {
 
@@ -222,9 +229,32 @@ void add_selection_options(CLI::App* app, CommonOptions& o) {
                   "tpp noise gather)");
 }
 
+// The comma-separated rank counts of --ranks.
+std::vector<int> parse_rank_list(const std::string& s) {
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    const std::size_t end = std::min(s.find(',', pos), s.size());
+    const std::string item = s.substr(pos, end - pos);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 6 ||
+        std::stoi(item) < 1)
+      throw_input_error("--ranks '", s, "': '", item, "' is not a rank count (a list like 1,2,4,8)");
+    out.push_back(std::stoi(item));
+    pos = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef MESO_HAVE_MPI
+  // MPI only when launched by mpirun/srun (scale-point); a plain run never starts it.
+  meso::scaling::MpiSession mpi(argc, argv);
+  const meso::scaling::MpiSession* mpi_session = &mpi;
+#else
+  const meso::scaling::MpiSession* mpi_session = nullptr;
+#endif
   CommonOptions o;
   CLI::App app{"mesobench: benchmark and validation suite for GPU mesoscale particle simulation"};
   app.set_version_flag("--version", "mesobench " + collect_provenance().version);
@@ -324,6 +354,58 @@ int main(int argc, char** argv) {
   report->add_option("DIR", ro.dir, "Results directory (searched recursively for *.json, *.json.xz)")->required();
   report->add_option("-o,--output", ro.out, "Output directory, replaced as a whole (default mesobench-report)");
 
+  ScaleOptions so;
+  std::string ranks_list = "1,2";
+  auto* scale = app.add_subcommand(
+      "scale", "Weak or strong scaling sweep over MPI ranks through mpirun, or Slurm batch scripts for one");
+  scale->add_option("--mode", so.mode, "weak (--per-rank fixed) or strong (--total fixed)")
+      ->check(CLI::IsMember({"weak", "strong"}));
+  scale->add_option("--workload", so.workload, "dpd-fluid or lj-liquid");
+  scale->add_option("--ranks", ranks_list, "Rank counts of the sweep, e.g. 1,2,4,8 (one rank per GPU with cuda)");
+  scale->add_option("--per-rank", so.per_rank, "Particles per rank (weak)")->check(kParticleCount);
+  scale->add_option("--total", so.total, "Particles of the whole system (strong)")->check(kParticleCount);
+  scale->add_option("--steps", so.steps, "Timed steps per repeat")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  scale->add_option("--warmup", so.warmup, "Untimed steps first")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  scale->add_option("--repeats", so.repeats, "Timed repeats per point")->check(CLI::Range(1, 1000));
+  scale->add_option("--backend", so.backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
+  scale->add_option("--variant", so.variant, "Variant axes over the workload's default");
+  scale->add_option("--param", so.params, "Workload parameter key=value (as for run); repeatable");
+  scale->add_option("--grid", so.grid, "Rank grid AxBxC (default: the least domain surface)");
+  scale->add_option("--out", so.out, "Directory of the point files and summary.json (local sweep)");
+  scale->add_option("--mpirun", so.mpirun, "Launcher of the local sweep (default mpirun)");
+  scale->add_option("--mpirun-args", so.mpirun_args, "Extra launcher arguments, e.g. '--bind-to none'");
+  auto* emit = scale->add_option("--emit", so.emit, "slurm: write batch scripts instead of running")
+                   ->check(CLI::IsMember({"slurm"}));
+  scale->add_option("emit_dir", so.emit_dir, "Directory of the batch scripts (with --emit slurm)")->needs(emit);
+  scale->add_option("--tasks-per-node", so.tasks_per_node, "Ranks per node in the batch scripts (default: GPUs per "
+                    "node 4 with cuda, all on one node with cpu)")->check(CLI::Range(1, 1 << 20));
+  scale->add_option("--gpus-per-task", so.gpus_per_task, "GPUs per rank (default 1 with cuda, 0 with cpu)")
+      ->check(CLI::Range(0, 64));
+  scale->add_option("--cpus-per-task", so.cpus_per_task, "Cores per rank (sets OMP_NUM_THREADS)")->check(CLI::Range(1, 1024));
+  scale->add_option("--time", so.time_limit, "Slurm time limit per point (HH:MM:SS)");
+  scale->add_option("--partition", so.partition, "Slurm partition");
+  scale->add_option("--account", so.account, "Slurm account");
+  scale->add_option("--launcher", so.launcher, "Launcher inside the batch scripts: srun or mpirun")
+      ->check(CLI::IsMember({"srun", "mpirun"}));
+  scale->add_option("--summarize", so.summarize, "Join the point files of DIR into DIR/summary.json; runs nothing")
+      ->check(CLI::ExistingDirectory);
+
+  ScalePointOptions po;
+  auto* point = app.add_subcommand("scale-point", "One point of a scaling sweep, on the ranks mpirun or srun started");
+  point->add_option("--workload", po.workload, "dpd-fluid or lj-liquid");
+  point->add_option("--n", po.n, "Particles of the whole system")->required()->check(kParticleCount);
+  point->add_option("--steps", po.steps, "Timed steps per repeat")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  point->add_option("--warmup", po.warmup, "Untimed steps first")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  point->add_option("--repeats", po.repeats, "Timed repeats")->check(CLI::Range(1, 1000));
+  point->add_option("--backend", po.backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
+  point->add_option("--variant", po.variant, "Variant axes over the workload's default");
+  point->add_option("--param", po.params, "Workload parameter key=value; repeatable");
+  point->add_option("--grid", po.grid, "Rank grid AxBxC (default: the least domain surface)");
+  point->add_option("--mode", po.mode, "Recorded: weak or strong");
+  point->add_option("--per-rank", po.per_rank, "Recorded: particles per rank of a weak sweep");
+  point->add_option("--json", po.json, "Write the point (kind scaling) here, from rank 0");
+  point->add_flag("--quiet,-q", o.quiet, "No progress lines");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -341,6 +423,25 @@ int main(int argc, char** argv) {
     BackendRegistry registry;
     register_backends(registry);
     if (*compare) return cmd_compare(co);
+    if (*scale) {
+      so.ranks = parse_rank_list(ranks_list);
+      if (so.emit == "slurm" && so.emit_dir.empty()) throw_input_error("--emit slurm needs a directory: --emit slurm DIR");
+      return cmd_scale(so);
+    }
+    if (*point) {
+      try {
+        const ProgressScope progress(true, 0.0);
+        return cmd_scale_point(po, mpi_session);
+      } catch (const std::exception& e) {
+        // One rank's error would leave the others waiting in a collective.
+        const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
+        std::cerr << "mesobench: " << (input ? "error" : "failed") << ": " << e.what() << '\n';
+#ifdef MESO_HAVE_MPI
+        if (mpi_session->active() && mpi_session->size() > 1) MPI_Abort(MPI_COMM_WORLD, input ? kExitInputError : 1);
+#endif
+        return input ? kExitInputError : 1;
+      }
+    }
     if (*report) return cmd_report(ro);
     if (*list) return cmd_list(o, registry);
     const ProgressScope progress(o.quiet, o.progress_interval);

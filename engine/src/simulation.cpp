@@ -33,15 +33,23 @@ System at_last_build(System sys, const Checkpoint& cp) {
     const auto i = static_cast<std::size_t>(it - tags_begin);
     if (placed[i]) throw_input_error("checkpoint list state names tag ", l.order[k], " twice");
     placed[i] = true;
+    q.copy_slot(k, p, i);
     q.position[k] = l.build_position[k];
-    q.velocity[k] = p.velocity[i];
-    q.force[k] = p.force[i];
-    q.type[k] = p.type[i];
-    q.tag[k] = p.tag[i];
-    q.image[k] = p.image[i];
   }
   sys.particles = std::move(q);
   return sys;
+}
+
+// The particles of sys that `d` owns (their wrapped positions in [lo, hi)).
+System owned_part(const System& sys, const Domain& d) {
+  System mine = sys;
+  const ParticleData<double>& all = sys.particles;
+  ParticleData<double>& p = mine.particles;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < all.n_local; ++i)
+    if (d.owns(all.position[i])) p.copy_slot(k++, all, i);
+  p.resize(k);
+  return mine;
 }
 
 }  // namespace
@@ -51,19 +59,37 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
   start(nullptr);
 }
 
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+                       CommunicatorFactory make_comm)
+    : backend_(std::move(backend)), make_comm_(std::move(make_comm)), system_(sys), params_(params),
+      serial_(io::next_run_serial()) {
+  start(nullptr);
+}
+
 void Simulation::start(const Checkpoint* from) {
   params_.validate();
   system_.validate(params_.skin);
+  std::unique_ptr<Communicator> comm;
+  if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
+  if (comm && comm->size() > 1) {
+    if (from)
+      throw_input_error("continuing a checkpoint on ", comm->size(), " ranks is not provided yet: restart on one rank");
+    const System mine = owned_part(system_, comm->domain());
+    backend_->set_system(mine, params_);
+    plan_ = StepPlan::build(*backend_, mine, params_, std::move(comm));
+    plan_->prepare();
+    return;
+  }
   if (from && from->exact()) {
     backend_->set_system(at_last_build(system_, *from), params_);
-    plan_ = StepPlan::build(*backend_, system_, params_);
+    plan_ = StepPlan::build(*backend_, system_, params_, std::move(comm));
     plan_->prepare_restart(from->lists.steps_since_sort);
     backend_->restore_list_state(*plan_, from->lists, from->particles);
   } else {
     // A fresh start, or a checkpoint without forces and list state: the
     // lists are built and the forces computed from v (see Checkpoint).
     backend_->set_system(system_, params_);
-    plan_ = StepPlan::build(*backend_, system_, params_);
+    plan_ = StepPlan::build(*backend_, system_, params_, std::move(comm));
     plan_->prepare();
   }
   if (from) plan_->method().set_state(from->integrator);
@@ -78,6 +104,8 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, cons
 }
 
 Checkpoint Simulation::checkpoint() const {
+  if (ranks() > 1)
+    throw_input_error("checkpoints of a run on ", ranks(), " ranks are not provided yet: checkpoint on one rank");
   Checkpoint c{step_, particles(), plan_->method().state(), {}};
   backend_->list_state(*plan_, c.lists);
   return c;
@@ -115,14 +143,33 @@ void Simulation::emit_frame() {
               {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type});
 }
 
-ParticleData<double> Simulation::particles() const {
+ParticleData<double> Simulation::local_particles() const {
   ParticleData<double> p;
   backend_->get_particles(p);
   return p;
 }
 
+ParticleData<double> Simulation::particles() const {
+  ParticleData<double> mine = local_particles();
+  if (ranks() == 1) return mine;
+  ParticleData<double> all;
+  plan_->comm().gather(mine, all);
+  return all;
+}
+
 ThermoSample Simulation::thermo() const {
   ThermoSample t = backend_->thermo(step_, plan_->sums());
+  const Communicator& c = plan_->comm();
+  if (c.size() > 1) {
+    // Sums of the ranks' parts; pressure = (2 KE + W) / 3V is a sum too,
+    // and T = 2 KE / (3N - 3) needs the global N.
+    t.kinetic_energy = c.sum(t.kinetic_energy);
+    t.potential_energy = c.sum(t.potential_energy);
+    t.pressure = c.sum(t.pressure);
+    t.momentum = {c.sum(t.momentum.x), c.sum(t.momentum.y), c.sum(t.momentum.z)};
+    const double n = static_cast<double>(system_.particles.n_local);
+    t.temperature = n > 1 ? 2.0 * t.kinetic_energy / (3.0 * n - 3.0) : 0.0;
+  }
   t.thermostat_energy = plan_->method().thermostat_energy();
   return t;
 }

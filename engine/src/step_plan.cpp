@@ -22,7 +22,8 @@ std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
 
 }  // namespace
 
-std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const RunParams& rp) {
+std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const RunParams& rp,
+                                          std::unique_ptr<Communicator> comm) {
   auto plan = std::make_unique<StepPlan>();
   const Variant& v = b.variant();
   const bool pair = sys.pair_style != PairStyle::none;
@@ -46,7 +47,25 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     throw_input_error("the system has no forces: pair style none needs a topology (bonds, angles) or an "
                       "MD-SCF field");
   for (std::size_t k = 0; k < plan->forces_.size(); ++k) plan->forces_[k]->set_first(k == 0);
-  plan->comm_ = std::make_unique<SingleRankCommunicator>(sys.box, sys.max_rcut() + rp.skin);
+  plan->comm_ = comm ? std::move(comm) : std::make_unique<SingleRankCommunicator>(sys.box, sys.max_rcut() + rp.skin);
+  if (plan->comm_->size() > 1) {
+    if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
+    if (!sys.topology.empty())
+      throw_input_error("bonded forces are not decomposed over ranks yet (the system has ", sys.topology.bonds.size(),
+                        " bonds and ", sys.topology.angles.size(), " angles): run it on one rank");
+    if (sys.mdscf.enabled())
+      throw_input_error("the MD-SCF field is not decomposed over ranks yet: run it on one rank");
+    if (!plan->method_->decomposable())
+      throw_input_error("integrator ", to_string(rp.integrator), " on the ", b.name(),
+                        " backend does not run on several ranks yet: use one rank");
+    plan->method_->set_communicator(plan->comm_.get());
+    try {
+      plan->comm_->attach(b);
+    } catch (const InputError& e) {
+      throw_input_error("the ", b.name(), " backend does not run on several ranks yet (", e.what(),
+                        "): use --backend cpu for a multi-rank run, or one rank");
+    }
+  }
 
   if (b.honours("fuse") && v.fuse) {
     if (!plan->method_->second_half_fusable())
@@ -74,23 +93,26 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
 }
 
 void StepPlan::rebuild() {
+  // Migration first: a reorder permutes local particles only, and the
+  // ghosts are built again after it.
+  if (nlist_) comm_->migrate();
   if (reorder_ && steps_since_sort_ >= sort_every_) {
     reorder_->apply();
     steps_since_sort_ = 0;
   }
-  build_lists();
+  build_lists(false);
 }
 
-void StepPlan::build_lists() {
+void StepPlan::build_lists(bool migrate) {
   if (!nlist_) return;  // pair style none: nothing to build
-  comm_->migrate();
+  if (migrate) comm_->migrate();
   comm_->exchange_ghosts();
   cells_->build();
   nlist_->build();
 }
 
 void StepPlan::prepare_restart(uint32_t steps_since_sort) {
-  build_lists();
+  build_lists(true);
   steps_since_sort_ = steps_since_sort == UINT32_MAX ? UINT64_MAX : steps_since_sort;
 }
 
@@ -108,7 +130,7 @@ void StepPlan::run_step(uint64_t step, bool sums) {
   if (reorder_) ++steps_since_sort_;
   if (!nlist_) {
     // no lists (pair style none)
-  } else if (nlist_->stale())
+  } else if (comm_->any(nlist_->stale()))  // every rank rebuilds together
     rebuild();
   else
     comm_->update_ghosts();

@@ -73,8 +73,10 @@ template <class Real>
 class CpuCellList final : public CellListOp {
  public:
   explicit CpuCellList(CpuContext<Real>& c) : c_(c) {}
+  // Local particles and ghosts: the neighbor list of a local particle
+  // finds its neighbours on other ranks among the ghosts.
   void build() override {
-    c_.cells.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.r_list());
+    c_.cells.build(c_.sys.box, c_.p.position.data(), c_.p.size(), c_.r_list());
   }
 
  private:

@@ -93,15 +93,7 @@ void CpuBackend<Real>::get_particles(ParticleData<double>& out) const {
   const ParticleData<double> mine = ParticleData<double>::from(p);
   const std::vector<std::size_t> by_tag = slots_by_tag(p.tag, p.n_local);
   out.resize(p.n_local);
-  for (std::size_t k = 0; k < p.n_local; ++k) {
-    const std::size_t i = by_tag[k];
-    out.position[k] = mine.position[i];
-    out.velocity[k] = mine.velocity[i];
-    out.force[k] = mine.force[i];
-    out.type[k] = mine.type[i];
-    out.tag[k] = mine.tag[i];
-    out.image[k] = mine.image[i];
-  }
+  for (std::size_t k = 0; k < p.n_local; ++k) out.copy_slot(k, mine, by_tag[k]);
 }
 
 template <class Real>

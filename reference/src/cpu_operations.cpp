@@ -4,6 +4,7 @@
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/reference/bonded_force.hpp"
 #include "meso/reference/cell_list.hpp"
+#include "meso/reference/domain_storage.hpp"
 #include "meso/reference/dpd_force.hpp"
 #include "meso/reference/integrate_langevin.hpp"
 #include "meso/reference/integrate_nose_hoover.hpp"
@@ -33,6 +34,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });
   t.add("integrate/nvt", [](C& c) { return make_nose_hoover(c); });
   t.add("integrate/langevin", [](C& c) { return make_langevin(c); });
+  t.add("domain", [](C& c) { return make_domain_storage(c); });
   t.add("mpcd/stream", [](C& c) { return make_mpcd_stream(c); });
   t.add("mpcd/sort", [](C& c) { return make_mpcd_sort(c); });
   t.add("mpcd/collide/srd", [](C& c) { return make_mpcd_collide(c, MpcdRule::srd); });

@@ -62,7 +62,7 @@ struct DpdEvaluator {
         c.params.integrator == Integrator::groot_warren && !r.initial && !c.v_pred.empty();
     const Vec3<Real>* v = predicted ? c.v_pred.data() : p.velocity.data();
     if (c.variant.rng == RngKind::tea)
-      compute_tea_signatures(v, p.tag.data(), p.n_local, c.params.seed, c.signature);
+      compute_tea_signatures(v, p.tag.data(), p.size(), c.params.seed, c.signature);  // ghosts too
     DpdEvaluator ev;
     ev.velocity = v;
     ev.type = p.type.data();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/integration_method.hpp"
 #include "meso/physics/thermostats.hpp"
 #include "meso/reference/cpu_context.hpp"
@@ -24,13 +25,22 @@ double xi_rate(double kinetic, std::size_t n, const RunParams& rp) {
   return physics::nose_hoover_rate(2.0 * kinetic, physics::nose_hoover_dof(n), rp.kT, rp.tau);
 }
 
+// The thermostat's rate from the kinetic energy and N of every rank.
+template <class Real>
+double global_xi_rate(const System& sys, const ParticleData<Real>& p, const RunParams& rp,
+                      const Communicator* comm) {
+  const double ke = kinetic_energy_ordered(sys, p);
+  if (!comm) return xi_rate(ke, p.n_local, rp);
+  return xi_rate(comm->sum(ke), static_cast<std::size_t>(comm->sum(static_cast<double>(p.n_local))), rp);
+}
+
 }  // namespace
 
 template <class Real>
 void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
-                            IntegratorState& s) {
+                            IntegratorState& s, const Communicator* comm) {
   const double dt = rp.dt;
-  s.xi += 0.5 * dt * xi_rate(kinetic_energy_ordered(sys, p), p.n_local, rp);
+  s.xi += 0.5 * dt * global_xi_rate(sys, p, rp, comm);
   s.eta += 0.5 * dt * s.xi;
   const double scale = std::exp(-0.5 * dt * s.xi);
   const Box box = sys.box;
@@ -48,7 +58,7 @@ void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunP
 
 template <class Real>
 void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
-                             IntegratorState& s) {
+                             IntegratorState& s, const Communicator* comm) {
   const double dt = rp.dt;
   const double scale = std::exp(-0.5 * dt * s.xi);
   const std::size_t n = p.n_local;
@@ -59,7 +69,7 @@ void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const Run
     p.velocity[i] = vec_cast<Real>(scale * v);
   }
   s.eta += 0.5 * dt * s.xi;
-  s.xi += 0.5 * dt * xi_rate(kinetic_energy_ordered(sys, p), p.n_local, rp);
+  s.xi += 0.5 * dt * global_xi_rate(sys, p, rp, comm);
 }
 
 namespace {
@@ -68,18 +78,24 @@ template <class Real>
 class CpuNoseHoover final : public IntegrationMethodOp {
  public:
   explicit CpuNoseHoover(CpuContext<Real>& c) : c_(c) {}
-  void first_half(uint64_t) override { nose_hoover_first_half(c_.sys, c_.p, c_.params, s_); }
-  void second_half(uint64_t) override { nose_hoover_second_half(c_.sys, c_.p, c_.params, s_); }
+  void first_half(uint64_t) override { nose_hoover_first_half(c_.sys, c_.p, c_.params, s_, comm_); }
+  void second_half(uint64_t) override { nose_hoover_second_half(c_.sys, c_.p, c_.params, s_, comm_); }
+  void set_communicator(const Communicator* comm) override {
+    comm_ = comm;
+    n_global_ = static_cast<std::size_t>(comm->sum(static_cast<double>(c_.p.n_local)));
+  }
   IntegratorState state() const override { return s_; }
   void set_state(const IntegratorState& s) override { s_ = s; }
   double thermostat_energy() const override {
-    return physics::nose_hoover_energy(physics::nose_hoover_dof(c_.p.n_local), c_.params.kT,
+    return physics::nose_hoover_energy(physics::nose_hoover_dof(comm_ ? n_global_ : c_.p.n_local), c_.params.kT,
                                        c_.params.tau, s_.xi, s_.eta);
   }
 
  private:
   CpuContext<Real>& c_;
   IntegratorState s_;  // xi, eta
+  const Communicator* comm_ = nullptr;  // several ranks: K and N summed over them
+  std::size_t n_global_ = 0;
 };
 
 }  // namespace
@@ -94,12 +110,12 @@ template std::unique_ptr<Operation> make_nose_hoover<float>(CpuContext<float>&);
 template double kinetic_energy_ordered<double>(const System&, const ParticleData<double>&);
 template double kinetic_energy_ordered<float>(const System&, const ParticleData<float>&);
 template void nose_hoover_first_half<double>(const System&, ParticleData<double>&, const RunParams&,
-                                             IntegratorState&);
+                                             IntegratorState&, const Communicator*);
 template void nose_hoover_first_half<float>(const System&, ParticleData<float>&, const RunParams&,
-                                            IntegratorState&);
+                                            IntegratorState&, const Communicator*);
 template void nose_hoover_second_half<double>(const System&, ParticleData<double>&, const RunParams&,
-                                              IntegratorState&);
+                                              IntegratorState&, const Communicator*);
 template void nose_hoover_second_half<float>(const System&, ParticleData<float>&, const RunParams&,
-                                             IntegratorState&);
+                                             IntegratorState&, const Communicator*);
 
 }  // namespace meso::reference

@@ -40,6 +40,17 @@ struct ParticleData {
     image.resize(n);
   }
 
+  // Slot k takes every field of slot i of `from` (which may be *this):
+  // compaction, selection and tag-order copies.
+  void copy_slot(std::size_t k, const ParticleData& from, std::size_t i) {
+    position[k] = from.position[i];
+    velocity[k] = from.velocity[i];
+    force[k] = from.force[i];
+    type[k] = from.type[i];
+    tag[k] = from.tag[i];
+    image[k] = from.image[i];
+  }
+
   // Converting copy between storage precisions (e.g. double master state into
   // float storage for a single-precision run).
   template <class Other>

@@ -37,6 +37,13 @@ struct Checkpoint {
 class Simulation {
  public:
   Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params);
+  // A run decomposed over ranks: `make_comm` makes the communicator once the
+  // ghost width is known (scaling/: MpiCommunicator::factory). Every rank
+  // passes the same whole system; each loads the particles its domain owns.
+  // particles() and checkpoints gather on rank 0; thermo() is global on
+  // every rank.
+  Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+             CommunicatorFactory make_comm);
   // Continues from a checkpoint: sys supplies the box and parameters, the
   // checkpoint the particles, the step, the thermostat and list state.
   Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
@@ -59,8 +66,13 @@ class Simulation {
   const System& system() const { return system_; }
   const RunParams& params() const { return params_; }
 
-  // Current particle state (copied out of the backend).
+  // Current particle state (copied out of the backend; on several ranks
+  // gathered on rank 0, in tag order, and empty elsewhere).
   ParticleData<double> particles() const;
+  // This rank's own particles, in tag order (all of them on one rank).
+  ParticleData<double> local_particles() const;
+  // Ranks of the run (1 without a communicator factory).
+  int ranks() const { return plan_->comm().size(); }
   // Thermo at the current state (energy and virial from the forces of the
   // last step, which every run() call accumulates).
   ThermoSample thermo() const;
@@ -69,6 +81,7 @@ class Simulation {
  private:
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<StepPlan> plan_;
+  CommunicatorFactory make_comm_;
   System system_;  // parameters and the initial state; positions live in the backend
   RunParams params_;
   uint64_t step_ = 0;

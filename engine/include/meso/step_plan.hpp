@@ -6,9 +6,10 @@
 // same plan into a conditional CUDA graph (kernels/cuda_step_graph.cu).
 //
 //   first half:   method.first_half
-//   list update:  if nlist.stale():
+//   list update:  if nlist.stale() on any rank:
+//                   comm.migrate()
 //                   [reorder.apply() when sort is due]
-//                   comm.migrate(); comm.exchange_ghosts()
+//                   comm.exchange_ghosts()
 //                   cells.build(); nlist.build()
 //                 else comm.update_ghosts()
 //   forces:       forces[0] writes the net force, the others add to it
@@ -19,8 +20,9 @@
 // pair style none they are the only ones and the plan has no cells, list or
 // reorder. Where the coming operations go: the MPCD solvent adds a stage after the second half
 // (stream every step; sort, grid shift, cell properties and collide every
-// `period` steps) with its own operations; the Communicator of a
-// multi-rank run replaces the single-rank one.
+// `period` steps) with its own operations. A multi-rank run hands the plan
+// its Communicator (scaling/: MpiCommunicator); the single-rank one is the
+// default.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +48,11 @@ class StepPlan {
   // The plan of a pair-potential step for sys and params, from the
   // operations of `backend` (after its set_system). Throws InputError for
   // a combination the plan cannot honour (fuse=on with nvt or langevin).
-  static std::unique_ptr<StepPlan> build(Backend& backend, const System& sys, const RunParams& rp);
+  // `comm` (null: the single rank) is attached to the backend's storage; a
+  // multi-rank plan refuses what it cannot decompose yet (bonded forces, the
+  // MD-SCF field, integrators that say so), naming it.
+  static std::unique_ptr<StepPlan> build(Backend& backend, const System& sys, const RunParams& rp,
+                                         std::unique_ptr<Communicator> comm = nullptr);
 
   // Before the first step: reorder (if any), cells, list, and the forces of
   // t = 0 with sums.
@@ -78,6 +84,7 @@ class StepPlan {
   const NeighborListOp& nlist() const { return *nlist_; }
   const std::vector<std::unique_ptr<ForceOp>>& forces() { return forces_; }
   Communicator& comm() { return *comm_; }
+  const Communicator& comm() const { return *comm_; }
   // Steps between reorders (variant sort): a reorder runs at the first
   // rebuild at least this many steps after the previous one.
   uint32_t sort_every() const { return sort_every_; }
@@ -95,7 +102,7 @@ class StepPlan {
   bool fused_ = false;
   uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list
   void rebuild();
-  void build_lists();
+  void build_lists(bool migrate);
 };
 
 }  // namespace meso

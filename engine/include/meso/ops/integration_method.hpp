@@ -16,6 +16,8 @@
 
 namespace meso {
 
+class Communicator;
+
 // Thermostat state that is not in the particles, so that a run can stop and
 // continue bit for bit (Simulation::checkpoint). Nose-Hoover (nvt):
 //   dv/dt = F/m - xi v,  dxi/dt = (T/kT - 1)/tau^2,  deta/dt = xi,
@@ -50,6 +52,11 @@ class IntegrationMethodOp : public Operation {
   }
   // The thermostat's term of the conserved quantity (0 without one).
   virtual double thermostat_energy() const { return 0.0; }
+  // A multi-rank run: a method whose step needs a global sum (nvt's kinetic
+  // energy and N) takes it through `comm`; the others need nothing.
+  virtual void set_communicator(const Communicator*) {}
+  // Whether it runs on several ranks (false: the plan refuses the run).
+  virtual bool decomposable() const { return true; }
 };
 
 }  // namespace meso

@@ -14,6 +14,10 @@ GpuInfo describe_device();
 // once per process with a 1 GiB device-to-device copy: the roofline that
 // kernel bandwidths are reported against. 0 without a device.
 double measure_copy_bandwidth();
+// Makes device local_rank % device_count() current for this thread: one
+// rank per GPU of a node (the MPI ranks of `mesobench scale-point`). Returns
+// the device chosen, -1 without a device.
+int select_device(int local_rank);
 // Installs describe_device as the engine's GPU probe.
 void install_gpu_probe();
 

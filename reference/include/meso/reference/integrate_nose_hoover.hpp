@@ -20,6 +20,10 @@
 #include "meso/backend.hpp"
 #include "meso/system.hpp"
 
+namespace meso {
+class Communicator;
+}
+
 namespace meso::reference {
 
 // Kinetic energy sum_i m v^2 / 2 in double, in index order (deterministic).
@@ -28,11 +32,13 @@ double kinetic_energy_ordered(const System& sys, const ParticleData<Real>& p);
 
 template <class Real>
 void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
-                            IntegratorState& s);
+                            IntegratorState& s,
+                            const Communicator* comm = nullptr);
 
 template <class Real>
 void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
-                             IntegratorState& s);
+                             IntegratorState& s,
+                             const Communicator* comm = nullptr);
 
 template <class Real>
 struct CpuContext;

@@ -1,0 +1,378 @@
+#include "scale.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "backends.hpp"
+#include "meso/error.hpp"
+#include "meso/provenance.hpp"
+#include "meso/simulation.hpp"
+#include "report.hpp"
+#include "variant_defaults.hpp"
+#include "workloads.hpp"
+#ifdef MESO_HAVE_MPI
+#include "meso/scaling/mpi_communicator.hpp"
+#include "meso/scaling/rank_grid.hpp"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace meso::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// The workload's first registered MD case with --param overrides and N.
+BenchCase scaling_case(const std::string& workload, const std::vector<std::string>& params, uint64_t n) {
+  for (const BenchCase& c0 : all_cases()) {
+    if (c0.workload != workload) continue;
+    if (c0.mpcd || c0.style == PairStyle::none)
+      throw_input_error("workload '", workload, "' is not decomposed over ranks yet (",
+                        c0.mpcd ? "the MPCD solvent" : "bonded forces and the MD-SCF field",
+                        " run on one rank); scale runs dpd-fluid and lj-liquid");
+    BenchCase c = c0;
+    for (const auto& kv : params) apply_param(c, kv);
+    if (n) apply_param(c, "N=" + std::to_string(n));
+    c.validate();
+    return c;
+  }
+  throw_input_error("--workload '", workload, "' is not a workload (dpd-fluid, lj-liquid)");
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string self_path() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("mesobench") : p.string();
+}
+
+uint64_t point_n(const ScaleOptions& o, int ranks) {
+  return o.mode == "weak" ? o.per_rank * static_cast<uint64_t>(ranks) : o.total;
+}
+
+std::string point_file(const std::string& dir, int ranks) {
+  return (fs::path(dir) / ("point-r" + std::to_string(ranks) + ".json")).string();
+}
+
+// The scale-point command line of one point (without the launcher).
+std::string point_command(const ScaleOptions& o, int ranks, const std::string& json_path) {
+  std::ostringstream cmd;
+  cmd << shell_quote(self_path()) << " scale-point --workload " << shell_quote(o.workload) << " --n "
+      << point_n(o, ranks) << " --steps " << o.steps << " --warmup " << o.warmup << " --repeats " << o.repeats
+      << " --backend " << shell_quote(o.backend) << " --mode " << o.mode;
+  if (o.mode == "weak") cmd << " --per-rank " << o.per_rank;
+  if (!o.variant.empty()) cmd << " --variant " << shell_quote(o.variant);
+  for (const auto& p : o.params) cmd << " --param " << shell_quote(p);
+  if (!o.grid.empty()) cmd << " --grid " << shell_quote(o.grid);
+  cmd << " --quiet --json " << shell_quote(json_path);
+  return cmd.str();
+}
+
+int cpu_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+void write_slurm(const ScaleOptions& o) {
+  const fs::path dir = o.emit_dir;
+  fs::create_directories(dir);
+  const bool gpu = o.backend == "cuda";
+  const int gpt = o.gpus_per_task >= 0 ? o.gpus_per_task : (gpu ? 1 : 0);
+  std::ostringstream all;
+  all << "#!/bin/bash\n# Submits every point of the sweep, then the summary once they ended.\n"
+      << "# Written by: mesobench scale --emit slurm " << o.emit_dir << "\nset -euo pipefail\n"
+      << "cd \"$(dirname \"$0\")\"\njobs=()\n";
+  for (int r : o.ranks) {
+    const int tpn = o.tasks_per_node > 0 ? o.tasks_per_node : (gpu ? std::min(r, 4) : r);
+    const int nodes = (r + tpn - 1) / tpn;
+    const std::string name = "point-r" + std::to_string(r);
+    const std::string json_path = fs::absolute(dir / (name + ".json")).string();
+    std::ofstream f(dir / (name + ".sbatch"));
+    f << "#!/bin/bash\n"
+      << "#SBATCH --job-name=mesobench-" << o.mode << "-" << o.workload << "-r" << r << "\n"
+      << "#SBATCH --nodes=" << nodes << "\n"
+      << "#SBATCH --ntasks=" << r << "\n"
+      << "#SBATCH --ntasks-per-node=" << std::min(r, tpn) << "\n";
+    if (gpt > 0) f << "#SBATCH --gpus-per-task=" << gpt << "\n";
+    if (o.cpus_per_task > 0) f << "#SBATCH --cpus-per-task=" << o.cpus_per_task << "\n";
+    f << "#SBATCH --time=" << o.time_limit << "\n"
+      << "#SBATCH --output=" << fs::absolute(dir / (name + ".out")).string() << "\n";
+    if (!o.partition.empty()) f << "#SBATCH --partition=" << o.partition << "\n";
+    if (!o.account.empty()) f << "#SBATCH --account=" << o.account << "\n";
+    f << "# " << o.mode << " scaling of " << o.workload << ": " << r << " ranks, N = " << point_n(o, r) << "\n"
+      << "set -euo pipefail\n"
+      << "export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n";
+    if (o.launcher == "srun")
+      f << "srun --ntasks=" << r << " " << point_command(o, r, json_path) << "\n";
+    else
+      f << "mpirun -np " << r << " " << point_command(o, r, json_path) << "\n";
+    all << "jobs+=($(sbatch --parsable " << name << ".sbatch))\n";
+  }
+  all << "dep=$(IFS=:; echo \"${jobs[*]}\")\n"
+      << "sbatch --parsable --dependency=afterany:$dep --ntasks=1 --time=00:05:00 --output=summary.out "
+      << "--wrap=" << shell_quote(shell_quote(self_path()) + " scale --summarize " +
+                                  fs::absolute(dir).string())
+      << "\n";
+  std::ofstream s(dir / "submit-all.sh");
+  s << all.str();
+  s.close();
+  fs::permissions(dir / "submit-all.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add);
+  std::cout << "wrote " << o.ranks.size() << " batch scripts and submit-all.sh to " << o.emit_dir
+            << " (submit: " << (dir / "submit-all.sh").string() << "; the summary job runs `mesobench scale "
+            << "--summarize` when they ended)\n";
+}
+
+json summarize(const std::string& dir) {
+  std::vector<json> points;
+  json first;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("point-r", 0) != 0 || e.path().extension() != ".json") continue;
+    std::ifstream f(e.path());
+    json d = json::parse(f, nullptr, false);
+    if (d.is_discarded() || d.value("kind", "") != "scaling" || !d.contains("points"))
+      throw_input_error(e.path().string(), " is not a scaling point file");
+    if (first.is_null()) first = d;
+    for (const std::string k : {"mode", "workload", "backend", "variant"})
+      if (d[k] != first[k])
+        throw_input_error(e.path().string(), " has ", k, " ", d[k].dump(), " but another point has ",
+                          first[k].dump(), ": one sweep per directory");
+    for (auto& p : d["points"]) points.push_back(p);
+  }
+  if (points.empty()) throw_input_error("no point-r*.json files in ", dir, " (did the points run?)");
+  std::sort(points.begin(), points.end(), [](const json& a, const json& b) { return a["ranks"] < b["ranks"]; });
+  const json& base = points.front();
+  const double r0 = base["ranks"].get<double>(), t0 = base["tps_median"].get<double>();
+  const bool weak = first["mode"] == "weak";
+  for (auto& p : points) {
+    const double r = p["ranks"].get<double>(), t = p["tps_median"].get<double>();
+    // Relative to the smallest rank count of the sweep (usually 1).
+    p["efficiency"] = weak ? t / t0 : (t * r0) / (t0 * r);
+  }
+  json doc = first;
+  doc["points"] = points;
+  doc["provenance"]["date_utc"] = collect_provenance().date_utc;
+  doc["summary_of"] = json::array();
+  for (const auto& p : points) doc["summary_of"].push_back("point-r" + std::to_string(p["ranks"].get<int>()) + ".json");
+  return doc;
+}
+
+void print_summary(const json& doc) {
+  std::cout << doc["mode"].get<std::string>() << " scaling of " << doc["workload"].get<std::string>() << " on "
+            << doc["backend"].get<std::string>() << " (" << doc["variant"].get<std::string>() << ")\n"
+            << std::setw(6) << "ranks" << std::setw(8) << "grid" << std::setw(12) << "N" << std::setw(11) << "TPS"
+            << std::setw(9) << "spread" << std::setw(8) << "eff" << std::setw(10) << "compute" << std::setw(8)
+            << "pack" << std::setw(8) << "copy" << std::setw(9) << "mpi" << "  (ms per step, mean over ranks)\n";
+  for (const auto& p : doc["points"]) {
+    const auto& s = p["split"];
+    const double lo = p["tps_min"].get<double>(), hi = p["tps_max"].get<double>(), m = p["tps_median"].get<double>();
+    std::cout << std::setw(6) << p["ranks"].get<int>() << std::setw(8) << p["grid"].get<std::string>()
+              << std::setw(12) << p["N"].get<uint64_t>() << std::fixed << std::setprecision(1) << std::setw(11) << m
+              << std::setw(8) << std::setprecision(1) << 100.0 * (hi - lo) / m << "%" << std::setw(8)
+              << std::setprecision(3) << p.value("efficiency", 1.0) << std::setw(10) << 1e3 * s["compute"].get<double>()
+              << std::setw(8) << 1e3 * s["pack"].get<double>() << std::setw(8) << 1e3 * s["copy"].get<double>()
+              << std::setw(9) << 1e3 * s["mpi_wait"].get<double>() << "\n";
+    std::cout.unsetf(std::ios::fixed);
+  }
+}
+
+}  // namespace
+
+int cmd_scale(const ScaleOptions& o) {
+  if (!o.summarize.empty()) {
+    const json doc = summarize(o.summarize);
+    const std::string out = (fs::path(o.summarize) / "summary.json").string();
+    write_json_atomically(out, doc);
+    print_summary(doc);
+    std::cout << "wrote " << out << '\n';
+    return 0;
+  }
+  if (o.mode != "weak" && o.mode != "strong") throw_input_error("--mode must be weak or strong, not '", o.mode, "'");
+  if (o.mode == "weak" && (o.per_rank == 0 || o.total != 0))
+    throw_input_error("--mode weak needs --per-rank N (particles per rank) and no --total");
+  if (o.mode == "strong" && (o.total == 0 || o.per_rank != 0))
+    throw_input_error("--mode strong needs --total N (the whole system) and no --per-rank");
+  if (o.ranks.empty()) throw_input_error("--ranks needs at least one rank count");
+  for (int r : o.ranks)
+    if (r < 1) throw_input_error("--ranks: ", r, " is not a rank count (>= 1)");
+  if (o.backend != "cpu" && o.backend != "cuda")
+    throw_input_error("--backend must be cpu or cuda for a sweep, not '", o.backend, "'");
+  // The case, each point's system and its rank grid are checked here, before
+  // any launch: a point that cannot run is refused with its sizes.
+  for (int r : o.ranks) {
+    const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
+    const System sys = c.make_system();
+    const double w = sys.max_rcut() + c.run.skin;
+#ifdef MESO_HAVE_MPI
+    if (o.grid.empty()) scaling::choose_rank_grid(r, sys.box, w);
+    else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, sys.box, w);
+#else
+    (void)w;
+#endif
+  }
+  if (o.emit == "slurm") {
+    write_slurm(o);
+    return 0;
+  }
+  if (!o.emit.empty()) throw_input_error("--emit supports slurm, not '", o.emit, "'");
+#ifndef MESO_HAVE_MPI
+  throw_input_error("this mesobench was built without MPI (install libopenmpi-dev and reconfigure): scale cannot run");
+#else
+  fs::create_directories(o.out);
+  const bool root = geteuid() == 0;
+  for (int r : o.ranks) {
+    const std::string json_path = point_file(o.out, r);
+    std::ostringstream cmd;
+    cmd << o.mpirun << " -np " << r;
+    if (root) cmd << " --allow-run-as-root";
+    if (r > cpu_cores()) cmd << " --oversubscribe";
+    if (!o.mpirun_args.empty()) cmd << " " << o.mpirun_args;
+    cmd << " " << point_command(o, r, json_path);
+    std::cout << "point " << r << " rank" << (r > 1 ? "s" : "") << ": " << cmd.str() << std::endl;
+    const int rc = std::system(cmd.str().c_str());
+    if (rc != 0) {
+      std::cerr << "mesobench: the point on " << r << " ranks failed (exit status " << rc << ")\n";
+      return 1;
+    }
+  }
+  const json doc = summarize(o.out);
+  const std::string out = (fs::path(o.out) / "summary.json").string();
+  write_json_atomically(out, doc);
+  print_summary(doc);
+  std::cout << "wrote " << out << '\n';
+  return 0;
+#endif
+}
+
+int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) {
+#ifndef MESO_HAVE_MPI
+  (void)o;
+  (void)mpi;
+  throw_input_error("this mesobench was built without MPI: scale-point cannot run");
+#else
+  const int rank = mpi && mpi->active() ? mpi->rank() : 0;
+  const int ranks = mpi && mpi->active() ? mpi->size() : 1;
+  if (!o.json.empty() && rank == 0) check_writable(o.json);
+  if (o.n == 0) throw_input_error("scale-point needs --n N (the whole system's particles)");
+  const BenchCase c = scaling_case(o.workload, o.params, o.n);
+  BackendRegistry registry;
+  register_backends(registry);
+  if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
+  const ResolvedVariant rv = resolve_variant(c.workload, o.backend, o.variant);
+  const System sys = c.make_system();
+  const double w = sys.max_rcut() + c.run.skin;
+  const scaling::RankGrid grid =
+      o.grid.empty() ? scaling::choose_rank_grid(ranks, sys.box, w) : scaling::parse_rank_grid(o.grid);
+  const auto t_setup = Clock::now();
+  std::unique_ptr<Simulation> sim;
+  if (ranks > 1)
+    sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run,
+                                       scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
+  else
+    sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run);
+  const double setup = std::chrono::duration<double>(Clock::now() - t_setup).count();
+  Backend& b = sim->backend();
+  const Communicator& comm = sim->plan().comm();
+  auto barrier = [&] {
+    b.synchronize();
+    if (ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
+  };
+  sim->run(o.warmup);
+  barrier();
+  const CommTimes c0 = comm.times();
+  std::vector<double> tps;
+  double total = 0.0;
+  for (int k = 0; k < o.repeats; ++k) {
+    barrier();
+    const auto t0 = Clock::now();
+    sim->run(o.steps);
+    b.synchronize();
+    const double mine = std::chrono::duration<double>(Clock::now() - t0).count();
+    // The slowest rank sets the time of the step.
+    const double slowest = ranks > 1 ? comm.max(mine) : mine;
+    tps.push_back(static_cast<double>(o.steps) / slowest);
+    total += slowest;
+  }
+  const CommTimes c1 = comm.times();
+  const double steps = static_cast<double>(o.steps) * o.repeats;
+  const double pack = (c1.pack - c0.pack) / steps, copy = (c1.copy - c0.copy) / steps;
+  const double wait = (c1.mpi_wait - c0.mpi_wait) / steps;
+  const double per_step = total / steps;
+  // Means over ranks (compute is what is left of the slowest rank's step).
+  const double pack_m = comm.sum(pack) / ranks, copy_m = comm.sum(copy) / ranks, wait_m = comm.sum(wait) / ranks;
+  const double wait_max = comm.max(wait);
+  const double n_local = static_cast<double>(sim->local_particles().n_local);
+  const double n_min = -comm.max(-n_local), n_max = comm.max(n_local);
+  const ThermoSample t = sim->thermo();
+  if (!std::isfinite(t.temperature) || !std::isfinite(t.pressure))
+    throw_input_error("the ", ranks, "-rank run of ", o.workload, " produced a non-finite temperature or pressure");
+  if (rank != 0) return 0;
+
+  const std::string variant = rv.variant.to_string(b.applicable_axes());
+  json p;
+  p["ranks"] = ranks;
+  p["grid"] = scaling::to_string(grid);
+  p["N"] = sys.particles.n_local;
+  if (o.per_rank) p["per_rank"] = o.per_rank;
+  p["steps_per_repeat"] = o.steps;
+  p["warmup_steps"] = o.warmup;
+  p["tps"] = tps;
+  p["tps_median"] = median(tps);
+  p["tps_min"] = *std::min_element(tps.begin(), tps.end());
+  p["tps_max"] = *std::max_element(tps.begin(), tps.end());
+  p["mps_median"] = median(tps) * static_cast<double>(sys.particles.n_local) * 1e-6;
+  p["seconds_per_step"] = per_step;
+  p["split"] = {{"compute", std::max(0.0, per_step - pack_m - copy_m - wait_m)},
+                {"pack", pack_m},
+                {"copy", copy_m},
+                {"mpi_wait", wait_m},
+                {"mpi_wait_max", wait_max}};
+  p["local_particles_min"] = n_min;
+  p["local_particles_max"] = n_max;
+  p["migrations"] = c1.migrations - c0.migrations;
+  p["setup_seconds"] = setup;
+  p["final_temperature"] = t.temperature;
+  p["final_pressure"] = t.pressure;
+  json doc = result_document("scaling", collect_provenance());
+  doc["mode"] = o.mode.empty() ? "weak" : o.mode;
+  doc["workload"] = o.workload;
+  doc["backend"] = b.name();
+  doc["variant"] = variant;
+  doc["name"] = c.name(b.name(), variant);
+  doc["points"] = json::array({p});
+  if (!o.json.empty()) {
+    write_json_atomically(o.json, doc);
+    std::cout << "wrote " << o.json << '\n';
+  }
+  std::cout << ranks << " rank(s), grid " << scaling::to_string(grid) << ", N = " << sys.particles.n_local
+            << ": " << median(tps) << " TPS (median of " << o.repeats << "), " << 1e3 * per_step << " ms/step, mpi "
+            << 1e3 * wait_m << " ms, pack " << 1e3 * pack_m << " ms, copy " << 1e3 * copy_m << " ms\n";
+  return 0;
+#endif
+}
+
+}  // namespace meso::bench

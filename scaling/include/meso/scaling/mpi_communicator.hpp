@@ -1,0 +1,84 @@
+// The MPI Communicator (meso/ops/communicator.hpp): the box split over a
+// periodic Cartesian grid of ranks, particles moved through the backend's
+// "domain" operation (meso/ops/domain_storage.hpp), host-staged,
+// non-blocking point-to-point messages axis by axis (x, then y, then z, so
+// that ghosts of edges and corners are forwarded: Plimpton 1995, HOOMD-blue's
+// Communicator). Along an axis of one rank nothing is sent (the operations'
+// minimum image makes it periodic); along an axis of two ranks both faces
+// go to the same neighbour in one message, so no particle arrives twice.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "meso/ops/communicator.hpp"
+#include "meso/ops/domain_storage.hpp"
+#include "meso/scaling/rank_grid.hpp"
+
+namespace meso::scaling {
+
+class MpiCommunicator final : public Communicator {
+ public:
+  // grid {0, 0, 0}: choose_rank_grid. Throws InputError for a grid that
+  // does not fit (naming the sizes).
+  MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid = {0, 0, 0});
+  ~MpiCommunicator() override;
+
+  // The factory Simulation takes (meso/simulation.hpp).
+  static CommunicatorFactory factory(MPI_Comm comm, RankGrid grid = {0, 0, 0});
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const Domain& domain() const override { return d_; }
+  void attach(Backend& b) override;
+  void migrate() override;
+  void exchange_ghosts() override;
+  void update_ghosts() override;
+  double sum(double local) const override;
+  double max(double local) const override;
+  void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override;
+  CommTimes times() const override;
+
+ private:
+  MPI_Comm cart_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  Domain d_;
+  std::array<std::array<int, 2>, 3> nbr_{};  // [axis][0: lower, 1: upper]
+  std::unique_ptr<DomainStorageOp> storage_;
+  std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
+  std::vector<double> send_[2], recv_[2];
+  mutable double mpi_s_ = 0.0;
+  uint64_t migrations_ = 0, updates_ = 0;
+
+  DomainSlab slab(int axis) const;
+  // Sends a to the lower and b to the upper neighbour along axis and
+  // receives into recv_[0] (from the lower) and recv_[1] (from the upper);
+  // with one neighbour, a alone goes and recv_[0] receives. Sizes first.
+  void exchange(int axis, const std::vector<double>& a, const std::vector<double>& b, int tag);
+};
+
+// MPI_Init_thread/MPI_Finalize for the process, started only when the
+// process was launched by mpirun, srun or another PMI launcher (so that a
+// plain `mesobench` never touches MPI).
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  bool active() const { return active_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // This rank's index among the ranks of its node (the GPU it drives).
+  int local_rank() const { return local_rank_; }
+  static bool launched_by_mpi();
+
+ private:
+  bool active_ = false;
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+};
+
+}  // namespace meso::scaling

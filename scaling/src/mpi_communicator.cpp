@@ -1,0 +1,278 @@
+#include "meso/scaling/mpi_communicator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+
+#include "meso/backend.hpp"
+#include "meso/error.hpp"
+
+namespace meso::scaling {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double axis_of(const Vec3d& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
+
+// Adds the seconds of its lifetime to `acc` (time inside MPI calls).
+struct MpiTimer {
+  double& acc;
+  Clock::time_point t0 = Clock::now();
+  ~MpiTimer() { acc += std::chrono::duration<double>(Clock::now() - t0).count(); }
+};
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) {
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    throw std::runtime_error(std::string(what) + ": " + std::string(msg, len));
+  }
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  if (grid[0] == 0) grid = choose_rank_grid(n, box, ghost_width);
+  check_rank_grid(grid, n, box, ghost_width);
+  const int periods[3] = {1, 1, 1};
+  // No reordering: rank r of comm keeps its number (and its GPU).
+  check(MPI_Cart_create(comm, 3, grid.data(), periods, 0, &cart_), "MPI_Cart_create");
+  MPI_Comm_rank(cart_, &rank_);
+  MPI_Comm_size(cart_, &size_);
+  int coords[3];
+  MPI_Cart_coords(cart_, rank_, 3, coords);
+  for (int a = 0; a < 3; ++a) MPI_Cart_shift(cart_, a, 1, &nbr_[a][0], &nbr_[a][1]);
+  d_.global = box;
+  d_.ghost_width = ghost_width;
+  d_.whole_box = size_ == 1;
+  const Vec3d lo = box.lo(), L = box.lengths();
+  double dlo[3], dhi[3];
+  for (int a = 0; a < 3; ++a) {
+    d_.grid[a] = grid[a];
+    d_.coords[a] = coords[a];
+    const double w = axis_of(L, a) / grid[a];
+    dlo[a] = axis_of(lo, a) + coords[a] * w;
+    // The last domain ends exactly at the box's upper face.
+    dhi[a] = coords[a] + 1 == grid[a] ? axis_of(lo, a) + axis_of(L, a) : axis_of(lo, a) + (coords[a] + 1) * w;
+  }
+  d_.lo = {dlo[0], dlo[1], dlo[2]};
+  d_.hi = {dhi[0], dhi[1], dhi[2]};
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+}
+
+CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid) {
+  return [comm, grid](const Box& box, double ghost_width) -> std::unique_ptr<Communicator> {
+    return std::make_unique<MpiCommunicator>(comm, box, ghost_width, grid);
+  };
+}
+
+void MpiCommunicator::attach(Backend& b) { storage_ = b.create_as<DomainStorageOp>("domain"); }
+
+DomainSlab MpiCommunicator::slab(int a) const {
+  DomainSlab s;
+  s.axis = a;
+  s.lo = axis_of(d_.lo, a);
+  s.hi = axis_of(d_.hi, a);
+  s.length = axis_of(d_.global.lengths(), a);
+  s.width = d_.ghost_width;
+  return s;
+}
+
+void MpiCommunicator::exchange(int a, const std::vector<double>& to_lo, const std::vector<double>& to_hi,
+                               int tag) {
+  MpiTimer t{mpi_s_};
+  const bool one = d_.grid[a] == 2;
+  const int lo = nbr_[a][0], hi = nbr_[a][1];
+  // Sizes, then the records (non-blocking both ways).
+  unsigned long long out[2] = {to_lo.size(), to_hi.size()}, in[2] = {0, 0};
+  MPI_Request rq[4];
+  int k = 0;
+  if (one) {
+    MPI_Sendrecv(&out[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, cart_,
+                 MPI_STATUS_IGNORE);
+    recv_[0].resize(in[0]);
+    recv_[1].clear();
+    MPI_Irecv(recv_[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
+    MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
+  } else {
+    // What goes down arrives from above, and the reverse.
+    MPI_Sendrecv(&out[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, &in[1], 1, MPI_UNSIGNED_LONG_LONG, hi, tag, cart_,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&out[1], 1, MPI_UNSIGNED_LONG_LONG, hi, tag + 2, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag + 2,
+                 cart_, MPI_STATUS_IGNORE);
+    recv_[0].resize(in[0]);
+    recv_[1].resize(in[1]);
+    MPI_Irecv(recv_[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 3, cart_, &rq[k++]);
+    MPI_Irecv(recv_[1].data(), int(in[1]), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
+    MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
+    MPI_Isend(to_hi.data(), int(out[1]), MPI_DOUBLE, hi, tag + 3, cart_, &rq[k++]);
+  }
+  MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
+}
+
+void MpiCommunicator::migrate() {
+  if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  storage_->clear_ghosts();
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    send_[0].clear();
+    send_[1].clear();
+    storage_->take_leavers(slab(a), send_[0], send_[1]);
+    if (d_.grid[a] == 2) {  // one neighbour: both directions in one message
+      send_[0].insert(send_[0].end(), send_[1].begin(), send_[1].end());
+      send_[1].clear();
+    }
+    exchange(a, send_[0], send_[1], 100 + 10 * a);
+    storage_->add_locals(recv_[0]);
+    storage_->add_locals(recv_[1]);
+  }
+  ++migrations_;
+}
+
+void MpiCommunicator::exchange_ghosts() {
+  if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  recv_count_.fill(0);
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    const bool one = d_.grid[a] == 2;
+    send_[0].clear();
+    send_[1].clear();
+    storage_->select_ghosts(slab(a), one, send_[0], send_[1]);
+    exchange(a, send_[0], send_[1], 200 + 10 * a);
+    // Slot 2a: from the lower neighbour (or the only one); 2a + 1: from the upper.
+    storage_->add_ghosts(2 * a, recv_[0]);
+    recv_count_[2 * a] = recv_[0].size() / DomainStorageOp::kGhostRecord;
+    if (!one) {
+      storage_->add_ghosts(2 * a + 1, recv_[1]);
+      recv_count_[2 * a + 1] = recv_[1].size() / DomainStorageOp::kGhostRecord;
+    }
+  }
+}
+
+void MpiCommunicator::update_ghosts() {
+  if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    const bool one = d_.grid[a] == 2;
+    storage_->pack_update(2 * a, send_[0]);
+    if (!one) storage_->pack_update(2 * a + 1, send_[1]);
+    else send_[1].clear();
+    {
+      MpiTimer t{mpi_s_};
+      const int lo = nbr_[a][0], hi = nbr_[a][1];
+      const int tag = 300 + 10 * a;
+      MPI_Request rq[4];
+      int k = 0;
+      recv_[0].resize(recv_count_[2 * a] * DomainStorageOp::kUpdateRecord);
+      MPI_Irecv(recv_[0].data(), int(recv_[0].size()), MPI_DOUBLE, lo, one ? tag : tag + 1, cart_, &rq[k++]);
+      if (!one) {
+        recv_[1].resize(recv_count_[2 * a + 1] * DomainStorageOp::kUpdateRecord);
+        MPI_Irecv(recv_[1].data(), int(recv_[1].size()), MPI_DOUBLE, hi, tag, cart_, &rq[k++]);
+        MPI_Isend(send_[0].data(), int(send_[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
+        MPI_Isend(send_[1].data(), int(send_[1].size()), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
+      } else {
+        MPI_Isend(send_[0].data(), int(send_[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
+      }
+      MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
+    }
+    storage_->unpack_update(2 * a, recv_[0]);
+    if (!one) storage_->unpack_update(2 * a + 1, recv_[1]);
+  }
+  ++updates_;
+}
+
+double MpiCommunicator::sum(double local) const {
+  MpiTimer t{mpi_s_};
+  double g = 0.0;
+  MPI_Allreduce(&local, &g, 1, MPI_DOUBLE, MPI_SUM, cart_);
+  return g;
+}
+
+double MpiCommunicator::max(double local) const {
+  MpiTimer t{mpi_s_};
+  double g = 0.0;
+  MPI_Allreduce(&local, &g, 1, MPI_DOUBLE, MPI_MAX, cart_);
+  return g;
+}
+
+void MpiCommunicator::gather(const ParticleData<double>& mine, ParticleData<double>& all) const {
+  constexpr int kRec = 14;  // r, v, f, image, type, tag
+  std::vector<double> out(mine.n_local * kRec);
+  for (std::size_t i = 0; i < mine.n_local; ++i) {
+    double* r = out.data() + i * kRec;
+    const Vec3d &x = mine.position[i], &v = mine.velocity[i], &f = mine.force[i];
+    const Image& im = mine.image[i];
+    const double rec[kRec] = {x.x, x.y, x.z, v.x, v.y, v.z, f.x, f.y, f.z,
+                              double(im.x), double(im.y), double(im.z), double(mine.type[i]), double(mine.tag[i])};
+    std::copy(rec, rec + kRec, r);
+  }
+  MpiTimer t{mpi_s_};
+  int count = int(out.size());
+  std::vector<int> counts(rank_ == 0 ? size_ : 0), displs;
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, cart_);
+  std::vector<double> in;
+  if (rank_ == 0) {
+    displs.resize(size_);
+    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+    in.resize(std::size_t(displs.back()) + counts.back());
+  }
+  MPI_Gatherv(out.data(), count, MPI_DOUBLE, in.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, cart_);
+  all.resize(0);
+  if (rank_ != 0) return;
+  const std::size_t n = in.size() / kRec;
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return in[a * kRec + 13] < in[b * kRec + 13]; });
+  all.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double* r = in.data() + order[k] * kRec;
+    all.position[k] = {r[0], r[1], r[2]};
+    all.velocity[k] = {r[3], r[4], r[5]};
+    all.force[k] = {r[6], r[7], r[8]};
+    all.image[k] = {int32_t(r[9]), int32_t(r[10]), int32_t(r[11])};
+    all.type[k] = uint32_t(r[12]);
+    all.tag[k] = uint32_t(r[13]);
+  }
+}
+
+CommTimes MpiCommunicator::times() const {
+  CommTimes t;
+  t.pack = storage_ ? storage_->pack_seconds() : 0.0;
+  t.copy = storage_ ? storage_->copy_seconds() : 0.0;
+  t.mpi_wait = mpi_s_;
+  t.migrations = migrations_;
+  t.ghost_updates = updates_;
+  return t;
+}
+
+bool MpiSession::launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  if (!launched_by_mpi()) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  active_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_free(&node);
+}
+
+MpiSession::~MpiSession() {
+  if (active_) MPI_Finalize();
+}
+
+}  // namespace meso::scaling

@@ -1,0 +1,255 @@
+// Domain decomposition on CPU ranks (label mpi; run by ctest under
+// `mpirun -np R --oversubscribe` for R = 1, 2, 4, 8). Every rank also runs
+// the whole system on its own (the single-rank reference) and the
+// distributed run is compared with it on rank 0:
+//   - forces at t = 0 agree to 1e-12 relative L2 (double; the same pairs,
+//     summed in another order);
+//   - every step, the gathered particles are exactly the tags 0..N-1, once
+//     each (migration neither loses nor duplicates);
+//   - Langevin's per-particle noise follows the particle across ranks;
+//   - after 100 steps, kinetic and potential energy and pressure agree with
+//     the single-rank run within a bound from round-off growth: 20 times the
+//     difference between two single-rank runs that differ only in the order
+//     particles are stored (hence summed), plus 1e-12 relative.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "meso/error.hpp"
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/scaling/mpi_communicator.hpp"
+#include "meso/simulation.hpp"
+
+namespace meso::scaling {
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
+
+// The same system with its particles stored in reverse order: the same
+// physics, summed in another order (the round-off yardstick).
+System reversed(System s) {
+  ParticleData<double>& p = s.particles;
+  std::reverse(p.position.begin(), p.position.end());
+  std::reverse(p.velocity.begin(), p.velocity.end());
+  std::reverse(p.force.begin(), p.force.end());
+  std::reverse(p.type.begin(), p.type.end());
+  std::reverse(p.tag.begin(), p.tag.end());
+  std::reverse(p.image.begin(), p.image.end());
+  return s;
+}
+
+double rel_l2(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Vec3d d = a[i] - b[i];
+    num += dot(d, d);
+    den += dot(b[i], b[i]);
+  }
+  return std::sqrt(num / den);
+}
+
+// Every tag 0..n-1 exactly once (p in tag order, as gather returns it).
+void expect_each_tag_once(const ParticleData<double>& p, std::size_t n, uint64_t step) {
+  ASSERT_EQ(p.n_local, n) << "particles after step " << step;
+  for (std::size_t k = 0; k < n; ++k)
+    ASSERT_EQ(p.tag[k], k) << "after step " << step << ": tag " << k << " is missing or duplicated";
+}
+
+struct Case {
+  const char* name;
+  System sys;
+  RunParams rp;
+};
+
+Case dpd_case() {
+  DpdFluidParams f;
+  f.n = 3000;  // L = 10: 8 ranks make domains of 5 > r_c + skin
+  f.seed = 7;
+  Case c{"dpd", make_dpd_fluid(f), {}};
+  c.rp.dt = 0.02;
+  c.rp.skin = 0.3;
+  c.rp.seed = 11;
+  return c;
+}
+
+Case lj_case() {
+  LjLiquidParams l;
+  l.n = 4000;
+  l.rho = 0.5;  // L = 20: 8 ranks make domains of 10 > r_c + skin = 2.8
+  l.seed = 3;
+  Case c{"lj", make_lj_liquid(l), {}};
+  c.rp.dt = 0.004;
+  c.rp.integrator = Integrator::nve;
+  c.rp.skin = 0.3;
+  return c;
+}
+
+void compare_with_one_rank(const Case& c) {
+  const int rank = world_rank();
+  const std::size_t n = c.sys.particles.n_local;
+  Simulation one(cpu(), c.sys, c.rp);
+  Simulation other_order(cpu(), reversed(c.sys), c.rp);
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+  EXPECT_EQ(many.ranks(), world_size());
+
+  // Forces of t = 0.
+  {
+    const ParticleData<double> ref = one.particles(), got = many.particles();
+    if (rank == 0) {
+      expect_each_tag_once(got, n, 0);
+      EXPECT_LT(rel_l2(got.force, ref.force), 1e-12) << c.name << ": forces at t = 0 on " << world_size() << " ranks";
+    }
+  }
+  // 100 steps, particles checked after every one.
+  for (uint64_t s = 1; s <= 100; ++s) {
+    one.run(1);
+    other_order.run(1);
+    many.run(1);
+    const ParticleData<double> got = many.particles();
+    if (rank == 0) expect_each_tag_once(got, n, s);
+    // Every rank stops together (the next step's collectives need them all).
+    int failed = ::testing::Test::HasFatalFailure() ? 1 : 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (failed) return;
+  }
+  // Thermo reductions are collective: every rank computes them.
+  const ThermoSample a = one.thermo(), b = other_order.thermo(), m = many.thermo();
+  const ParticleData<double> ref = one.particles(), got = many.particles();  // collective too
+  if (rank != 0) return;
+  auto bound = [](double ref, double yardstick) { return 20.0 * std::fabs(yardstick - ref) + 1e-12 * std::fabs(ref); };
+  EXPECT_NEAR(m.kinetic_energy, a.kinetic_energy, bound(a.kinetic_energy, b.kinetic_energy)) << c.name;
+  EXPECT_NEAR(m.potential_energy, a.potential_energy, bound(a.potential_energy, b.potential_energy)) << c.name;
+  EXPECT_NEAR(m.pressure, a.pressure, bound(a.pressure, b.pressure)) << c.name;
+  EXPECT_NEAR(m.temperature, a.temperature, bound(a.temperature, b.temperature)) << c.name;
+  // The yardstick itself is round-off, not physics: tiny compared with E.
+  EXPECT_LT(std::fabs(b.kinetic_energy - a.kinetic_energy), 1e-6 * a.kinetic_energy);
+  // Momentum is conserved by the pair forces on any number of ranks.
+  EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
+  // And the particles of both runs are still near each other (the runs did
+  // not diverge beyond round-off growth).
+  double worst = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec3d d = c.sys.box.min_image(got.position[k] - ref.position[k]);
+    worst = std::max(worst, std::sqrt(dot(d, d)));
+  }
+  EXPECT_LT(worst, 1e-6) << c.name << ": largest position difference after 100 steps";
+}
+
+TEST(Decomposition, DpdAgreesWithOneRank) { compare_with_one_rank(dpd_case()); }
+
+TEST(Decomposition, LjAgreesWithOneRank) { compare_with_one_rank(lj_case()); }
+
+TEST(Decomposition, NoseHooverThermostatIsGlobal) {
+  Case c = lj_case();
+  c.rp.integrator = Integrator::nvt;
+  c.rp.kT = 1.2;
+  Simulation one(cpu(), c.sys, c.rp);
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+  one.run(50);
+  many.run(50);
+  const IntegratorState a = one.integrator_state(), b = many.integrator_state();
+  const ThermoSample ta = one.thermo(), tb = many.thermo();
+  // xi integrates (T/kT - 1) from the global kinetic energy: the same on
+  // every rank and as on one rank, up to round-off growth.
+  EXPECT_NEAR(b.xi, a.xi, 1e-8 * std::max(1.0, std::fabs(a.xi)));
+  EXPECT_NEAR(tb.conserved_energy(), ta.conserved_energy(), 1e-7 * std::fabs(ta.conserved_energy()));
+}
+
+TEST(Decomposition, GrootWarrenPredictionReachesGhosts) {
+  Case c = dpd_case();
+  c.rp.integrator = Integrator::groot_warren;
+  Simulation one(cpu(), c.sys, c.rp);
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+  one.run(20);
+  many.run(20);
+  const ParticleData<double> ref = one.particles(), got = many.particles();
+  if (world_rank() == 0) {
+    EXPECT_LT(rel_l2(got.force, ref.force), 1e-9);
+  }
+}
+
+TEST(Decomposition, TeaNoiseAndCellReorderingAgreeWithOneRank) {
+  // TEA signatures are computed for ghosts too, and a reorder (every 10
+  // steps) permutes the local particles between migration and the ghost
+  // exchange: neither may change the physics.
+  const Variant v = Variant::parse("rng=tea,reorder=cell,sort=10");
+  Case c = dpd_case();
+  Simulation one(std::make_unique<reference::CpuBackend<double>>(v), c.sys, c.rp);
+  Simulation many(std::make_unique<reference::CpuBackend<double>>(v), c.sys, c.rp,
+                  MpiCommunicator::factory(MPI_COMM_WORLD));
+  one.run(40);
+  many.run(40);
+  const ParticleData<double> ref = one.particles(), got = many.particles();
+  if (world_rank() != 0) return;
+  expect_each_tag_once(got, c.sys.particles.n_local, 40);
+  EXPECT_LT(rel_l2(got.force, ref.force), 1e-9);
+}
+
+TEST(Decomposition, LangevinNoiseFollowsTheParticle) {
+  // BAOAB's noise is keyed by (tag, step, seed): a particle draws the same
+  // kick whichever rank owns it, so the trajectories stay together.
+  Case c = lj_case();
+  c.rp.integrator = Integrator::langevin;
+  c.rp.kT = 1.2;
+  Simulation one(cpu(), c.sys, c.rp);
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+  one.run(30);
+  many.run(30);
+  const ParticleData<double> ref = one.particles(), got = many.particles();
+  if (world_rank() != 0) return;
+  double worst = 0.0;
+  for (std::size_t k = 0; k < ref.n_local; ++k) {
+    const Vec3d d = c.sys.box.min_image(got.position[k] - ref.position[k]);
+    worst = std::max(worst, std::sqrt(dot(d, d)));
+  }
+  // Round-off of the force sums only (1e-16 relative), grown over 30 steps.
+  EXPECT_LT(worst, 1e-9);
+}
+
+TEST(Decomposition, ThinDomainsAreRefused) {
+  const int n = world_size();
+  if (n < 2) GTEST_SKIP() << "one rank has no domains to split";
+  // A box n x 10 x 10 split n ways along x: domains 1 wide < r_c + skin = 1.3.
+  try {
+    MpiCommunicator comm(MPI_COMM_WORLD, Box(1.0 * n, 10.0, 10.0), 1.3, RankGrid{n, 1, 1});
+    FAIL() << "a grid of domains 1.0 wide with a ghost layer of 1.3 was accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("thinner than the ghost layer"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("1.3"), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
+}  // namespace meso::scaling
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints; every rank's result counts (mpirun fails if any fails).
+  if (meso::scaling::world_rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int rc = RUN_ALL_TESTS();
+  int worst = 0;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
