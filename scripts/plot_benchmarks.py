@@ -66,7 +66,8 @@ def speedup_series(docs):
     [(N, GPU TPS / CPU TPS)]) for dpd-fluid points measured on both
     backends at the same rho, r_c, s and N: the best GPU variant per point
     against the CPU reference on the host of that GPU (same CPU model; the
-    most threads, then the newest): "over all cores of the same machine"."""
+    most threads, then the fastest variant): "over all cores of the same
+    machine"."""
     cpu, gpu = {}, defaultdict(dict)
     for rel, doc in docs:
         prov = doc["provenance"]
@@ -76,7 +77,7 @@ def speedup_series(docs):
                 continue
             key = (prov.get("cpu_model"), p["rho"], p["rc"], p.get("s"), r["N"])
             if r["backend"] == "cpu":
-                rank = (prov.get("cpu_threads", 0), prov.get("date_utc", ""))
+                rank = (prov.get("cpu_threads", 0), r["tps_median"])
                 if key not in cpu or rank > cpu[key][0]:
                     cpu[key] = (rank, r["tps_median"], rel)
             elif r["backend"] == "cuda":

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Plot weak or strong scaling results (kind "scaling", docs/results.md):
-steps per second against the number of ranks and the parallel efficiency,
+steps per second against the number of ranks, the parallel efficiency,
 E = TPS(n) / TPS(1) for weak scaling (particles per rank fixed) and
 E = TPS(n) / (n TPS(1)) for strong scaling (system fixed), relative to the
-smallest rank count measured.
+smallest rank count measured, and where a step's time goes (compute,
+packing, host-device copies, MPI including the wait for the slowest rank:
+the "split" of each point, mean over ranks).
 
     scripts/plot_scaling.py weak.json -o weak.png
 """
@@ -13,15 +15,45 @@ import sys
 from result_files import load
 
 
+def plot_split(ax3, docs):
+    """Stacked bars of each point's split, a group per result."""
+    parts = [("compute", "tab:blue"), ("pack", "tab:orange"), ("copy", "tab:green"), ("mpi_wait", "tab:red")]
+    width = 0.8 / len(docs)
+    ranks = sorted({p["ranks"] for _, doc in docs for p in doc["points"]})
+    labels = [str(r) for r in ranks]
+    for k, (rel, doc) in enumerate(docs):
+        pts = sorted(doc["points"], key=lambda p: p["ranks"])
+        bottom = [0.0] * len(pts)
+        for name, color in parts:
+            frac = [p["split"][name] / p["seconds_per_step"] for p in pts]
+            xs = [ranks.index(p["ranks"]) + (k - (len(docs) - 1) / 2) * width for p in pts]
+            ax3.bar(xs, frac, width, bottom=bottom, color=color, edgecolor="k", lw=0.3,
+                    label=name if k == 0 else None)
+            bottom = [b + f for b, f in zip(bottom, frac)]
+    ax3.set_xticks(range(len(labels)), labels)
+    ax3.set_xlabel("ranks" + (" (bar groups: " + ", ".join(f'{d.get("workload", "?")} {d.get("backend", "")}' for _, d in docs) + ")"
+                              if len(docs) > 1 else ""))
+    ax3.set_ylabel("fraction of the step")
+    ax3.set_title("time split (mean over ranks)")
+    ax3.legend(fontsize=7)
+
+
 def plot(docs, output):
     """docs: [(relative path, parsed scaling result)], all of one mode."""
     import matplotlib.pyplot as plt
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    def has_split(doc):
+        return all("split" in p and p.get("seconds_per_step") for p in doc["points"])
+    split_docs = [(rel, doc) for rel, doc in docs if has_split(doc)]
+    # The third panel only where the results carry the time split.
+    fig, axes = plt.subplots(1, 3 if split_docs else 2, figsize=(15 if split_docs else 10, 4))
+    ax1, ax2 = axes[0], axes[1]
     mode = docs[0][1]["mode"]
     for rel, doc in docs:
         pts = sorted((p["ranks"], p["tps_median"]) for p in doc["points"])
         r0, t0 = pts[0]
-        label = f'{doc.get("workload", "?")} {doc.get("backend", "?")} ({doc["provenance"].get("gpu_model") or "cpu"})'
+        backend = doc.get("backend", "?")
+        where = doc["provenance"].get("gpu_model") if backend == "cuda" else None
+        label = f'{doc.get("workload", "?")} {backend}' + (f" ({where})" if where else "")
         ranks = [p[0] for p in pts]
         ax1.plot(ranks, [p[1] for p in pts], marker="o", label=label)
         if mode == "weak":
@@ -31,14 +63,20 @@ def plot(docs, output):
         ax2.plot(ranks, eff, marker="o", label=label)
     for ax in (ax1, ax2):
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("ranks (GPUs)")
+        ax.set_xlabel("ranks" + (" (GPUs)" if all(d.get("backend") == "cuda" for _, d in docs) else ""))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     ax1.set_ylabel("steps per second (median)")
+    tps = [p["tps_median"] for _, d in docs for p in d["points"] if p["tps_median"] > 0]
+    if tps and max(tps) > 20 * min(tps):  # e.g. GPU and CPU series in one figure
+        ax1.set_yscale("log")
     ax1.set_title(f"{mode} scaling")
     ax2.set_ylabel("parallel efficiency")
     ax2.axhline(1.0, color="k", lw=0.8)
     ax2.set_title("efficiency relative to the fewest ranks")
+    # The split, one group of bars per result, as a fraction of the step.
+    if split_docs:
+        plot_split(axes[2], split_docs)
     fig.tight_layout()
     fig.savefig(output)
 

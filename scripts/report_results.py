@@ -161,6 +161,10 @@ def build(root, out, dpi):
     bench = [(rel, doc) for rel, _, kind, doc in results if kind == "benchmark"]
     micro = [(rel, doc) for rel, _, kind, doc in results if kind == "google-benchmark"]
     scaling = [(rel, doc) for rel, _, kind, doc in results if kind == "scaling"]
+    # A sweep's summary.json holds its point files' points: draw the summary
+    # alone (the files it names, in its own directory, are left out).
+    summarized = {os.path.join(os.path.dirname(rel), f) for rel, doc in scaling for f in doc.get("summary_of", [])}
+    scaling = [(rel, doc) for rel, doc in scaling if rel not in summarized]
     flows = best_validation(results, lambda c: c["name"] in ("poiseuille-viscosity", "poiseuille-transient",
                                                              "srd-viscosity"))
 
@@ -208,10 +212,10 @@ def build(root, out, dpi):
          "no workload with cuda results in both precision=mixed and precision=double"),
         ("Weak scaling", "scaling-weak", scaling_figure("weak"),
          "Steps per second and parallel efficiency against the number of ranks, particles per rank fixed.",
-         "no weak scaling result (kind \"scaling\"; the MPI harness does not exist yet)"),
+         "no weak scaling result (kind \"scaling\": mesobench scale, docs/scaling.md)"),
         ("Strong scaling", "scaling-strong", scaling_figure("strong"),
          "Steps per second and parallel efficiency against the number of ranks, system fixed.",
-         "no strong scaling result (kind \"scaling\"; the MPI harness does not exist yet)"),
+         "no strong scaling result (kind \"scaling\": mesobench scale, docs/scaling.md)"),
         ("NVE energy drift (HOOMD-blue Fig. 4)", "nve-drift",
          script_figure(best_validation(results, lambda c: c["name"].startswith("nve-drift"),
                                        key=lambda c, d: (c["name"], c["data"].get("precision"))), plot_nve_drift),

@@ -86,7 +86,7 @@ PY
 [[ -e "$T/out/speedup.png" ]]
 echo "report replaced"
 
-# No scaling result is committed yet (the MPI harness does not exist): a
+# Scaling results without the time split (as a hand-written file has): a
 # synthetic pair of kind "scaling" files, valid against the schema, checks
 # that the weak and strong figures are drawn when such results appear.
 mkdir "$T/scaling"
