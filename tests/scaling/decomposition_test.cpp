@@ -64,6 +64,17 @@ double rel_l2(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
   return std::sqrt(num / den);
 }
 
+// The largest distance (minimum image) between the same particle in two
+// runs, both in tag order.
+double largest_displacement(const Box& box, const ParticleData<double>& a, const ParticleData<double>& b) {
+  double worst = 0.0;
+  for (std::size_t k = 0; k < b.n_local; ++k) {
+    const Vec3d d = box.min_image(a.position[k] - b.position[k]);
+    worst = std::max(worst, std::sqrt(dot(d, d)));
+  }
+  return worst;
+}
+
 // Every tag 0..n-1 exactly once (p in tag order, as gather returns it).
 void expect_each_tag_once(const ParticleData<double>& p, std::size_t n, uint64_t step) {
   ASSERT_EQ(p.n_local, n) << "particles after step " << step;
@@ -143,12 +154,7 @@ void compare_with_one_rank(const Case& c) {
   EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
   // And the particles of both runs are still near each other (the runs did
   // not diverge beyond round-off growth).
-  double worst = 0.0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const Vec3d d = c.sys.box.min_image(got.position[k] - ref.position[k]);
-    worst = std::max(worst, std::sqrt(dot(d, d)));
-  }
-  EXPECT_LT(worst, 1e-6) << c.name << ": largest position difference after 100 steps";
+  EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-6) << c.name << ": largest position difference after 100 steps";
 }
 
 TEST(Decomposition, DpdAgreesWithOneRank) { compare_with_one_rank(dpd_case()); }
@@ -213,13 +219,8 @@ TEST(Decomposition, LangevinNoiseFollowsTheParticle) {
   many.run(30);
   const ParticleData<double> ref = one.particles(), got = many.particles();
   if (world_rank() != 0) return;
-  double worst = 0.0;
-  for (std::size_t k = 0; k < ref.n_local; ++k) {
-    const Vec3d d = c.sys.box.min_image(got.position[k] - ref.position[k]);
-    worst = std::max(worst, std::sqrt(dot(d, d)));
-  }
   // Round-off of the force sums only (1e-16 relative), grown over 30 steps.
-  EXPECT_LT(worst, 1e-9);
+  EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-9);
 }
 
 TEST(Decomposition, ThinDomainsAreRefused) {
