@@ -98,8 +98,8 @@ class CpuDomainStorage final : public DomainStorageOp {
         if (near_hi) hi_list.push_back(static_cast<uint32_t>(i));
       }
     }
-    pack_ghosts(lo_list, to_lo);
-    pack_ghosts(hi_list, to_hi);
+    pack_list(lo_list, kGhostRecord, to_lo);
+    pack_list(hi_list, kGhostRecord, to_hi);
     pack_s_ += seconds_since(t0);
   }
 
@@ -115,10 +115,7 @@ class CpuDomainStorage final : public DomainStorageOp {
     for (std::size_t k = 0; k < m; ++k) {
       const double* r = rec.data() + k * kGhostRecord;
       const std::size_t i = n0 + k;
-      p.position[i] = vec_cast<Real>(Vec3d{r[0], r[1], r[2]});
-      const Vec3<Real> v = vec_cast<Real>(Vec3d{r[3], r[4], r[5]});
-      p.velocity[i] = v;
-      if (pred) c_.v_pred[i] = v;
+      unpack_state(i, r, pred);
       p.type[i] = static_cast<uint32_t>(r[6]);
       p.tag[i] = static_cast<uint32_t>(r[7]);
       p.image[i] = {0, 0, 0};
@@ -129,15 +126,7 @@ class CpuDomainStorage final : public DomainStorageOp {
 
   void pack_update(int slot, std::vector<double>& out) override {
     const auto t0 = Clock::now();
-    const auto& list = send_[slot];
-    const Vec3<Real>* v = forces_velocity();
-    out.resize(list.size() * kUpdateRecord);
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      const uint32_t i = list[k];
-      double* r = out.data() + k * kUpdateRecord;
-      const Vec3d x = vec_cast<double>(c_.p.position[i]), w = vec_cast<double>(v[i]);
-      r[0] = x.x, r[1] = x.y, r[2] = x.z, r[3] = w.x, r[4] = w.y, r[5] = w.z;
-    }
+    pack_list(send_[slot], kUpdateRecord, out);
     pack_s_ += seconds_since(t0);
   }
 
@@ -149,14 +138,7 @@ class CpuDomainStorage final : public DomainStorageOp {
                         " ghosts");
     const bool pred = has_prediction();
     if (pred && c_.v_pred.size() < c_.p.size()) c_.v_pred.resize(c_.p.size());  // the prediction covers locals only
-    for (std::size_t k = 0; k < m; ++k) {
-      const double* r = in.data() + k * kUpdateRecord;
-      const std::size_t i = n0 + k;
-      c_.p.position[i] = vec_cast<Real>(Vec3d{r[0], r[1], r[2]});
-      const Vec3<Real> v = vec_cast<Real>(Vec3d{r[3], r[4], r[5]});
-      c_.p.velocity[i] = v;
-      if (pred) c_.v_pred[i] = v;
-    }
+    for (std::size_t k = 0; k < m; ++k) unpack_state(n0 + k, in.data() + k * kUpdateRecord, pred);
     pack_s_ += seconds_since(t0);
   }
 
@@ -204,16 +186,26 @@ class CpuDomainStorage final : public DomainStorageOp {
                                       double(p.tag[i])};
     out.insert(out.end(), r, r + kMigrateRecord);
   }
-  void pack_ghosts(const std::vector<uint32_t>& list, std::vector<double>& out) const {
+  // The records of `list`: position and the velocity the forces read
+  // (kUpdateRecord), then type and tag for a new ghost (kGhostRecord).
+  void pack_list(const std::vector<uint32_t>& list, std::size_t size, std::vector<double>& out) const {
     const Vec3<Real>* v = forces_velocity();
-    out.resize(list.size() * kGhostRecord);
+    out.resize(list.size() * size);
     for (std::size_t k = 0; k < list.size(); ++k) {
       const uint32_t i = list[k];
-      double* r = out.data() + k * kGhostRecord;
+      double* r = out.data() + k * size;
       const Vec3d x = vec_cast<double>(c_.p.position[i]), w = vec_cast<double>(v[i]);
       r[0] = x.x, r[1] = x.y, r[2] = x.z, r[3] = w.x, r[4] = w.y, r[5] = w.z;
-      r[6] = double(c_.p.type[i]), r[7] = double(c_.p.tag[i]);
+      if (size == kGhostRecord) r[6] = double(c_.p.type[i]), r[7] = double(c_.p.tag[i]);
     }
+  }
+  // Slot i (a ghost) takes a record's position and velocity; the velocity is
+  // what the owner's forces read, so it is the prediction too where there is one.
+  void unpack_state(std::size_t i, const double* r, bool pred) {
+    c_.p.position[i] = vec_cast<Real>(Vec3d{r[0], r[1], r[2]});
+    const Vec3<Real> v = vec_cast<Real>(Vec3d{r[3], r[4], r[5]});
+    c_.p.velocity[i] = v;
+    if (pred) c_.v_pred[i] = v;
   }
 };
 
