@@ -27,11 +27,7 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
     count_.resize(nc);
     if (sorted_) {
       start_.resize(nc);
-      members_.resize(n);
-      keys_in_.resize(n);
-      keys_out_.resize(n);
-      vals_in_.resize(n);
-      temp_.resize(std::max<size_t>(sorted_cells_temp_bytes(n), 1));
+      size_sorted(n);
       cap_ = 0;
     } else {
       const double mean = double(n) / nc;
@@ -56,14 +52,23 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
     ctx_.synchronize();
   }
 
+  // Cells hold every stored particle, ghosts included (several ranks).
   void enqueue_build() override {
+    const uint32_t n = ctx_.n_all();
     if (sorted_) {
+      // Migration and ghosts change the count between rebuilds (outside any
+      // graph: a run on several ranks steps from the host).
+      if (n > sized_for_) {
+        size_sorted(ctx_.capacity);
+        publish();
+        ctx_.invalidate_graphs();
+      }
       SortedCellScratch sc{keys_in_.data(), keys_out_.data(), vals_in_.data(), temp_.data(),
                            temp_.size()};
-      build_cells_sorted<S4>(ctx_.pos.data(), ctx_.n, ctx_.grid, start_.data(), count_.data(),
+      build_cells_sorted<S4>(ctx_.pos.data(), n, ctx_.grid, start_.data(), count_.data(),
                              members_.data(), sc, ctx_.stream);
     } else {
-      build_cells_atomic<S4>(ctx_.pos.data(), ctx_.n, ctx_.grid, count_.data(), members_.data(),
+      build_cells_atomic<S4>(ctx_.pos.data(), n, ctx_.grid, count_.data(), members_.data(),
                              cap_, ctx_.ctl.data(), ctx_.stream);
     }
   }
@@ -85,8 +90,18 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
   bool sorted_;
   DeviceBuffer<uint32_t> count_, start_, members_;
   uint32_t cap_ = 0;
+  uint32_t sized_for_ = 0;  // sorted: particles the scratch holds
   DeviceBuffer<uint32_t> keys_in_, keys_out_, vals_in_;  // sorted: radix-sort pairs
   DeviceBuffer<unsigned char> temp_;                     // sorted: CUB scratch
+
+  void size_sorted(uint32_t n) {
+    members_.resize(n);
+    keys_in_.resize(n);
+    keys_out_.resize(n);
+    vals_in_.resize(n);
+    temp_.resize(std::max<size_t>(sorted_cells_temp_bytes(n), 1));
+    sized_for_ = n;
+  }
 
   void publish() {
     ctx_.cells = {members_.data(), sorted_ ? start_.data() : nullptr, count_.data(), cap_};

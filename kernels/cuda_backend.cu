@@ -70,7 +70,10 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
 
   void advance(StepPlan& plan, uint64_t first_step, uint64_t nsteps, bool sums_on_last) override {
     if (!graph_ || !graph_->compiled_for(plan)) graph_ = std::make_unique<CudaStepGraph>(ctx_, plan);
-    graph_steps_ += graph_->advance(first_step, nsteps, sums_on_last);
+    if (plan.comm().size() > 1)
+      graph_->advance_decomposed(plan.comm(), first_step, nsteps, sums_on_last);
+    else
+      graph_steps_ += graph_->advance(first_step, nsteps, sums_on_last);
   }
 
   ThermoSample thermo(uint64_t timestep, const PairSums& sums) const override {

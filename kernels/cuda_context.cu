@@ -12,6 +12,7 @@
 
 #include "device_ops.cuh"
 #include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "tag_order.cuh"
 
@@ -92,6 +93,9 @@ void CudaContextBase::load_common(const System& s, const RunParams& p) {
   sys = s;
   params = p;
   n = static_cast<uint32_t>(s.particles.n_local);
+  n_ghost = 0;
+  capacity = n;
+  forces_read_pred = false;
   tea = variant.rng == RngKind::tea;
   gw = p.integrator == Integrator::groot_warren;
   nh_mv2_known = false;
@@ -216,6 +220,41 @@ void CudaContext<P>::restore_list_state(const ListRestartState& state, const Par
   h_ctl->list.force_rebuild = 0;
   push_ctl();
   nh_mv2_known = false;
+}
+
+namespace {
+
+// Reallocates b to `slots` elements, keeping its first `keep`.
+template <class T>
+void grow_keeping(DeviceBuffer<T>& b, std::size_t slots, std::size_t keep, cudaStream_t s) {
+  if (b.size() == 0) return;  // an array this run does not use (vel_pred, sig)
+  DeviceBuffer<T> bigger(slots);
+  if (keep)
+    MESO_CUDA_CHECK(cudaMemcpyAsync(bigger.data(), b.data(), keep * sizeof(T), cudaMemcpyDeviceToDevice, s));
+  MESO_CUDA_CHECK(cudaStreamSynchronize(s));
+  b.swap(bigger);
+}
+
+}  // namespace
+
+template <class P>
+void CudaContext<P>::reserve(uint32_t slots) {
+  if (slots <= capacity) return;
+  // A quarter more than asked: migration and ghost layers fluctuate by a
+  // few percent from one rebuild to the next.
+  const uint64_t want = uint64_t(slots) + slots / 4 + 256;
+  if (want > 0xffffffffull / 64) throw_input_error("cuda backend: ", slots, " particle slots on one rank are too many");
+  const std::size_t cap = std::size_t(want), keep = n_all();
+  grow_keeping(pos, cap, keep, stream);
+  grow_keeping(vel, cap, keep, stream);
+  grow_keeping(force, cap, keep, stream);
+  grow_keeping(vel_pred, cap, keep, stream);
+  grow_keeping(last_pos, cap, keep, stream);
+  grow_keeping(tag, cap, keep, stream);
+  grow_keeping(sig, cap, keep, stream);
+  grow_keeping(image, cap, keep, stream);
+  capacity = static_cast<uint32_t>(cap);
+  invalidate_graphs();
 }
 
 template <class P>

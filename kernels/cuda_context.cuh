@@ -48,7 +48,21 @@ class CudaContextBase {
   Variant variant;
   System sys;
   RunParams params;
+  // Particles [0, n) are this rank's own; on several ranks the ghosts of
+  // the neighbouring domains follow them, [n, n + n_ghost) (the "domain"
+  // operation, domain_storage_op.cu). Integrators, list rows, forces and
+  // sums run over the n local particles; cells hold every stored particle,
+  // and a list entry may name a ghost. One rank has no ghosts.
   uint32_t n = 0;
+  uint32_t n_ghost = 0;
+  uint32_t n_all() const { return n + n_ghost; }
+  // Slots allocated in every particle array (>= n_all(); grown by reserve).
+  uint32_t capacity = 0;
+  // Whether the forces of the step in progress read vel_pred (Groot-Warren's
+  // prediction, fused velocity Verlet's v(t + dt/2)) rather than vel: false
+  // for the forces of t = 0, set by the step loop of a run on several ranks
+  // so that ghosts carry the velocity their owner's forces read.
+  bool forces_read_pred = false;
   bool loaded = false;
   bool tea = false;  // rng=tea: the DPD noise reads TEA signatures
   bool gw = false;   // Groot-Warren: forces read the predicted velocity (vel_pred)
@@ -123,6 +137,10 @@ class CudaContext final : public CudaContextBase {
   // order, last_pos and the list counters of the step control.
   void list_state(ListRestartState& out) const;
   void restore_list_state(const ListRestartState& state, const ParticleData<double>& now);
+  // Grows every particle array to hold at least `slots` particles, keeping
+  // the n_all() stored ones (migration and ghosts on several ranks); a
+  // reallocation invalidates the graphs.
+  void reserve(uint32_t slots);
 
   DeviceBuffer<S4> pos, vel, force, vel_pred, last_pos;
   DeviceBuffer<uint32_t> tag, sig;
@@ -134,7 +152,7 @@ class CudaContext final : public CudaContextBase {
 
   ParticleView<S4> view() {
     return {pos.data(), vel.data(), force.data(), vel_pred.data(), tag.data(),
-            image.data(), sig.data(), last_pos.data(), n};
+            image.data(), sig.data(), last_pos.data(), n, n_all()};
   }
 
  private:

@@ -21,6 +21,7 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("pair_force/lj", make_cuda_lj_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);
     t.add("bonded", make_cuda_bonded_force<P>);
+    t.add("domain", make_cuda_domain_storage<P>);
     t.add("mpcd/stream", make_cuda_mpcd_stream<P>);
     t.add("mpcd/sort", make_cuda_mpcd_sort<P>);
     t.add("mpcd/collide/srd", [](CudaContext<P>& c) { return make_cuda_mpcd_collide<P>(c, MpcdRule::srd); });

@@ -28,6 +28,8 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<P>& ctx);    // bonded_force_op.cu
 template <class P>
 std::unique_ptr<Operation> make_cuda_mdscf_force(CudaContext<P>& ctx);     // mdscf_force.cu
+template <class P>
+std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<P>& ctx);  // domain_storage_op.cu
 // integration_methods.cu; gw: Groot-Warren's predicted first half.
 template <class P>
 std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>& ctx, bool gw);

@@ -29,6 +29,7 @@
 
 #include "integrate_nose_hoover.cuh"
 #include "meso/cuda/check.hpp"
+#include "meso/ops/communicator.hpp"
 
 namespace meso::cuda {
 namespace {
@@ -151,11 +152,16 @@ void CudaStepGraph::enqueue_step_end(bool sums) {
 }
 
 // Rebuild driven from the host: grows and retries until nothing overflows.
-void CudaStepGraph::host_rebuild(bool sort) {
+// On several ranks (comm): migration before the reorder, which permutes the
+// local particles only, and the ghost layer built again after it (as
+// StepPlan::rebuild does).
+void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
+  if (comm) comm->migrate();
   if (sort && reorder_) {
     reorder_->enqueue_apply();
     ctx_.nh_mv2_known = false;  // the sum would now run in another order
   }
+  if (comm) comm->exchange_ghosts();
   StepControl* h = ctx_.h_ctl;
   for (int attempt = 0;; ++attempt) {
     cells_->enqueue_build();
@@ -181,6 +187,48 @@ void CudaStepGraph::host_step(bool sums) {
   if (ctx_.h_ctl->abort) raise_force_stops(forces_);
   if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
   enqueue_step_end(sums);
+}
+
+// One step on one of several ranks. Every rank opens its step on the
+// device; the rebuild is global (a rank whose particles moved little still
+// rebuilds when another must: migration and the ghost exchange are
+// collective). Without a rebuild the ghosts' positions and velocities are
+// refreshed from their owners before the forces.
+void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
+  enqueue_step_start(false, 0);
+  ctx_.pull_ctl();
+  StepControl* h = ctx_.h_ctl;
+  if (h->abort) raise_force_stops(forces_);
+  const bool mine = h->list.rebuild;
+  if (comm.any(mine)) {
+    if (!mine) {  // as open_step decides a rebuild, for this rank too
+      const ControlArgs c = ctx_.control_args();
+      h->list.rebuild = 1;
+      h->list.sort_due = c.reorder && h->list.steps_since_sort >= c.sort_every;
+      ctx_.push_ctl();
+    }
+    host_rebuild(h->list.sort_due, &comm);
+  } else {
+    comm.update_ghosts();
+  }
+  enqueue_step_end(sums);
+}
+
+void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, uint64_t nsteps,
+                                       bool sums_on_last) {
+  if (nsteps == 0) return;
+  if (!nlist_) throw std::logic_error("cuda backend: a run on several ranks without lists");
+  method_->before_capture();
+  ctx_.set_step(first_step - 1);
+  // From the first half-step on, ghosts carry the velocity the forces read.
+  ctx_.forces_read_pred = ctx_.gw || fused_;
+  const uint64_t last = first_step + nsteps - 1;
+  for (uint64_t s = first_step; s <= last; ++s) decomposed_step(comm, sums_on_last && s == last);
+  ctx_.pull_ctl();
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);
+  nlist_->shrink_to_fit();
+  if (sums_on_last)
+    for (DeviceForce* f : forces_) f->fetch_sums();
 }
 
 void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& exec) {

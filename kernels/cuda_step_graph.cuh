@@ -33,6 +33,11 @@ class CudaStepGraph {
   // and the forces' sums() hold them afterwards. Returns the number of
   // steps run as graph launches.
   uint64_t advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last);
+  // The same steps on one of several ranks: stepped from the host, with
+  // the communicator's migration, ghost exchange and ghost updates between
+  // the kernels, and the rebuild decided by every rank together (no graph:
+  // the MPI messages sit between the phases).
+  void advance_decomposed(Communicator& comm, uint64_t first_step, uint64_t nsteps, bool sums_on_last);
 
   // The operations, for profiling.
   DeviceMethod& method() { return *method_; }
@@ -61,8 +66,9 @@ class CudaStepGraph {
   void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr);
   void enqueue_forces(bool sums);
   void enqueue_step_end(bool sums);
-  void host_rebuild(bool sort);
+  void host_rebuild(bool sort, Communicator* comm = nullptr);
   void host_step(bool sums);
+  void decomposed_step(Communicator& comm, bool sums);
   void finish_step_after_abort(bool sums);
   void build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& exec);
   void destroy_graph();

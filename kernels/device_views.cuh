@@ -103,7 +103,8 @@ struct ParticleView {
   Image* image;
   uint32_t* signature;  // TEA signatures (nullptr for philox)
   S4* last_pos;         // positions at the last neighbor-list build
-  uint32_t n;
+  uint32_t n;           // local particles (the rest are ghosts)
+  uint32_t n_all;       // local particles and ghosts: what a list entry can name
 };
 
 // Regular grid of cells of at least r_list on a side, row-major ids

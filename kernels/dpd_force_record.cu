@@ -75,7 +75,7 @@ __global__ void pack_kernel(ParticleView<S4> p, const S4* __restrict__ vel,
                             DpdRecordOf<S4>* __restrict__ rec, const StepControl* ctl, bool tea) {
   using T = decltype(S4{}.x);
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p.n || ctl->abort) return;
+  if (i >= p.n_all || ctl->abort) return;
   const S4 r = ldg4(p.pos + i), v = ldg4(vel + i);
   const uint32_t key = (__ldg(p.tag + i) << 8) | type_of(r);
   const uint32_t sig = tea ? __ldg(p.signature + i) : 0u;
@@ -191,7 +191,8 @@ void compute_dpd_forces_record(const DpdForceArgs<typename P::S4>& a, const DpdF
                                cudaStream_t s) {
   using S4 = typename P::S4;
   if (!a.rec) throw std::logic_error("dpd force: gather=record without records");
-  pack_kernel<S4><<<(a.p.n + 255) / 256, 256, 0, s>>>(a.p, c.predicted ? a.p.vel_pred : a.p.vel,
+  // Records of the ghosts too (several ranks): list entries name them.
+  pack_kernel<S4><<<(a.p.n_all + 255) / 256, 256, 0, s>>>(a.p, c.predicted ? a.p.vel_pred : a.p.vel,
                                                        a.rec, a.ctl, c.tea);
   MESO_CUDA_CHECK(cudaGetLastError());
   if (c.fp32_noise) {

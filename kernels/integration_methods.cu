@@ -109,6 +109,10 @@ class CudaNoseHoover final : public CudaMethod<P> {
 
   void before_capture() override { ensure_nh_mv2(); }
   bool folds_step_opening() const override { return true; }
+  // Its kinetic energy is summed on the device inside the step (ke_partials_,
+  // StepControl::nh): on several ranks it would be this rank's share, not
+  // the global sum the thermostat needs. The plan refuses the run.
+  bool decomposable() const override { return false; }
 
   void enqueue_first_half(const StepOpening* open) override {
     ensure_nh_mv2();

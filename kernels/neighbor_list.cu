@@ -99,6 +99,15 @@ class CudaNeighborList final : public NeighborListOp,
 
   void enqueue_build() override {
     if (!ctx_.cells.count) throw std::logic_error("cuda neighbor_list: no cell list was created");
+    // Migration (several ranks) changes the local count between rebuilds,
+    // outside any graph: rows for the new count, a quarter more to spare.
+    if (ctx_.n > count_.size()) {
+      stride_ = round_up(ctx_.n + ctx_.n / 4, 32);
+      allocate();
+      count_.resize(stride_);
+      publish();
+      ctx_.invalidate_graphs();
+    }
     const double rc = ctx_.sys.max_rcut(), rl = ctx_.r_list();
     // fp32 builds (mixed, single) widen the list radius by 2^-20 relative, far
     // above fp32 rounding of |r|^2 (~2^-23), so rounding can add but never drop

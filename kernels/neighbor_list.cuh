@@ -60,7 +60,7 @@ struct NlistBuildArgs {
   double r_list_sq;  // r_c + skin, squared
   double r_core_sq;  // max r_c squared: entries inside it go first (ballot)
   StepControl* ctl;
-  uint32_t n;        // particles
+  uint32_t n;        // local particles: rows are built for them; ghosts (members >= n) are candidates only
   uint32_t tpp = 1;  // nlist=atomic: lanes per particle (variant axis tpp)
 };
 

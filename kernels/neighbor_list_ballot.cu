@@ -137,6 +137,7 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
       __syncwarp();
       for (uint32_t r = 0; r < gs; ++r) {
         const uint32_t i = __shfl_sync(0xffffffffu, my_i, r);
+        if (i >= a.n) continue;  // a ghost (several ranks): a candidate, not a row; warp-uniform
         const R rix = R(__shfl_sync(0xffffffffu, my_r.x, r));
         const R riy = R(__shfl_sync(0xffffffffu, my_r.y, r));
         const R riz = R(__shfl_sync(0xffffffffu, my_r.z, r));
@@ -174,15 +175,16 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
     }
     __syncwarp();
     // Join and transpose: slot k of every i of the group, lane = i.
-    const uint32_t core = lane < gs ? n_core[lane] : 0;
-    const uint32_t cnt = lane < gs ? core + n_skin[lane] : 0;
-    if (lane < gs) {
+    const bool has_row = lane < gs && my_i < a.n;  // ghosts have no row
+    const uint32_t core = has_row ? n_core[lane] : 0;
+    const uint32_t cnt = has_row ? core + n_skin[lane] : 0;
+    if (has_row) {
       a.nl.count[my_i] = cnt;
       if (cnt > cap) atomicMax(&ctl->list.nlist_overflow, cnt);
     }
     const uint32_t kmax = __reduce_max_sync(0xffffffffu, cnt <= cap ? cnt : 0);
     for (uint32_t k = 0; k < kmax; ++k) {
-      if (lane < gs && k < cnt && cnt <= cap) {
+      if (has_row && k < cnt && cnt <= cap) {
         const uint32_t* trow = tile + size_t(lane) * row;
         a.nl.idx[a.nl.at(my_i, k)] = k < core ? trow[k] : trow[cap - 1 - (k - core)];
       }

@@ -122,6 +122,7 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
       // One particle per warp at a time (warp-uniform), 32 candidates a round.
       for (uint32_t ip = warp; ip < np; ip += kWarps) {
         const uint32_t i = a.cells.members[b_c + p0 + ip];
+        if (i >= a.n) continue;  // a ghost (several ranks): a candidate, not a row; warp-uniform
         const S4 pi = ldg4(pos + i);
         const R xi = R(pi.x), yi = R(pi.y), zi = R(pi.z);
         uint32_t* __restrict__ row = a.nl.idx + a.nl.at(i, 0);
@@ -156,6 +157,7 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
     __syncthreads();
     for (uint32_t t = tid; t < np; t += kTileBlock) {
       const uint32_t i = a.cells.members[b_c + p0 + t];
+      if (i >= a.n) continue;
       const uint32_t cnt = cnt_s[t];
       a.nl.count[i] = cnt;
       if (cnt > cap) atomicMax(&ctl->list.nlist_overflow, cnt);

@@ -57,6 +57,14 @@ class CudaPairForce : public ForceOp, public DeviceForce {
       throw_input_error("cuda '", name(),
                         "' writes the net force: it must be the first force of the plan");
     if (!ctx_.nlist.idx) throw std::logic_error("cuda pair force: no neighbor list was created");
+    // Migration (several ranks) changes the particle count between steps,
+    // outside any graph: one partial per block of the count now.
+    const uint32_t b = blocks_now();
+    if (b > blocks_ || partials_.size() < 2 * size_t(b)) {
+      partials_.resize(2 * size_t(b + b / 4 + 1));
+      ctx_.invalidate_graphs();
+    }
+    blocks_ = b;
     enqueue_kernel(r.sums, r.initial);
     if (r.sums) reduce_partials(partials_.data(), blocks_, sums_d_.data(), ctx_.stream);
   }
@@ -79,6 +87,8 @@ class CudaPairForce : public ForceOp, public DeviceForce {
     sums_d_.resize(2);
   }
   virtual void enqueue_kernel(bool sums, bool initial) = 0;
+  // The kernel's blocks for the current particle count.
+  virtual uint32_t blocks_now() const = 0;
   bool fused(bool initial) const { return finishes_step() && !initial; }
 
   CudaContext<P>& ctx_;
@@ -145,7 +155,14 @@ class CudaDpdForce final : public CudaPairForce<P> {
     return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
   }
 
+  uint32_t blocks_now() const override { return dpd_force_blocks(ctx_); }
+
   void enqueue_kernel(bool sums, bool initial) override {
+    // gather=record: a record for every particle a list entry can name.
+    if (record_ && rec_.size() < ctx_.n_all()) {
+      rec_.resize(ctx_.capacity);
+      ctx_.invalidate_graphs();
+    }
     const CudaContext<P>& c = ctx_;
     // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
     const bool base_in_pred = !c.gw;
@@ -204,6 +221,8 @@ class CudaLjForce final : public CudaPairForce<P> {
  private:
   uint32_t tpp_;
   DeviceBuffer<physics::LjPairCoeffs<LjPairReal<P>>> coeffs_;  // ntypes x ntypes
+
+  uint32_t blocks_now() const override { return lj_force_blocks(ctx_.n, tpp_); }
 
   void enqueue_kernel(bool sums, bool initial) override {
     const CudaContext<P>& c = ctx_;

@@ -22,23 +22,7 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
 
  public:
   explicit CudaReorder(CudaContext<P>& ctx) : DeviceReorder(ctx), ctx_(ctx) {
-    const uint32_t n = ctx_.n;
-    // One region, 256-byte aligned pieces: the keys in and out, the values
-    // in and the permutation out of the radix sort, its temporary storage,
-    // and the gather buffer of permute (the largest array element: S4 or
-    // Image). It lives in the neighbor list's storage (list_scratch_bytes).
-    auto piece = [&](std::size_t bytes) {
-      const std::size_t at = total_;
-      total_ += (bytes + 255) / 256 * 256;
-      return at;
-    };
-    at_keys_in_ = piece(size_t(n) * sizeof(unsigned long long));
-    at_keys_out_ = piece(size_t(n) * sizeof(unsigned long long));
-    at_vals_ = piece(size_t(n) * sizeof(uint32_t));
-    at_perm_ = piece(size_t(n) * sizeof(uint32_t));
-    temp_bytes_ = std::max<size_t>(reorder_temp_bytes(n), 1);
-    at_temp_ = piece(temp_bytes_);
-    at_gather_ = piece(size_t(n) * std::max(sizeof(S4), sizeof(Image)));
+    layout(ctx_.n);
     ctx_.list_scratch_bytes = total_;
   }
 
@@ -56,6 +40,17 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
     if (!ctx_.nlist.idx)
       throw std::logic_error("cuda reorder: the neighbor list (its scratch) was not created");
     char* base = reinterpret_cast<char*>(ctx_.nlist.idx);
+    // On several ranks migration can leave more local particles than the
+    // list's storage was lent for (it is reordered right after migration,
+    // before the list is built for the new count, and outside any graph):
+    // then the reorder keeps scratch of its own, sized with room to spare.
+    if (ctx_.n > sized_for_ || own_.size()) {
+      if (ctx_.n > sized_for_) {
+        layout(ctx_.n + ctx_.n / 4);
+        own_.resize(total_);
+      }
+      base = own_.data();
+    }
     ReorderScratch sc{reinterpret_cast<unsigned long long*>(base + at_keys_in_),
                       reinterpret_cast<unsigned long long*>(base + at_keys_out_),
                       reinterpret_cast<uint32_t*>(base + at_vals_),
@@ -65,14 +60,39 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
                           ctx_.stream);
   }
 
-  // Its scratch is counted with the neighbor list's storage.
-  std::size_t device_bytes() const override { return 0; }
+  // Its scratch is counted with the neighbor list's storage (unless it
+  // had to keep its own).
+  std::size_t device_bytes() const override { return own_.bytes(); }
 
  private:
   CudaContext<P>& ctx_;
   std::size_t total_ = 0, temp_bytes_ = 0;
   std::size_t at_keys_in_ = 0, at_keys_out_ = 0, at_vals_ = 0, at_perm_ = 0, at_temp_ = 0,
               at_gather_ = 0;
+  uint32_t sized_for_ = 0;
+  DeviceBuffer<char> own_;
+
+  // One region, 256-byte aligned pieces for n particles: the keys in and
+  // out, the values in and the permutation out of the radix sort, its
+  // temporary storage, and the gather buffer of permute (the largest array
+  // element: S4 or Image). It lives in the neighbor list's storage
+  // (list_scratch_bytes), or in own_.
+  void layout(uint32_t n) {
+    total_ = 0;
+    auto piece = [&](std::size_t bytes) {
+      const std::size_t at = total_;
+      total_ += (bytes + 255) / 256 * 256;
+      return at;
+    };
+    at_keys_in_ = piece(size_t(n) * sizeof(unsigned long long));
+    at_keys_out_ = piece(size_t(n) * sizeof(unsigned long long));
+    at_vals_ = piece(size_t(n) * sizeof(uint32_t));
+    at_perm_ = piece(size_t(n) * sizeof(uint32_t));
+    temp_bytes_ = std::max<size_t>(reorder_temp_bytes(n), 1);
+    at_temp_ = piece(temp_bytes_);
+    at_gather_ = piece(size_t(n) * std::max(sizeof(S4), sizeof(Image)));
+    sized_for_ = n;
+  }
 };
 
 }  // namespace

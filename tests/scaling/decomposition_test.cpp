@@ -1,5 +1,9 @@
 // Domain decomposition on CPU ranks (label mpi; run by ctest under
-// `mpirun -np R --oversubscribe` for R = 1, 2, 4, 8). Every rank also runs
+// `mpirun -np R --oversubscribe` for R = 1, 2, 4, 8), and the same tests on
+// CUDA ranks (decomposition_gpu_test, built with MESO_DECOMPOSITION_CUDA;
+// labels mpi and gpu: the ranks share the device(s) there are, and the
+// backend's variant is precision=double unless a test says otherwise, so
+// that the 1e-12 force gate applies unchanged). Every rank also runs
 // the whole system on its own (the single-rank reference) and the
 // distributed run is compared with it on rank 0:
 //   - forces at t = 0 agree to 1e-12 relative L2 (double; the same pairs,
@@ -15,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 
@@ -22,6 +27,10 @@
 
 #include "meso/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
+#ifdef MESO_DECOMPOSITION_CUDA
+#include "meso/cuda/cuda_backend.hpp"
+#include "meso/cuda/device_info.hpp"
+#endif
 #include "meso/scaling/mpi_communicator.hpp"
 #include "meso/simulation.hpp"
 
@@ -39,7 +48,20 @@ int world_size() {
   return n;
 }
 
-std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
+#ifdef MESO_DECOMPOSITION_CUDA
+constexpr const char* kBackend = "cuda";
+std::unique_ptr<Backend> backend(const Variant& v) {
+  BackendRegistry r;
+  cuda::register_cuda_backend(r);
+  return r.create("cuda", v);
+}
+// The CUDA variant of the gates: fp64 storage and arithmetic.
+std::unique_ptr<Backend> cpu() { return backend(Variant::parse("precision=double")); }
+#else
+constexpr const char* kBackend = "cpu";
+std::unique_ptr<Backend> backend(const Variant& v) { return std::make_unique<reference::CpuBackend<double>>(v); }
+std::unique_ptr<Backend> cpu() { return backend(Variant{}); }
+#endif
 
 // The same system with its particles stored in reverse order: the same
 // physics, summed in another order (the round-off yardstick).
@@ -162,6 +184,22 @@ TEST(Decomposition, DpdAgreesWithOneRank) { compare_with_one_rank(dpd_case()); }
 TEST(Decomposition, LjAgreesWithOneRank) { compare_with_one_rank(lj_case()); }
 
 TEST(Decomposition, NoseHooverThermostatIsGlobal) {
+#ifdef MESO_DECOMPOSITION_CUDA
+  // The CUDA thermostat sums the kinetic energy on the device inside the
+  // step; on several ranks the run is refused, naming the integrator.
+  if (world_size() > 1) {
+    Case c = lj_case();
+    c.rp.integrator = Integrator::nvt;
+    c.rp.kT = 1.2;
+    try {
+      Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+      FAIL() << "nvt on several cuda ranks was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("nvt"), std::string::npos) << e.what();
+    }
+    return;
+  }
+#endif
   Case c = lj_case();
   c.rp.integrator = Integrator::nvt;
   c.rp.kT = 1.2;
@@ -194,11 +232,11 @@ TEST(Decomposition, TeaNoiseAndCellReorderingAgreeWithOneRank) {
   // TEA signatures are computed for ghosts too, and a reorder (every 10
   // steps) permutes the local particles between migration and the ghost
   // exchange: neither may change the physics.
-  const Variant v = Variant::parse("rng=tea,reorder=cell,sort=10");
+  const Variant v = Variant::parse(std::string(kBackend) == "cuda" ? "precision=double,rng=tea,reorder=cell,sort=10"
+                                                                   : "rng=tea,reorder=cell,sort=10");
   Case c = dpd_case();
-  Simulation one(std::make_unique<reference::CpuBackend<double>>(v), c.sys, c.rp);
-  Simulation many(std::make_unique<reference::CpuBackend<double>>(v), c.sys, c.rp,
-                  MpiCommunicator::factory(MPI_COMM_WORLD));
+  Simulation one(backend(v), c.sys, c.rp);
+  Simulation many(backend(v), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
   one.run(40);
   many.run(40);
   const ParticleData<double> ref = one.particles(), got = many.particles();
@@ -223,6 +261,39 @@ TEST(Decomposition, LangevinNoiseFollowsTheParticle) {
   EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-9);
 }
 
+#ifdef MESO_DECOMPOSITION_CUDA
+// The CUDA variants whose code paths differ around ghosts: list builders
+// that skip ghost rows (ballot, tiled, atomic), the record gather that packs
+// ghosts' records too, the sorted cell list sized for locals and ghosts,
+// fused velocity Verlet (ghosts carry v(t + dt/2) from vel_pred), and mixed
+// precision (the default storage). 20 steps each, with migration.
+TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
+  const char* variants[] = {"precision=double,nlist=ballot,cells=sorted", "precision=double,nlist=tiled",
+                            "precision=double,nlist=atomic,cells=atomic", "precision=double,gather=record,tpp=2",
+                            "precision=double,fuse=on",                   "precision=mixed"};
+  Case c = dpd_case();
+  for (const char* spec : variants) {
+    SCOPED_TRACE(spec);
+    const Variant v = Variant::parse(spec);
+    const bool fp32 = v.precision != Precision::double_;
+    Simulation one(backend(v), c.sys, c.rp);
+    Simulation many(backend(v), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+    for (uint64_t s = 1; s <= 20; ++s) {
+      one.run(1);
+      many.run(1);
+      const ParticleData<double> got = many.particles();
+      if (world_rank() == 0) expect_each_tag_once(got, c.sys.particles.n_local, s);
+    }
+    const ParticleData<double> ref = one.particles(), got = many.particles();
+    if (world_rank() != 0) continue;
+    // fp32 storage: the same pairs in another order, rounded to float (the
+    // mixed gate of the force tests, 1e-5), grown over 20 steps.
+    EXPECT_LT(rel_l2(got.force, ref.force), fp32 ? 1e-4 : 1e-9);
+    EXPECT_LT(largest_displacement(c.sys.box, got, ref), fp32 ? 1e-4 : 1e-9);
+  }
+}
+#endif
+
 TEST(Decomposition, ThinDomainsAreRefused) {
   const int n = world_size();
   if (n < 2) GTEST_SKIP() << "one rank has no domains to split";
@@ -243,6 +314,17 @@ TEST(Decomposition, ThinDomainsAreRefused) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
+#ifdef MESO_DECOMPOSITION_CUDA
+  // A GPU test without a GPU is skipped as a whole (ctest's SKIP_RETURN_CODE),
+  // never passed.
+  if (meso::cuda::device_count() == 0) {
+    if (meso::scaling::world_rank() == 0) std::fprintf(stderr, "no CUDA device: skipped\n");
+    MPI_Finalize();
+    return 77;
+  }
+  // Ranks of one node share its devices round-robin.
+  meso::cuda::select_device(meso::scaling::world_rank());
+#endif
   // Only rank 0 prints; every rank's result counts (mpirun fails if any fails).
   if (meso::scaling::world_rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

@@ -1,0 +1,85 @@
+// The device side of domain decomposition (Tang & Karniadakis, CPC 2014,
+// Alg. 6; HOOMD-blue's CommunicatorGPU): border selection by a flag per
+// particle and a prefix-sum compaction of the flagged indices (CUB), and the
+// packing and unpacking of the records a Communicator moves between ranks
+// (meso/ops/domain_storage.hpp: kMigrateRecord, kGhostRecord and
+// kUpdateRecord doubles). The operation that drives them is
+// domain_storage_op.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "device_views.cuh"
+
+namespace meso::cuda {
+
+// One axis of the owned region (meso::DomainSlab, on the device).
+struct SlabArgs {
+  int axis;
+  double lo, hi, length, width;
+};
+
+// Per particle i < n, a code: 0 stays, 1 leaves towards lo, 2 towards hi
+// (the nearer side by the periodic offset, as the reference decides).
+template <class S4>
+void classify_leavers(const S4* pos, uint32_t n, const SlabArgs& s, uint8_t* code, cudaStream_t st);
+
+// Per stored particle i < n_all, bit 0: within the ghost width of lo, bit 1:
+// of hi; with one_neighbour (two ranks along the axis) either sets bit 0.
+template <class S4>
+void classify_ghosts(const S4* pos, uint32_t n_all, const SlabArgs& s, bool one_neighbour, uint8_t* code,
+                     cudaStream_t st);
+
+// Which codes a selection takes: (code & mask) == want, or != want with negate.
+struct CodeMatch {
+  uint8_t mask, want;
+  bool negate;
+};
+
+// CUB scratch for a selection over up to n items.
+std::size_t select_temp_bytes(uint32_t n);
+// The indices i in [begin, end), ascending, whose code matches, into out;
+// their number into *count (device). Stable: a prefix-sum compaction.
+void select_indices(const uint8_t* code, uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out,
+                    uint32_t* count, void* temp, std::size_t temp_bytes, cudaStream_t st);
+
+// Records of the particles list[0, m) into out (m x kMigrateRecord doubles):
+// r, v, the prediction (v without one), image, type, tag.
+template <class S4>
+void pack_migrants(ParticleView<S4> p, const uint32_t* list, uint32_t m, double* out, cudaStream_t st);
+// Records of list[0, m) with `size` doubles each: r and the velocity the
+// forces read (vel_pred with from_pred), then type and tag when size is
+// kGhostRecord.
+template <class S4>
+void pack_ghosts(ParticleView<S4> p, const uint32_t* list, uint32_t m, uint32_t size, bool from_pred, double* out,
+                 cudaStream_t st);
+
+// Moves particle from[k] into slot to[k], k < h (closing the holes leavers
+// left: every array a particle has).
+template <class S4>
+void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, uint32_t h, cudaStream_t st);
+
+// TEA: the signature of a particle is keyed by its tag and the velocity the
+// forces read; unpacking writes it for the particles it stores (whitening
+// of the run's seed; tea false: no signatures).
+struct SignatureArgs {
+  bool tea;
+  bool from_pred;  // the forces read vel_pred
+  uint32_t whitening;
+};
+
+// Migration records in[0, m) stored as local particles at slots [at, at + m).
+template <class S4>
+void unpack_migrants(ParticleView<S4> p, const double* in, uint32_t m, uint32_t at, SignatureArgs sg,
+                     cudaStream_t st);
+// Ghost (size kGhostRecord) or update (kUpdateRecord) records into slots
+// [at, at + m): r and velocity (vel and vel_pred alike: the velocity the
+// owner's forces read), type, tag, zero image and force for a new ghost.
+template <class S4>
+void unpack_ghosts(ParticleView<S4> p, const double* in, uint32_t m, uint32_t size, uint32_t at, SignatureArgs sg,
+                   cudaStream_t st);
+
+}  // namespace meso::cuda

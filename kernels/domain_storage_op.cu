@@ -1,0 +1,289 @@
+// The "domain" operation of the CUDA backend (meso/ops/domain_storage.hpp):
+// what a Communicator needs from the device to move particles between
+// ranks. Selection and packing run on the device (domain_storage.cu: a code
+// per particle, then a prefix-sum compaction of the flagged indices); the
+// records cross to the host through one pinned staging buffer, where the
+// communicator's MPI messages take them (host-staged MPI).
+//
+// Storage, as on the CPU: local particles [0, n), then ghosts in the order
+// their messages arrive, each message's range kept for the updates.
+// Migration closes the holes leavers leave by moving the last stayers into
+// them (O(leavers) work, not a compaction of every array); the order of the
+// local particles changes, which only the summation order of forces sees.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "cuda_operations.cuh"
+#include "device_ops.cuh"
+#include "domain_storage.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/domain_storage.hpp"
+#include "meso/physics/tea.hpp"
+
+namespace meso::cuda {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A pinned host buffer of doubles that grows (the staging of every record).
+class PinnedDoubles {
+ public:
+  PinnedDoubles() = default;
+  PinnedDoubles(const PinnedDoubles&) = delete;
+  PinnedDoubles& operator=(const PinnedDoubles&) = delete;
+  ~PinnedDoubles() {
+    if (p_) cudaFreeHost(p_);
+  }
+  double* at_least(std::size_t n) {
+    if (n > size_) {
+      if (p_) cudaFreeHost(p_);
+      p_ = nullptr;
+      size_ = 0;
+      const std::size_t want = n + n / 4 + 1024;
+      MESO_CUDA_CHECK(cudaMallocHost(&p_, want * sizeof(double)));
+      size_ = want;
+    }
+    return p_;
+  }
+
+ private:
+  double* p_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <class P>
+class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaDomainStorage(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) { counts_.resize(4); }
+
+  std::size_t n_local() const override { return ctx_.n; }
+  std::size_t n_ghost() const override { return ctx_.n_ghost; }
+
+  void clear_ghosts() override {
+    ctx_.n_ghost = 0;
+    send_count_.fill(0);
+    range_.fill({0, 0});
+  }
+
+  void take_leavers(const DomainSlab& s, std::vector<double>& to_lo, std::vector<double>& to_hi) override {
+    const auto t0 = Clock::now();
+    if (ctx_.n_ghost) clear_ghosts();
+    const uint32_t n = ctx_.n;
+    scratch(n);
+    cudaStream_t st = ctx_.stream;
+    classify_leavers<S4>(ctx_.pos.data(), n, slab(s), code_.data(), st);
+    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
+    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
+    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
+    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + std::size_t(c[0]) * kMigrateRecord, st);
+    download(std::size_t(c[0]) * kMigrateRecord, to_lo, std::size_t(c[1]) * kMigrateRecord, to_hi);
+    // Close the holes: leavers below the new count m take the stayers at or
+    // above it (as many of each).
+    const uint32_t m = n - c[0] - c[1];
+    if (c[0] + c[1]) {
+      select(0, m, {0xff, 0, true}, list_[0].data(), 0);
+      select(m, n, {0xff, 0, false}, list_[1].data(), 1);
+      const std::array<uint32_t, 2> h = fetch_counts<2>();
+      if (h[0] != h[1]) throw std::logic_error("cuda domain storage: holes and movers differ");
+      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), h[0], st);
+    }
+    ctx_.n = m;
+    ctx_.synchronize();
+    pack_s_ += seconds_since(t0);
+  }
+
+  void add_locals(const std::vector<double>& rec) override {
+    const auto t0 = Clock::now();
+    check_records(rec, kMigrateRecord, "migration");
+    const uint32_t m = static_cast<uint32_t>(rec.size() / kMigrateRecord);
+    if (!m) return;
+    if (ctx_.n_ghost) throw std::logic_error("cuda domain storage: locals added while ghosts are stored");
+    ctx_.reserve(ctx_.n + m);
+    upload(rec);
+    unpack_migrants<S4>(ctx_.view(), rec_.data(), m, ctx_.n, signatures(), ctx_.stream);
+    ctx_.n += m;
+    ctx_.synchronize();
+    pack_s_ += seconds_since(t0);
+  }
+
+  void select_ghosts(const DomainSlab& s, bool one_neighbour, std::vector<double>& to_lo,
+                     std::vector<double>& to_hi) override {
+    const auto t0 = Clock::now();
+    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
+    scratch(n_all);
+    grow(send_[lo], n_all);
+    grow(send_[hi], n_all);
+    cudaStream_t st = ctx_.stream;
+    classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), st);
+    select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
+    select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
+    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    send_count_[lo] = c[0];
+    send_count_[hi] = c[1];
+    const bool pred = ctx_.forces_read_pred;
+    pack_ghosts<S4>(ctx_.view(), send_[lo].data(), c[0], kGhostRecord, pred, rec_.data(), st);
+    pack_ghosts<S4>(ctx_.view(), send_[hi].data(), c[1], kGhostRecord, pred,
+                    rec_.data() + std::size_t(c[0]) * kGhostRecord, st);
+    download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, to_hi);
+    pack_s_ += seconds_since(t0);
+  }
+
+  void add_ghosts(int slot, const std::vector<double>& rec) override {
+    const auto t0 = Clock::now();
+    check_records(rec, kGhostRecord, "ghost");
+    const uint32_t m = static_cast<uint32_t>(rec.size() / kGhostRecord), at = ctx_.n_all();
+    range_[slot] = {at, m};
+    if (!m) return;
+    ctx_.reserve(at + m);
+    upload(rec);
+    unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kGhostRecord, at, signatures(), ctx_.stream);
+    ctx_.n_ghost += m;
+    ctx_.synchronize();
+    pack_s_ += seconds_since(t0);
+  }
+
+  void pack_update(int slot, std::vector<double>& out) override {
+    const auto t0 = Clock::now();
+    const uint32_t m = send_count_[slot];
+    rec_capacity(std::size_t(m) * kUpdateRecord);
+    pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, rec_.data(),
+                    ctx_.stream);
+    std::vector<double> none;
+    download(std::size_t(m) * kUpdateRecord, out, 0, none);
+    pack_s_ += seconds_since(t0);
+  }
+
+  void unpack_update(int slot, const std::vector<double>& in) override {
+    const auto t0 = Clock::now();
+    const auto [at, m] = range_[slot];
+    if (in.size() != std::size_t(m) * kUpdateRecord)
+      throw_input_error("ghost update ", slot, " carries ", in.size() / kUpdateRecord, " particles for ", m,
+                        " ghosts");
+    if (!m) return;
+    upload(in);
+    unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kUpdateRecord, at, signatures(), ctx_.stream);
+    ctx_.synchronize();
+    pack_s_ += seconds_since(t0);
+  }
+
+  // Selecting, packing and unpacking on the device, with the copies
+  // counted apart (copy_seconds).
+  double pack_seconds() const override { return pack_s_ - copy_s_; }
+  double copy_seconds() const override { return copy_s_; }
+
+  std::size_t device_bytes() const override {
+    std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
+    for (const auto& l : list_) b += l.bytes();
+    for (const auto& l : send_) b += l.bytes();
+    return b;
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  DeviceBuffer<uint8_t> code_;
+  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<double> rec_;                        // records on the device, both directions
+  DeviceBuffer<uint32_t> counts_;                   // selection counts
+  std::array<DeviceBuffer<uint32_t>, 2> list_;      // migration: leavers, holes and movers
+  std::array<DeviceBuffer<uint32_t>, 6> send_;      // ghost send lists, 2 axis + side
+  std::array<uint32_t, 6> send_count_{};
+  std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
+  PinnedDoubles stage_;
+  uint32_t h_counts_[4] = {0, 0, 0, 0};
+  double pack_s_ = 0.0, copy_s_ = 0.0;
+
+  static SlabArgs slab(const DomainSlab& s) { return {s.axis, s.lo, s.hi, s.length, s.width}; }
+
+  SignatureArgs signatures() const {
+    return {ctx_.tea, ctx_.forces_read_pred && ctx_.vel_pred.size() > 0,
+            physics::tea_seed_whitening(ctx_.params.seed)};
+  }
+
+  template <class T>
+  static void grow(DeviceBuffer<T>& b, std::size_t n) {
+    if (b.size() < n) {
+      DeviceBuffer<T> bigger(n + n / 4 + 256);
+      b.swap(bigger);
+    }
+  }
+
+  // Codes, selection lists, CUB scratch and records for n particles.
+  void scratch(uint32_t n) {
+    if (code_.size() < n) {
+      grow(code_, n);
+      const std::size_t t = std::max<std::size_t>(select_temp_bytes(uint32_t(code_.size())), 1);
+      if (temp_.size() < t) temp_.resize(t);
+    }
+    grow(list_[0], n);
+    grow(list_[1], n);
+    rec_capacity(std::size_t(n) * kMigrateRecord);
+  }
+  void rec_capacity(std::size_t doubles) { grow(rec_, std::max<std::size_t>(doubles, 1)); }
+
+  void select(uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out, int slot) {
+    select_indices(code_.data(), begin, end, m, out, counts_.data() + slot, temp_.data(), temp_.size(), ctx_.stream);
+  }
+  template <int K>
+  std::array<uint32_t, K> fetch_counts() {
+    MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), K * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                    ctx_.stream));
+    ctx_.synchronize();
+    std::array<uint32_t, K> c;
+    std::copy(h_counts_, h_counts_ + K, c.begin());
+    return c;
+  }
+
+  // The records rec_[0, a + b) to the host: the first a into out_a, the
+  // next b into out_b.
+  void download(std::size_t a, std::vector<double>& out_a, std::size_t b, std::vector<double>& out_b) {
+    const auto t0 = Clock::now();
+    double* h = stage_.at_least(a + b);
+    if (a + b)
+      MESO_CUDA_CHECK(
+          cudaMemcpyAsync(h, rec_.data(), (a + b) * sizeof(double), cudaMemcpyDeviceToHost, ctx_.stream));
+    ctx_.synchronize();
+    copy_s_ += seconds_since(t0);
+    out_a.assign(h, h + a);
+    out_b.assign(h + a, h + a + b);
+  }
+  // Records from the host into rec_ (the stream is idle afterwards).
+  void upload(const std::vector<double>& in) {
+    rec_capacity(in.size());
+    double* h = stage_.at_least(in.size());
+    std::memcpy(h, in.data(), in.size() * sizeof(double));
+    const auto t0 = Clock::now();
+    MESO_CUDA_CHECK(
+        cudaMemcpyAsync(rec_.data(), h, in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
+    ctx_.synchronize();
+    copy_s_ += seconds_since(t0);
+  }
+
+  static void check_records(const std::vector<double>& rec, std::size_t size, const char* what) {
+    if (rec.size() % size != 0)
+      throw_input_error("a ", what, " message of ", rec.size(), " values is not a whole number of ", size,
+                        "-value records");
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<P>& ctx) {
+  return std::make_unique<CudaDomainStorage<P>>(ctx);
+}
+
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecDouble>&);
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecMixed>&);
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecSingle>&);
+
+}  // namespace meso::cuda
