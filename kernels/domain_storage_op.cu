@@ -2,8 +2,8 @@
 // what a Communicator needs from the device to move particles between
 // ranks. Selection and packing run on the device (domain_storage.cu: a code
 // per particle, then a prefix-sum compaction of the flagged indices); the
-// records cross to the host through one pinned staging buffer, where the
-// communicator's MPI messages take them (host-staged MPI).
+// records cross to the host into the communicator's message buffers (host-staged MPI): the message
+// buffers are pinned (message_memory), so each crossing is one copy.
 //
 // Storage, as on the CPU: local particles [0, n), then ghosts in the order
 // their messages arrive, each message's range kept for the updates.
@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include "cuda_operations.cuh"
@@ -32,30 +33,16 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// A pinned host buffer of doubles that grows (the staging of every record).
-class PinnedDoubles {
- public:
-  PinnedDoubles() = default;
-  PinnedDoubles(const PinnedDoubles&) = delete;
-  PinnedDoubles& operator=(const PinnedDoubles&) = delete;
-  ~PinnedDoubles() {
-    if (p_) cudaFreeHost(p_);
+// Pinned host memory for the communicator's message buffers: the device
+// copies records straight into what MPI sends, and out of what it received.
+class PinnedMemory final : public std::pmr::memory_resource {
+  void* do_allocate(std::size_t bytes, std::size_t) override {
+    void* p = nullptr;
+    MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
+    return p;
   }
-  double* at_least(std::size_t n) {
-    if (n > size_) {
-      if (p_) cudaFreeHost(p_);
-      p_ = nullptr;
-      size_ = 0;
-      const std::size_t want = n + n / 4 + 1024;
-      MESO_CUDA_CHECK(cudaMallocHost(&p_, want * sizeof(double)));
-      size_ = want;
-    }
-    return p_;
-  }
-
- private:
-  double* p_ = nullptr;
-  std::size_t size_ = 0;
+  void do_deallocate(void* p, std::size_t, std::size_t) override { cudaFreeHost(p); }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
 };
 
 template <class P>
@@ -74,7 +61,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     range_.fill({0, 0});
   }
 
-  void take_leavers(const DomainSlab& s, std::vector<double>& to_lo, std::vector<double>& to_hi) override {
+  void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     const auto t0 = Clock::now();
     if (ctx_.n_ghost) clear_ghosts();
     const uint32_t n = ctx_.n;
@@ -86,7 +73,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     const std::array<uint32_t, 2> c = fetch_counts<2>();
     pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
     pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + std::size_t(c[0]) * kMigrateRecord, st);
-    download(std::size_t(c[0]) * kMigrateRecord, to_lo, std::size_t(c[1]) * kMigrateRecord, to_hi);
+    download(std::size_t(c[0]) * kMigrateRecord, to_lo, std::size_t(c[1]) * kMigrateRecord, &to_hi);
     // Close the holes: leavers below the new count m take the stayers at or
     // above it (as many of each).
     const uint32_t m = n - c[0] - c[1];
@@ -102,7 +89,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void add_locals(const std::vector<double>& rec) override {
+  void add_locals(const Records& rec) override {
     const auto t0 = Clock::now();
     check_records(rec, kMigrateRecord, "migration");
     const uint32_t m = static_cast<uint32_t>(rec.size() / kMigrateRecord);
@@ -116,8 +103,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void select_ghosts(const DomainSlab& s, bool one_neighbour, std::vector<double>& to_lo,
-                     std::vector<double>& to_hi) override {
+  void select_ghosts(const DomainSlab& s, bool one_neighbour, Records& to_lo,
+                     Records& to_hi) override {
     const auto t0 = Clock::now();
     const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
     scratch(n_all);
@@ -134,11 +121,11 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_ghosts<S4>(ctx_.view(), send_[lo].data(), c[0], kGhostRecord, pred, rec_.data(), st);
     pack_ghosts<S4>(ctx_.view(), send_[hi].data(), c[1], kGhostRecord, pred,
                     rec_.data() + std::size_t(c[0]) * kGhostRecord, st);
-    download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, to_hi);
+    download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, &to_hi);
     pack_s_ += seconds_since(t0);
   }
 
-  void add_ghosts(int slot, const std::vector<double>& rec) override {
+  void add_ghosts(int slot, const Records& rec) override {
     const auto t0 = Clock::now();
     check_records(rec, kGhostRecord, "ghost");
     const uint32_t m = static_cast<uint32_t>(rec.size() / kGhostRecord), at = ctx_.n_all();
@@ -152,18 +139,17 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void pack_update(int slot, std::vector<double>& out) override {
+  void pack_update(int slot, Records& out) override {
     const auto t0 = Clock::now();
     const uint32_t m = send_count_[slot];
     rec_capacity(std::size_t(m) * kUpdateRecord);
     pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, rec_.data(),
                     ctx_.stream);
-    std::vector<double> none;
-    download(std::size_t(m) * kUpdateRecord, out, 0, none);
+    download(std::size_t(m) * kUpdateRecord, out, 0, nullptr);
     pack_s_ += seconds_since(t0);
   }
 
-  void unpack_update(int slot, const std::vector<double>& in) override {
+  void unpack_update(int slot, const Records& in) override {
     const auto t0 = Clock::now();
     const auto [at, m] = range_[slot];
     if (in.size() != std::size_t(m) * kUpdateRecord)
@@ -180,6 +166,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   // counted apart (copy_seconds).
   double pack_seconds() const override { return pack_s_ - copy_s_; }
   double copy_seconds() const override { return copy_s_; }
+  std::pmr::memory_resource* message_memory() override { return &pinned_; }
 
   std::size_t device_bytes() const override {
     std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
@@ -198,7 +185,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   std::array<DeviceBuffer<uint32_t>, 6> send_;      // ghost send lists, 2 axis + side
   std::array<uint32_t, 6> send_count_{};
   std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
-  PinnedDoubles stage_;
+  PinnedMemory pinned_;
   uint32_t h_counts_[4] = {0, 0, 0, 0};
   double pack_s_ = 0.0, copy_s_ = 0.0;
 
@@ -244,31 +231,31 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   }
 
   // The records rec_[0, a + b) to the host: the first a into out_a, the
-  // next b into out_b.
-  void download(std::size_t a, std::vector<double>& out_a, std::size_t b, std::vector<double>& out_b) {
+  // next b into out_b (when given).
+  void download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
+    out_a.resize(a);
+    if (out_b) out_b->resize(b);
     const auto t0 = Clock::now();
-    double* h = stage_.at_least(a + b);
-    if (a + b)
-      MESO_CUDA_CHECK(
-          cudaMemcpyAsync(h, rec_.data(), (a + b) * sizeof(double), cudaMemcpyDeviceToHost, ctx_.stream));
+    if (a)
+      MESO_CUDA_CHECK(cudaMemcpyAsync(out_a.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost,
+                                      ctx_.stream));
+    if (out_b && b)
+      MESO_CUDA_CHECK(cudaMemcpyAsync(out_b->data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost,
+                                      ctx_.stream));
     ctx_.synchronize();
     copy_s_ += seconds_since(t0);
-    out_a.assign(h, h + a);
-    out_b.assign(h + a, h + a + b);
   }
   // Records from the host into rec_ (the stream is idle afterwards).
-  void upload(const std::vector<double>& in) {
+  void upload(const Records& in) {
     rec_capacity(in.size());
-    double* h = stage_.at_least(in.size());
-    std::memcpy(h, in.data(), in.size() * sizeof(double));
     const auto t0 = Clock::now();
     MESO_CUDA_CHECK(
-        cudaMemcpyAsync(rec_.data(), h, in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
+        cudaMemcpyAsync(rec_.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
     ctx_.synchronize();
     copy_s_ += seconds_since(t0);
   }
 
-  static void check_records(const std::vector<double>& rec, std::size_t size, const char* what) {
+  static void check_records(const Records& rec, std::size_t size, const char* what) {
     if (rec.size() % size != 0)
       throw_input_error("a ", what, " message of ", rec.size(), " values is not a whole number of ", size,
                         "-value records");

@@ -35,7 +35,7 @@ class CpuDomainStorage final : public DomainStorageOp {
     for (auto& r : range_) r = {0, 0};
   }
 
-  void take_leavers(const DomainSlab& s, std::vector<double>& to_lo, std::vector<double>& to_hi) override {
+  void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     const auto t0 = Clock::now();
     ParticleData<Real>& p = c_.p;
     if (p.n_ghost) clear_ghosts();
@@ -49,7 +49,7 @@ class CpuDomainStorage final : public DomainStorageOp {
         continue;
       }
       // Outside: nearer to lo going backwards (offset near L) or to hi.
-      std::vector<double>& out = (s.length - u) < (u - width) ? to_lo : to_hi;
+      Records& out = (s.length - u) < (u - width) ? to_lo : to_hi;
       pack_full(i, pred, out);
     }
     p.resize(keep, 0);
@@ -57,7 +57,7 @@ class CpuDomainStorage final : public DomainStorageOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void add_locals(const std::vector<double>& rec) override {
+  void add_locals(const Records& rec) override {
     const auto t0 = Clock::now();
     check_records(rec, kMigrateRecord, "migration");
     ParticleData<Real>& p = c_.p;
@@ -79,8 +79,8 @@ class CpuDomainStorage final : public DomainStorageOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void select_ghosts(const DomainSlab& s, bool one_neighbour, std::vector<double>& to_lo,
-                     std::vector<double>& to_hi) override {
+  void select_ghosts(const DomainSlab& s, bool one_neighbour, Records& to_lo,
+                     Records& to_hi) override {
     const auto t0 = Clock::now();
     const ParticleData<Real>& p = c_.p;
     const double width = s.hi - s.lo;
@@ -103,7 +103,7 @@ class CpuDomainStorage final : public DomainStorageOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void add_ghosts(int slot, const std::vector<double>& rec) override {
+  void add_ghosts(int slot, const Records& rec) override {
     const auto t0 = Clock::now();
     check_records(rec, kGhostRecord, "ghost");
     ParticleData<Real>& p = c_.p;
@@ -124,13 +124,13 @@ class CpuDomainStorage final : public DomainStorageOp {
     pack_s_ += seconds_since(t0);
   }
 
-  void pack_update(int slot, std::vector<double>& out) override {
+  void pack_update(int slot, Records& out) override {
     const auto t0 = Clock::now();
     pack_list(send_[slot], kUpdateRecord, out);
     pack_s_ += seconds_since(t0);
   }
 
-  void unpack_update(int slot, const std::vector<double>& in) override {
+  void unpack_update(int slot, const Records& in) override {
     const auto t0 = Clock::now();
     const auto [n0, m] = range_[slot];
     if (in.size() != m * kUpdateRecord)
@@ -166,7 +166,7 @@ class CpuDomainStorage final : public DomainStorageOp {
   const Vec3<Real>* forces_velocity() const {
     return has_prediction() ? c_.v_pred.data() : c_.p.velocity.data();
   }
-  static void check_records(const std::vector<double>& rec, std::size_t size, const char* what) {
+  static void check_records(const Records& rec, std::size_t size, const char* what) {
     if (rec.size() % size != 0)
       throw_input_error("a ", what, " message of ", rec.size(), " values is not a whole number of ", size,
                         "-value records");
@@ -176,7 +176,7 @@ class CpuDomainStorage final : public DomainStorageOp {
     c_.p.copy_slot(to, c_.p, from);
     if (pred) c_.v_pred[to] = c_.v_pred[from];
   }
-  void pack_full(std::size_t i, bool pred, std::vector<double>& out) const {
+  void pack_full(std::size_t i, bool pred, Records& out) const {
     const ParticleData<Real>& p = c_.p;
     const Vec3d x = vec_cast<double>(p.position[i]), v = vec_cast<double>(p.velocity[i]);
     const Vec3d w = pred ? vec_cast<double>(c_.v_pred[i]) : v;
@@ -188,7 +188,7 @@ class CpuDomainStorage final : public DomainStorageOp {
   }
   // The records of `list`: position and the velocity the forces read
   // (kUpdateRecord), then type and tag for a new ghost (kGhostRecord).
-  void pack_list(const std::vector<uint32_t>& list, std::size_t size, std::vector<double>& out) const {
+  void pack_list(const std::vector<uint32_t>& list, std::size_t size, Records& out) const {
     const Vec3<Real>* v = forces_velocity();
     out.resize(list.size() * size);
     for (std::size_t k = 0; k < list.size(); ++k) {

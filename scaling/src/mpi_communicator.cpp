@@ -73,7 +73,11 @@ CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid) {
   };
 }
 
-void MpiCommunicator::attach(Backend& b) { storage_ = b.create_as<DomainStorageOp>("domain"); }
+void MpiCommunicator::attach(Backend& b) {
+  msg_.reset();  // its memory may belong to the storage replaced here
+  storage_ = b.create_as<DomainStorageOp>("domain");
+  msg_ = std::make_unique<Messages>(storage_->message_memory());
+}
 
 DomainSlab MpiCommunicator::slab(int a) const {
   DomainSlab s;
@@ -85,7 +89,7 @@ DomainSlab MpiCommunicator::slab(int a) const {
   return s;
 }
 
-void MpiCommunicator::exchange(int a, const std::vector<double>& to_lo, const std::vector<double>& to_hi,
+void MpiCommunicator::exchange(int a, const Records& to_lo, const Records& to_hi,
                                int tag) {
   MpiTimer t{mpi_s_};
   const bool one = d_.grid[a] == 2;
@@ -97,9 +101,9 @@ void MpiCommunicator::exchange(int a, const std::vector<double>& to_lo, const st
   if (one) {
     MPI_Sendrecv(&out[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, cart_,
                  MPI_STATUS_IGNORE);
-    recv_[0].resize(in[0]);
-    recv_[1].clear();
-    MPI_Irecv(recv_[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
+    msg_->recv[0].resize(in[0]);
+    msg_->recv[1].clear();
+    MPI_Irecv(msg_->recv[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
     MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
   } else {
     // What goes down arrives from above, and the reverse.
@@ -107,10 +111,10 @@ void MpiCommunicator::exchange(int a, const std::vector<double>& to_lo, const st
                  MPI_STATUS_IGNORE);
     MPI_Sendrecv(&out[1], 1, MPI_UNSIGNED_LONG_LONG, hi, tag + 2, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag + 2,
                  cart_, MPI_STATUS_IGNORE);
-    recv_[0].resize(in[0]);
-    recv_[1].resize(in[1]);
-    MPI_Irecv(recv_[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 3, cart_, &rq[k++]);
-    MPI_Irecv(recv_[1].data(), int(in[1]), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
+    msg_->recv[0].resize(in[0]);
+    msg_->recv[1].resize(in[1]);
+    MPI_Irecv(msg_->recv[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 3, cart_, &rq[k++]);
+    MPI_Irecv(msg_->recv[1].data(), int(in[1]), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
     MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
     MPI_Isend(to_hi.data(), int(out[1]), MPI_DOUBLE, hi, tag + 3, cart_, &rq[k++]);
   }
@@ -122,16 +126,16 @@ void MpiCommunicator::migrate() {
   storage_->clear_ghosts();
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
-    send_[0].clear();
-    send_[1].clear();
-    storage_->take_leavers(slab(a), send_[0], send_[1]);
+    msg_->send[0].clear();
+    msg_->send[1].clear();
+    storage_->take_leavers(slab(a), msg_->send[0], msg_->send[1]);
     if (d_.grid[a] == 2) {  // one neighbour: both directions in one message
-      send_[0].insert(send_[0].end(), send_[1].begin(), send_[1].end());
-      send_[1].clear();
+      msg_->send[0].insert(msg_->send[0].end(), msg_->send[1].begin(), msg_->send[1].end());
+      msg_->send[1].clear();
     }
-    exchange(a, send_[0], send_[1], 100 + 10 * a);
-    storage_->add_locals(recv_[0]);
-    storage_->add_locals(recv_[1]);
+    exchange(a, msg_->send[0], msg_->send[1], 100 + 10 * a);
+    storage_->add_locals(msg_->recv[0]);
+    storage_->add_locals(msg_->recv[1]);
   }
   ++migrations_;
 }
@@ -142,16 +146,16 @@ void MpiCommunicator::exchange_ghosts() {
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
-    send_[0].clear();
-    send_[1].clear();
-    storage_->select_ghosts(slab(a), one, send_[0], send_[1]);
-    exchange(a, send_[0], send_[1], 200 + 10 * a);
+    msg_->send[0].clear();
+    msg_->send[1].clear();
+    storage_->select_ghosts(slab(a), one, msg_->send[0], msg_->send[1]);
+    exchange(a, msg_->send[0], msg_->send[1], 200 + 10 * a);
     // Slot 2a: from the lower neighbour (or the only one); 2a + 1: from the upper.
-    storage_->add_ghosts(2 * a, recv_[0]);
-    recv_count_[2 * a] = recv_[0].size() / DomainStorageOp::kGhostRecord;
+    storage_->add_ghosts(2 * a, msg_->recv[0]);
+    recv_count_[2 * a] = msg_->recv[0].size() / DomainStorageOp::kGhostRecord;
     if (!one) {
-      storage_->add_ghosts(2 * a + 1, recv_[1]);
-      recv_count_[2 * a + 1] = recv_[1].size() / DomainStorageOp::kGhostRecord;
+      storage_->add_ghosts(2 * a + 1, msg_->recv[1]);
+      recv_count_[2 * a + 1] = msg_->recv[1].size() / DomainStorageOp::kGhostRecord;
     }
   }
 }
@@ -161,29 +165,29 @@ void MpiCommunicator::update_ghosts() {
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
-    storage_->pack_update(2 * a, send_[0]);
-    if (!one) storage_->pack_update(2 * a + 1, send_[1]);
-    else send_[1].clear();
+    storage_->pack_update(2 * a, msg_->send[0]);
+    if (!one) storage_->pack_update(2 * a + 1, msg_->send[1]);
+    else msg_->send[1].clear();
     {
       MpiTimer t{mpi_s_};
       const int lo = nbr_[a][0], hi = nbr_[a][1];
       const int tag = 300 + 10 * a;
       MPI_Request rq[4];
       int k = 0;
-      recv_[0].resize(recv_count_[2 * a] * DomainStorageOp::kUpdateRecord);
-      MPI_Irecv(recv_[0].data(), int(recv_[0].size()), MPI_DOUBLE, lo, one ? tag : tag + 1, cart_, &rq[k++]);
+      msg_->recv[0].resize(recv_count_[2 * a] * DomainStorageOp::kUpdateRecord);
+      MPI_Irecv(msg_->recv[0].data(), int(msg_->recv[0].size()), MPI_DOUBLE, lo, one ? tag : tag + 1, cart_, &rq[k++]);
       if (!one) {
-        recv_[1].resize(recv_count_[2 * a + 1] * DomainStorageOp::kUpdateRecord);
-        MPI_Irecv(recv_[1].data(), int(recv_[1].size()), MPI_DOUBLE, hi, tag, cart_, &rq[k++]);
-        MPI_Isend(send_[0].data(), int(send_[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
-        MPI_Isend(send_[1].data(), int(send_[1].size()), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
+        msg_->recv[1].resize(recv_count_[2 * a + 1] * DomainStorageOp::kUpdateRecord);
+        MPI_Irecv(msg_->recv[1].data(), int(msg_->recv[1].size()), MPI_DOUBLE, hi, tag, cart_, &rq[k++]);
+        MPI_Isend(msg_->send[0].data(), int(msg_->send[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
+        MPI_Isend(msg_->send[1].data(), int(msg_->send[1].size()), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
       } else {
-        MPI_Isend(send_[0].data(), int(send_[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
+        MPI_Isend(msg_->send[0].data(), int(msg_->send[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
       }
       MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
     }
-    storage_->unpack_update(2 * a, recv_[0]);
-    if (!one) storage_->unpack_update(2 * a + 1, recv_[1]);
+    storage_->unpack_update(2 * a, msg_->recv[0]);
+    if (!one) storage_->unpack_update(2 * a + 1, msg_->recv[1]);
   }
   ++updates_;
 }

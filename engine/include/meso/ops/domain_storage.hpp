@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory_resource>
 #include <vector>
 
 #include "meso/ops/operation.hpp"
@@ -40,6 +41,11 @@ struct DomainSlab {
   }
 };
 
+// The records of one message. Their memory comes from the storage
+// (message_memory): pinned host memory on a GPU, so that the device copies
+// the records straight into the buffers MPI sends from.
+using Records = std::pmr::vector<double>;
+
 class DomainStorageOp : public Operation {
  public:
   static constexpr std::size_t kMigrateRecord = 14;  // r, v, v_pred (v without one), image, type, tag
@@ -53,9 +59,9 @@ class DomainStorageOp : public Operation {
   virtual void clear_ghosts() = 0;
   // Removes the local particles outside slab [lo, hi) and packs them: those
   // nearer to lo by the periodic offset into to_lo, the rest into to_hi.
-  virtual void take_leavers(const DomainSlab& s, std::vector<double>& to_lo, std::vector<double>& to_hi) = 0;
+  virtual void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) = 0;
   // Appends received particles as local ones.
-  virtual void add_locals(const std::vector<double>& records) = 0;
+  virtual void add_locals(const Records& records) = 0;
 
   // Ghost selection along s.axis among every stored particle (locals and
   // the ghosts of earlier axes, so that edges and corners are forwarded):
@@ -63,21 +69,24 @@ class DomainStorageOp : public Operation {
   // (hi - lo) - width to the upper one (send list 2 axis + 1); with
   // `one_neighbour` (two ranks along the axis) the union goes once, to send
   // list 2 axis. The lists are kept for update_ghosts until the next clear.
-  virtual void select_ghosts(const DomainSlab& s, bool one_neighbour, std::vector<double>& to_lo,
-                             std::vector<double>& to_hi) = 0;
+  virtual void select_ghosts(const DomainSlab& s, bool one_neighbour, Records& to_lo,
+                             Records& to_hi) = 0;
   // Appends received ghosts; `slot` (0..5) names the message (2 axis + the
   // side it came from), whose range of ghosts the updates refresh.
-  virtual void add_ghosts(int slot, const std::vector<double>& records) = 0;
+  virtual void add_ghosts(int slot, const Records& records) = 0;
 
   // Every step without a rebuild: the positions and velocities of send list
   // `slot`, and their unpacking into the ghosts of message `slot`.
-  virtual void pack_update(int slot, std::vector<double>& out) = 0;
-  virtual void unpack_update(int slot, const std::vector<double>& in) = 0;
+  virtual void pack_update(int slot, Records& out) = 0;
+  virtual void unpack_update(int slot, const Records& in) = 0;
 
   // Seconds this storage spent selecting, packing and unpacking, and in
   // host-device copies, since construction (the scaling harness's split).
   virtual double pack_seconds() const = 0;
   virtual double copy_seconds() const { return 0.0; }
+  // Where the communicator's message buffers live (the process's default
+  // heap unless the storage wants them elsewhere); it outlives them.
+  virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
 };
 
 }  // namespace meso

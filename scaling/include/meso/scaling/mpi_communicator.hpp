@@ -49,15 +49,21 @@ class MpiCommunicator final : public Communicator {
   std::array<std::array<int, 2>, 3> nbr_{};  // [axis][0: lower, 1: upper]
   std::unique_ptr<DomainStorageOp> storage_;
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
-  std::vector<double> send_[2], recv_[2];
+  // The message buffers, in the storage's message memory (made by attach;
+  // declared after storage_, which owns that memory, so freed before it).
+  struct Messages {
+    explicit Messages(std::pmr::memory_resource* m) : send{Records(m), Records(m)}, recv{Records(m), Records(m)} {}
+    std::array<Records, 2> send, recv;
+  };
+  std::unique_ptr<Messages> msg_;
   mutable double mpi_s_ = 0.0;
   uint64_t migrations_ = 0, updates_ = 0;
 
   DomainSlab slab(int axis) const;
   // Sends a to the lower and b to the upper neighbour along axis and
-  // receives into recv_[0] (from the lower) and recv_[1] (from the upper);
-  // with one neighbour, a alone goes and recv_[0] receives. Sizes first.
-  void exchange(int axis, const std::vector<double>& a, const std::vector<double>& b, int tag);
+  // receives into recv[0] (from the lower) and recv[1] (from the upper);
+  // with one neighbour, a alone goes and recv[0] receives. Sizes first.
+  void exchange(int axis, const Records& a, const Records& b, int tag);
 };
 
 // MPI_Init_thread/MPI_Finalize for the process, started only when the
