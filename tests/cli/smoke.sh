@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 # Outputs go to files before grep: `cmd | grep -q` under pipefail fails at
 # random when grep exits first and cmd is killed by SIGPIPE.
 "$bin" list > "$work/list.txt"
-grep -q '^dpd-fluid/step/cpu/reorder=none,sort=0,precision=double,rng=philox/rho=3/rc=1/s=0.5/N=8192  \[default\]$' "$work/list.txt"
+grep -q '^dpd-fluid/step/cpu/reorder=cell,sort=100,precision=double,rng=philox/rho=3/rc=1/s=0.5/N=8192  \[default\]$' "$work/list.txt"
 "$bin" list --filter 'rho=50' > "$work/list50.txt"
 grep -q 'rho=50' "$work/list50.txt"
 "$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --repeats 2 --min-time 0.05 \
@@ -26,7 +26,7 @@ assert r["N"] == 8192 and r["backend"] == "cpu", r
 assert r["tps_median"] > 0 and r["tps_min"] <= r["tps_median"] <= r["tps_max"], r
 assert abs(r["mps_median"] - r["tps_median"] * 8192e-6) < 1e-9 * r["mps_median"], r
 assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp,noise,gather,density", r
-assert r["variant_default"] == "" and r["variant_given"] == "", r
+assert r["variant_default"] == "reorder=cell,sort=100" and r["variant_given"] == "", r
 # A few dozen steps from a random start: still heating from the initial
 # overlaps, so only sanity is checked here (dpd-temperature validates T).
 assert 0.0 < r["final_thermo"]["temperature"] < 10.0, r
@@ -40,14 +40,15 @@ PY
 grep -q '^dpd-fluid cuda mixed precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32  \[default\]$' "$work/variants.txt"
 grep -q '^dpd-fluid cuda double precision=double,reorder=morton2,sort=100,pow=fast,fuse=on$' "$work/variants.txt"
 grep -q '^lj-liquid cuda mixed precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4  \[default\]$' "$work/variants.txt"
+grep -q '^dpd-fluid cpu double reorder=cell,sort=100  \[default\]$' "$work/variants.txt"
 "$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --variant rng=tea,sort=10 --repeats 1 \
   --min-time 0.01 --warmup-time 0 --json "$work/v.json" > /dev/null
 python3 - "$work/v.json" <<'PY'
 import json, sys
 (r,) = json.load(open(sys.argv[1]))["results"]
 assert r["variant_given"] == "sort=10,rng=tea", r["variant_given"]
-assert r["variant_default"] == "", r["variant_default"]  # the cpu backend keeps Variant{}
+assert r["variant_default"] == "reorder=cell,sort=100", r["variant_default"]  # the cpu default: cell order
 assert "rng=tea" in r["variant_requested"] and "sort=10" in r["variant_requested"], r
-assert r["variant"] == "reorder=none,sort=10,precision=double,rng=tea", r["variant"]
+assert r["variant"] == "reorder=cell,sort=10,precision=double,rng=tea", r["variant"]
 print("variant defaults ok:", r["variant"])
 PY
