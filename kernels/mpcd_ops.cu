@@ -28,6 +28,8 @@
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpcd_kernels.cuh"
 
@@ -93,6 +95,14 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   }
 
   ~CudaMpcdCollide() override { drop_graph(); }
+
+  // The cell properties are summed on the device over this rank's
+  // particles only: not decomposed yet.
+  void set_communicator(const Communicator* comm) override {
+    if (comm && comm->size() > 1)
+      throw_input_error("the MPCD collision is not decomposed over ranks on the cuda backend yet (", comm->size(),
+                        " ranks): use --backend cpu, or one rank");
+  }
 
   void collide(uint64_t step) override {
     auto& m = ctx_.mpcd;

@@ -275,7 +275,7 @@ int main(int argc, char** argv) {
                   "Override a workload parameter, key=value (dpd-fluid: rho a gamma kT rc s N L dt "
                   "skin rebuild_every integrator lambda seed types; lj-liquid: rho phi kT rc ron mode N dt "
                   "skin rebuild_every integrator tau gamma seed; mdscf-dppc: lipids waters replicate lx ly "
-                  "lz kelvin grid sigma update kappa rho0 dt(ps) gamma(1/ps) seed; srd-fluid: L rho kT angle "
+                  "lz kelvin grid sigma update kappa rho0 dt(ps) gamma(1/ps) seed; srd-fluid: L N rho kT angle "
                   "dt rule thermostat shift seed); repeatable");
   run->add_option("--repeats", o.repeats, "Timed repeats per case (median and spread reported)")
       ->check(CLI::Range(1, 1000));
@@ -360,7 +360,7 @@ int main(int argc, char** argv) {
       "scale", "Weak or strong scaling sweep over MPI ranks through mpirun, or Slurm batch scripts for one");
   scale->add_option("--mode", so.mode, "weak (--per-rank fixed) or strong (--total fixed)")
       ->check(CLI::IsMember({"weak", "strong"}));
-  scale->add_option("--workload", so.workload, "dpd-fluid or lj-liquid");
+  scale->add_option("--workload", so.workload, "dpd-fluid, lj-liquid, or srd-fluid (CPU ranks; a step is a collision)");
   scale->add_option("--ranks", ranks_list, "Rank counts of the sweep, e.g. 1,2,4,8 (one rank per GPU with cuda)");
   scale->add_option("--per-rank", so.per_rank, "Particles per rank (weak)")->check(kParticleCount);
   scale->add_option("--total", so.total, "Particles of the whole system (strong)")->check(kParticleCount);
@@ -392,7 +392,7 @@ int main(int argc, char** argv) {
 
   ScalePointOptions po;
   auto* point = app.add_subcommand("scale-point", "One point of a scaling sweep, on the ranks mpirun or srun started");
-  point->add_option("--workload", po.workload, "dpd-fluid or lj-liquid");
+  point->add_option("--workload", po.workload, "dpd-fluid, lj-liquid or srd-fluid");
   point->add_option("--n", po.n, "Particles of the whole system")->required()->check(kParticleCount);
   point->add_option("--steps", po.steps, "Timed steps per repeat")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   point->add_option("--warmup", po.warmup, "Untimed steps first")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));

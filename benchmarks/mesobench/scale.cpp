@@ -16,6 +16,7 @@
 
 #include "backends.hpp"
 #include "meso/error.hpp"
+#include "meso/mpcd_simulation.hpp"
 #include "meso/provenance.hpp"
 #include "meso/simulation.hpp"
 #include "report.hpp"
@@ -40,21 +41,35 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// The workload's first registered MD case with --param overrides and N.
+// The workload's first registered case with --param overrides and N.
 BenchCase scaling_case(const std::string& workload, const std::vector<std::string>& params, uint64_t n) {
   for (const BenchCase& c0 : all_cases()) {
     if (c0.workload != workload) continue;
-    if (c0.mpcd || c0.style == PairStyle::none)
-      throw_input_error("workload '", workload, "' is not decomposed over ranks yet (",
-                        c0.mpcd ? "the MPCD solvent" : "bonded forces and the MD-SCF field",
-                        " run on one rank); scale runs dpd-fluid and lj-liquid");
+    if (c0.style == PairStyle::none && !c0.mpcd)
+      throw_input_error("workload '", workload, "' is not decomposed over ranks yet (bonded forces and the ",
+                        "MD-SCF field run on one rank); scale runs dpd-fluid, lj-liquid and srd-fluid");
     BenchCase c = c0;
     for (const auto& kv : params) apply_param(c, kv);
     if (n) apply_param(c, "N=" + std::to_string(n));
     c.validate();
     return c;
   }
-  throw_input_error("--workload '", workload, "' is not a workload (dpd-fluid, lj-liquid)");
+  throw_input_error("--workload '", workload, "' is not a workload (dpd-fluid, lj-liquid, srd-fluid)");
+}
+
+// The box a case decomposes and its ghost width: r_c + skin for MD, two
+// cells for the MPCD solvent (a domain holds whole shifted cells).
+struct DecomposedBox {
+  Box box;
+  double width = 0.0;
+};
+DecomposedBox decomposed_box(const BenchCase& c) {
+  if (c.mpcd) {
+    const double l = c.srd.L * c.solvent.cell_size;
+    return {Box(l, l, l), 2.0 * c.solvent.cell_size};
+  }
+  const System sys = c.make_system();
+  return {sys.box, sys.max_rcut() + c.run.skin};
 }
 
 std::string shell_quote(const std::string& s) {
@@ -168,10 +183,14 @@ json summarize(const std::string& dir) {
   const json& base = points.front();
   const double r0 = base["ranks"].get<double>(), t0 = base["tps_median"].get<double>();
   const bool weak = first["mode"] == "weak";
+  const double n0 = base["N"].get<double>();
   for (auto& p : points) {
-    const double r = p["ranks"].get<double>(), t = p["tps_median"].get<double>();
-    // Relative to the smallest rank count of the sweep (usually 1).
-    p["efficiency"] = weak ? t / t0 : (t * r0) / (t0 * r);
+    const double r = p["ranks"].get<double>(), t = p["tps_median"].get<double>(), n = p["N"].get<double>();
+    // Relative to the smallest rank count of the sweep (usually 1). Weak:
+    // particle-steps per second per rank (the same as TPS when N grows
+    // exactly with the ranks; srd-fluid's cubic boxes of whole cells make
+    // N only nearly proportional).
+    p["efficiency"] = weak ? (t * n / r) / (t0 * n0 / r0) : (t * r0) / (t0 * r);
   }
   json doc = first;
   doc["points"] = points;
@@ -225,13 +244,15 @@ int cmd_scale(const ScaleOptions& o) {
   // any launch: a point that cannot run is refused with its sizes.
   for (int r : o.ranks) {
     const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
-    const System sys = c.make_system();
-    const double w = sys.max_rcut() + c.run.skin;
+    if (c.mpcd && o.backend == "cuda" && r > 1)
+      throw_input_error("--workload srd-fluid on ", r, " cuda ranks: the MPCD solvent is decomposed on CPU ranks ",
+                        "only (--backend cpu); the CUDA collision runs on one rank");
+    const DecomposedBox d = decomposed_box(c);
 #ifdef MESO_HAVE_MPI
-    if (o.grid.empty()) scaling::choose_rank_grid(r, sys.box, w);
-    else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, sys.box, w);
+    if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width);
+    else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width);
 #else
-    (void)w;
+    (void)d;
 #endif
   }
   if (o.emit == "slurm") {
@@ -283,60 +304,92 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
   const ResolvedVariant rv = resolve_variant(c.workload, o.backend, o.variant);
-  const System sys = c.make_system();
-  const double w = sys.max_rcut() + c.run.skin;
-  const scaling::RankGrid grid =
-      o.grid.empty() ? scaling::choose_rank_grid(ranks, sys.box, w) : scaling::parse_rank_grid(o.grid);
+  const DecomposedBox dbox = decomposed_box(c);
+  const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
+                                                : scaling::parse_rank_grid(o.grid);
   const auto t_setup = Clock::now();
+  // The MD system or the MPCD solvent, behind what the timing loop needs.
   std::unique_ptr<Simulation> sim;
-  if (ranks > 1)
-    sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run,
-                                       scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
-  else
-    sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run);
+  std::unique_ptr<MpcdSimulation> solvent;
+  const SingleRankCommunicator one_rank(dbox.box, dbox.width);
+  const Communicator* comm = &one_rank;
+  Backend* b = nullptr;
+  uint64_t n_total = 0;
+  if (c.mpcd) {
+    const MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+    n_total = sys.particles.size();
+    if (ranks > 1)
+      solvent = std::make_unique<MpcdSimulation>(registry.create(o.backend, rv.variant), sys,
+                                                 scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
+    else
+      solvent = std::make_unique<MpcdSimulation>(registry.create(o.backend, rv.variant), sys);
+    if (solvent->communicator()) comm = solvent->communicator();
+    b = &solvent->backend();
+  } else {
+    const System sys = c.make_system();
+    n_total = sys.particles.n_local;
+    if (ranks > 1)
+      sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run,
+                                         scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
+    else
+      sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run);
+    comm = &sim->plan().comm();
+    b = &sim->backend();
+  }
+  auto advance = [&](uint64_t k) {
+    if (solvent) solvent->run(k);
+    else sim->run(k);
+  };
   const double setup = std::chrono::duration<double>(Clock::now() - t_setup).count();
-  Backend& b = sim->backend();
-  const Communicator& comm = sim->plan().comm();
   auto barrier = [&] {
-    b.synchronize();
+    b->synchronize();
     if (ranks > 1) MPI_Barrier(MPI_COMM_WORLD);
   };
-  sim->run(o.warmup);
+  advance(o.warmup);
   barrier();
-  const CommTimes c0 = comm.times();
+  const CommTimes c0 = comm->times();
   std::vector<double> tps;
   double total = 0.0;
   for (int k = 0; k < o.repeats; ++k) {
     barrier();
     const auto t0 = Clock::now();
-    sim->run(o.steps);
-    b.synchronize();
+    advance(o.steps);
+    b->synchronize();
     const double mine = std::chrono::duration<double>(Clock::now() - t0).count();
     // The slowest rank sets the time of the step.
-    const double slowest = ranks > 1 ? comm.max(mine) : mine;
+    const double slowest = ranks > 1 ? comm->max(mine) : mine;
     tps.push_back(static_cast<double>(o.steps) / slowest);
     total += slowest;
   }
-  const CommTimes c1 = comm.times();
+  const CommTimes c1 = comm->times();
   const double steps = static_cast<double>(o.steps) * o.repeats;
   const double pack = (c1.pack - c0.pack) / steps, copy = (c1.copy - c0.copy) / steps;
   const double wait = (c1.mpi_wait - c0.mpi_wait) / steps;
   const double per_step = total / steps;
   // Means over ranks (compute is what is left of the slowest rank's step).
-  const double pack_m = comm.sum(pack) / ranks, copy_m = comm.sum(copy) / ranks, wait_m = comm.sum(wait) / ranks;
-  const double wait_max = comm.max(wait);
-  const double n_local = static_cast<double>(sim->local_particles().n_local);
-  const double n_min = -comm.max(-n_local), n_max = comm.max(n_local);
-  const ThermoSample t = sim->thermo();
-  if (!std::isfinite(t.temperature) || !std::isfinite(t.pressure))
+  const double pack_m = comm->sum(pack) / ranks, copy_m = comm->sum(copy) / ranks, wait_m = comm->sum(wait) / ranks;
+  const double wait_max = comm->max(wait);
+  const double n_local =
+      static_cast<double>(solvent ? solvent->local_size() : sim->local_particles().n_local);
+  const double n_min = -comm->max(-n_local), n_max = comm->max(n_local);
+  // Thermo reductions are collective. The solvent has no pressure.
+  double temperature = 0.0, pressure = 0.0;
+  if (solvent) {
+    temperature = solvent->thermo().temperature;
+  } else {
+    const ThermoSample t = sim->thermo();
+    temperature = t.temperature;
+    pressure = t.pressure;
+  }
+  if (!std::isfinite(temperature) || !std::isfinite(pressure))
     throw_input_error("the ", ranks, "-rank run of ", o.workload, " produced a non-finite temperature or pressure");
   if (rank != 0) return 0;
 
-  const std::string variant = rv.variant.to_string(b.applicable_axes());
+  const std::string variant = rv.variant.to_string(b->applicable_axes());
   json p;
   p["ranks"] = ranks;
   p["grid"] = scaling::to_string(grid);
-  p["N"] = sys.particles.n_local;
+  p["N"] = n_total;
   if (o.per_rank) p["per_rank"] = o.per_rank;
   p["steps_per_repeat"] = o.steps;
   p["warmup_steps"] = o.warmup;
@@ -344,7 +397,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["tps_median"] = median(tps);
   p["tps_min"] = *std::min_element(tps.begin(), tps.end());
   p["tps_max"] = *std::max_element(tps.begin(), tps.end());
-  p["mps_median"] = median(tps) * static_cast<double>(sys.particles.n_local) * 1e-6;
+  p["mps_median"] = median(tps) * static_cast<double>(n_total) * 1e-6;
   p["seconds_per_step"] = per_step;
   p["split"] = {{"compute", std::max(0.0, per_step - pack_m - copy_m - wait_m)},
                 {"pack", pack_m},
@@ -355,20 +408,20 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["local_particles_max"] = n_max;
   p["migrations"] = c1.migrations - c0.migrations;
   p["setup_seconds"] = setup;
-  p["final_temperature"] = t.temperature;
-  p["final_pressure"] = t.pressure;
+  p["final_temperature"] = temperature;
+  if (!solvent) p["final_pressure"] = pressure;
   json doc = result_document("scaling", collect_provenance());
   doc["mode"] = o.mode.empty() ? "weak" : o.mode;
   doc["workload"] = o.workload;
-  doc["backend"] = b.name();
+  doc["backend"] = b->name();
   doc["variant"] = variant;
-  doc["name"] = c.name(b.name(), variant);
+  doc["name"] = c.name(b->name(), variant);
   doc["points"] = json::array({p});
   if (!o.json.empty()) {
     write_json_atomically(o.json, doc);
     std::cout << "wrote " << o.json << '\n';
   }
-  std::cout << ranks << " rank(s), grid " << scaling::to_string(grid) << ", N = " << sys.particles.n_local
+  std::cout << ranks << " rank(s), grid " << scaling::to_string(grid) << ", N = " << n_total
             << ": " << median(tps) << " TPS (median of " << o.repeats << "), " << 1e3 * per_step << " ms/step, mpi "
             << 1e3 * wait_m << " ms, pack " << 1e3 * pack_m << " ms, copy " << 1e3 * copy_m << " ms\n";
   return 0;

@@ -1,5 +1,6 @@
 #include "workloads.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -272,9 +273,17 @@ void apply_param(BenchCase& c, const std::string& kv) {
     else if (key == "thermostat") s.thermostat = parse_uint(key, v) != 0;
     else if (key == "shift") s.grid_shift = parse_uint(key, v) != 0;
     else if (key == "seed") { c.srd.seed = parse_uint(key, v); s.seed = static_cast<uint32_t>(c.srd.seed); }
-    else
+    else if (key == "N") {
+      // The cubic box of whole cells nearest to N particles at the density
+      // (the scaling harness's --per-rank / --total): N = rho L^3 only
+      // approximately, and the run reports the N it made.
+      const double n = static_cast<double>(parse_uint(key, v));
+      require_positive("N", n);
+      require_positive("rho", c.srd.rho);
+      c.srd.L = std::max(2.0, std::round(std::cbrt(n / c.srd.rho)));
+    } else
       throw_input_error("--param key '", key, "' is unknown for ", c.workload,
-                        ": allowed keys are L, rho, kT, angle, dt, rule, thermostat, shift, seed");
+                        ": allowed keys are L, N (the nearest cubic box), rho, kT, angle, dt, rule, thermostat, shift, seed");
     return;
   }
   if (c.style == PairStyle::none) {

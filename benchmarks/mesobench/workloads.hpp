@@ -54,7 +54,8 @@ const std::vector<BenchCase>& all_cases();
 // phi, kT, rc, ron, mode, N, dt, skin, rebuild_every, integrator, tau, gamma,
 // seed; the mdscf-dppc case takes lipids, waters, replicate, lx, ly, lz,
 // kelvin, grid (spacing, nm), sigma (filter, nm), update (steps), kappa,
-// rho0, dt (ps), gamma (Langevin drag, 1/ps), seed; the srd-fluid case takes L, rho, kT, angle, dt, rule (srd, at),
+// rho0, dt (ps), gamma (Langevin drag, 1/ps), seed; the srd-fluid case takes L, N (the cubic box of whole
+// cells nearest to N at rho), rho, kT, angle, dt, rule (srd, at),
 // thermostat (0, 1), shift (0, 1), seed. Throws InputError naming an
 // unknown key or a value that does not parse; physical validity is checked by
 // the engine when the system is built.

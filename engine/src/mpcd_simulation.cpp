@@ -28,6 +28,63 @@ MpcdSimulation::MpcdSimulation(std::unique_ptr<Simulation> md, const MpcdSystem&
   create_operations();
 }
 
+namespace {
+
+// The solvent particles a domain owns (positions are wrapped).
+MpcdSystem owned_solvent(const MpcdSystem& sys, const Domain& d) {
+  MpcdSystem mine = sys;
+  MpcdParticles& p = mine.particles;
+  p.resize(0);
+  const MpcdParticles& all = sys.particles;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!d.owns(all.position[i])) continue;
+    p.position.push_back(all.position[i]);
+    p.velocity.push_back(all.velocity[i]);
+    p.type.push_back(all.type[i]);
+    p.tag.push_back(all.tag[i]);
+    p.image.push_back(all.image[i]);
+  }
+  return mine;
+}
+
+}  // namespace
+
+MpcdSimulation::MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSystem& sys, CommunicatorFactory make_comm)
+    : backend_(std::move(backend)), be_(backend_.get()), sys_(sys), serial_(io::next_run_serial()) {
+  if (sys_.params.embed_types != 0)
+    throw_input_error("MPCD embed_types = ", sys_.params.embed_types,
+                      " needs MD solute: construct the MpcdSimulation from an MD Simulation");
+  sys_.validate();
+  n_global_ = sys_.particles.size();
+  if (make_comm) comm_ = make_comm(sys_.box, 2.0 * sys_.params.cell_size);
+  if (!comm_ || comm_->size() == 1) {
+    comm_.reset();
+    create_operations();
+    return;
+  }
+  const MpcdSystem all = sys_;
+  sys_ = owned_solvent(all, comm_->domain());
+  create_operations();
+  collide_->set_communicator(comm_.get());  // refused where the collision is not decomposed
+  try {
+    comm_->attach_solvent(*be_);
+  } catch (const InputError& e) {
+    throw_input_error("the ", be_->name(), " backend does not decompose the MPCD solvent over ranks yet (", e.what(),
+                      "): use --backend cpu, or one rank");
+  }
+  sys_ = all;  // the global system (params, box) for thermo and checkpoints; the backend holds this rank's part
+}
+
+MpcdSimulation::~MpcdSimulation() = default;
+
+int MpcdSimulation::ranks() const { return comm_ ? comm_->size() : 1; }
+
+std::size_t MpcdSimulation::local_size() const {
+  MpcdParticles p;
+  be_->get_mpcd(p);
+  return p.size();
+}
+
 void MpcdSimulation::create_operations() {
   be_->set_mpcd(sys_);  // validates (Backend::set_mpcd)
   stream_ = be_->create_as<MpcdStreamOp>("mpcd/stream");
@@ -48,6 +105,7 @@ void MpcdSimulation::run(uint64_t ncollisions, uint64_t sample_every,
   for (uint64_t k = 0; k < ncollisions; ++k) {
     ++step_;
     stream_->stream();
+    if (comm_) comm_->migrate_solvent();
     if (md_) md_->run(md_period_);
     // Sorting before the collision puts the particles of a cell next to each
     // other when the cell properties are summed (HOOMD-blue sorts then).
@@ -73,11 +131,41 @@ void MpcdSimulation::emit_frame() {
 MpcdParticles MpcdSimulation::particles() const {
   MpcdParticles p;
   be_->get_mpcd(p);
-  return p;
+  if (!comm_) return p;
+  // Gathered on rank 0 through the MD particles' gather (tag order).
+  ParticleData<double> mine, all;
+  mine.resize(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    mine.position[i] = p.position[i];
+    mine.velocity[i] = p.velocity[i];
+    mine.type[i] = p.type[i];
+    mine.tag[i] = p.tag[i];
+    mine.image[i] = p.image[i];
+  }
+  comm_->gather(mine, all);
+  MpcdParticles out;
+  out.resize(all.n_local);
+  for (std::size_t i = 0; i < all.n_local; ++i) {
+    out.position[i] = all.position[i];
+    out.velocity[i] = all.velocity[i];
+    out.type[i] = all.type[i];
+    out.tag[i] = all.tag[i];
+    out.image[i] = all.image[i];
+  }
+  return out;
 }
 
 MpcdThermo MpcdSimulation::thermo() const {
-  return mpcd_thermo(particles(), sys_.params.mass, step_);
+  if (!comm_) return mpcd_thermo(particles(), sys_.params.mass, step_);
+  MpcdParticles p;
+  be_->get_mpcd(p);
+  MpcdThermo t = mpcd_thermo(p, sys_.params.mass, step_);
+  // Sums of the ranks' parts; T = 2 K / (3 (N - 1)) with the global N.
+  t.momentum = {comm_->sum(t.momentum.x), comm_->sum(t.momentum.y), comm_->sum(t.momentum.z)};
+  t.kinetic_energy = comm_->sum(t.kinetic_energy);
+  const double n = double(n_global_);
+  t.temperature = n > 1 ? 2.0 * t.kinetic_energy / (3.0 * (n - 1.0)) : 0.0;
+  return t;
 }
 
 }  // namespace meso

@@ -12,6 +12,7 @@
 #include "meso/reference/lj_force.hpp"
 #include "meso/reference/mdscf_force.hpp"
 #include "meso/reference/mpcd_collide.hpp"
+#include "meso/reference/mpcd_domain.hpp"
 #include "meso/reference/mpcd_sort.hpp"
 #include "meso/reference/mpcd_stream.hpp"
 #include "meso/reference/neighbor_list.hpp"
@@ -37,6 +38,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("domain", [](C& c) { return make_domain_storage(c); });
   t.add("mpcd/stream", [](C& c) { return make_mpcd_stream(c); });
   t.add("mpcd/sort", [](C& c) { return make_mpcd_sort(c); });
+  t.add("mpcd/domain", [](C& c) { return make_mpcd_domain(c); });
   t.add("mpcd/collide/srd", [](C& c) { return make_mpcd_collide(c, MpcdRule::srd); });
   t.add("mpcd/collide/at", [](C& c) { return make_mpcd_collide(c, MpcdRule::at); });
 }

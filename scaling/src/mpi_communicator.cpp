@@ -1,6 +1,8 @@
 #include "meso/scaling/mpi_communicator.hpp"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
@@ -192,6 +194,130 @@ void MpiCommunicator::update_ghosts() {
   ++updates_;
 }
 
+void MpiCommunicator::attach_solvent(Backend& b) {
+  solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
+  if (!msg_) msg_ = std::make_unique<Messages>(std::pmr::get_default_resource());
+}
+
+void MpiCommunicator::migrate_solvent() {
+  if (size_ == 1) return;
+  if (!solvent_) throw std::logic_error("MpiCommunicator::migrate_solvent before attach_solvent");
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    msg_->send[0].clear();
+    msg_->send[1].clear();
+    {
+      MpiTimer t{solvent_pack_s_};
+      solvent_->take_leavers(slab(a), msg_->send[0], msg_->send[1]);
+      if (d_.grid[a] == 2) {  // one neighbour: both directions in one message
+        msg_->send[0].insert(msg_->send[0].end(), msg_->send[1].begin(), msg_->send[1].end());
+        msg_->send[1].clear();
+      }
+    }
+    exchange(a, msg_->send[0], msg_->send[1], 400 + 10 * a);
+    MpiTimer t{solvent_pack_s_};
+    solvent_->add_locals(msg_->recv[0]);
+    solvent_->add_locals(msg_->recv[1]);
+  }
+  ++migrations_;
+}
+
+namespace {
+
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+MPI_Datatype mpi_type<int64_t>() {
+  return MPI_INT64_T;
+}
+template <>
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
+
+}  // namespace
+
+// Axis by axis (so that the layers of edges and corners, combined along x
+// first, are combined again along y and z): each rank sends its first and
+// last layer along the axis, each prefixed by its global plane index, to
+// the lower and the upper neighbour, and combines what arrives into its own
+// layer of the same plane (a neighbour's layer of another plane shares no
+// cell). Neighbours along an axis share their extents along the other two,
+// so the layers have the same size on both sides.
+template <class T, class Fn>
+void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, Fn fn) const {
+  if (size_ == 1) return;
+  if (v.size() != r.cells() * std::size_t(width))
+    throw std::logic_error("combine_layers: values do not match the cell range");
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    const std::size_t layer = std::size_t(r.count[b]) * r.count[c] * width;
+    auto cell = [&](int along, int jb, int jc) {
+      std::array<int, 3> l{};
+      l[a] = along, l[b] = jb, l[c] = jc;
+      return r.local(l[0], l[1], l[2]) * width;
+    };
+    auto pack = [&](int along, std::vector<T>& out) {
+      out.push_back(T((r.first[a] + along) % r.n[a]));
+      for (int jc = 0; jc < r.count[c]; ++jc)
+        for (int jb = 0; jb < r.count[b]; ++jb)
+          for (int w = 0; w < width; ++w) out.push_back(v[cell(along, jb, jc) + w]);
+    };
+    auto merge = [&](const T* in) {  // one layer as packed, into the layer of the same plane
+      const int plane = int(in[0]);
+      for (int along : {0, r.count[a] - 1}) {
+        if ((r.first[a] + along) % r.n[a] != plane) continue;
+        const T* x = in + 1;
+        for (int jc = 0; jc < r.count[c]; ++jc)
+          for (int jb = 0; jb < r.count[b]; ++jb)
+            for (int w = 0; w < width; ++w, ++x) {
+              T& mine = v[cell(along, jb, jc) + w];
+              mine = fn(mine, *x, w);
+            }
+      }
+    };
+    const int lo = nbr_[a][0], hi = nbr_[a][1];
+    const std::size_t msg = layer + 1;
+    const bool one = d_.grid[a] == 2;
+    std::vector<T> to_lo, to_hi, from_lo(one ? 2 * msg : msg), from_hi(msg);
+    {
+      MpiTimer t{solvent_pack_s_};
+      pack(0, to_lo);
+      pack(r.count[a] - 1, to_hi);
+      if (one) to_lo.insert(to_lo.end(), to_hi.begin(), to_hi.end());  // one neighbour: both layers in one message
+    }
+    const MPI_Datatype dt = mpi_type<T>();
+    {
+      MpiTimer t{mpi_s_};
+      if (one) {
+        MPI_Sendrecv(to_lo.data(), int(2 * msg), dt, lo, 500 + a, from_lo.data(), int(2 * msg), dt, lo, 500 + a,
+                     cart_, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Request rq[4];
+        MPI_Irecv(from_hi.data(), int(msg), dt, hi, 510 + a, cart_, &rq[0]);
+        MPI_Irecv(from_lo.data(), int(msg), dt, lo, 520 + a, cart_, &rq[1]);
+        MPI_Isend(to_lo.data(), int(msg), dt, lo, 510 + a, cart_, &rq[2]);
+        MPI_Isend(to_hi.data(), int(msg), dt, hi, 520 + a, cart_, &rq[3]);
+        MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+      }
+    }
+    MpiTimer t{solvent_pack_s_};
+    merge(from_lo.data());
+    merge(one ? from_lo.data() + msg : from_hi.data());
+  }
+}
+
+void MpiCommunicator::combine_layers(const CellRange& r, std::vector<int64_t>& v, int width) const {
+  combine(r, v, width, [](int64_t mine, int64_t theirs, int) { return mine + theirs; });
+}
+
+void MpiCommunicator::combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask) const {
+  combine(r, v, width, [max_mask](double mine, double theirs, int w) {
+    return (max_mask >> w) & 1u ? std::max(mine, theirs) : mine + theirs;
+  });
+}
+
 double MpiCommunicator::sum(double local) const {
   MpiTimer t{mpi_s_};
   double g = 0.0;
@@ -248,7 +374,7 @@ void MpiCommunicator::gather(const ParticleData<double>& mine, ParticleData<doub
 
 CommTimes MpiCommunicator::times() const {
   CommTimes t;
-  t.pack = storage_ ? storage_->pack_seconds() : 0.0;
+  t.pack = (storage_ ? storage_->pack_seconds() : 0.0) + solvent_pack_s_;
   t.copy = storage_ ? storage_->copy_seconds() : 0.0;
   t.mpi_wait = mpi_s_;
   t.migrations = migrations_;

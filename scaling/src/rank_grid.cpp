@@ -50,7 +50,7 @@ RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width) {
   if (best[0] == 0) {
     const Vec3d L = box.lengths();
     throw_input_error("no grid of ", ranks, " ranks splits the box ", L.x, " x ", L.y, " x ", L.z,
-                      " into domains at least as wide as the ghost layer (r_c + skin = ", ghost_width,
+                      " into domains at least as wide as the ghost layer (", ghost_width, ": r_c + skin, or two cells of an MPCD solvent",
                       "): use fewer ranks or a larger system");
   }
   return best;
@@ -62,8 +62,8 @@ void check_rank_grid(const RankGrid& g, int ranks, const Box& box, double ghost_
   const int a = too_thin(g, box, ghost_width);
   if (a >= 0)
     throw_input_error("rank grid ", to_string(g), " makes domains ", length(box, a) / g[a], " wide along ",
-                      "xyz"[a], " (box ", length(box, a), "), thinner than the ghost layer (r_c + skin = ",
-                      ghost_width, ")");
+                      "xyz"[a], " (box ", length(box, a), "), thinner than the ghost layer (",
+                      ghost_width, ": r_c + skin, or two cells of an MPCD solvent)");
 }
 
 RankGrid parse_rank_grid(const std::string& s) {

@@ -18,11 +18,17 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
   --backend cpu --out "$W/weak" "${extra[@]}"
 "$MB" scale --mode strong --workload lj-liquid --ranks 1,2,4 --total 4000 --param rho=0.5 --steps 10 --warmup 5 \
   --repeats 2 --backend cpu --out "$W/strong" "${extra[@]}"
+# The MPCD solvent: a step is a collision; N is the cubic box of whole cells
+# nearest to 4000 per rank at rho = 10 (7^3 and 9^3 cells).
+"$MB" scale --mode weak --workload srd-fluid --ranks 1,2 --per-rank 4000 --steps 10 --warmup 2 --repeats 2 \
+  --backend cpu --out "$W/srd" "${extra[@]}"
 
-python3 - "$W/weak/summary.json" "$W/strong/summary.json" <<'PY'
+python3 - "$W/weak/summary.json" "$W/strong/summary.json" "$W/srd/summary.json" <<'PY'
 import json, sys
-weak, strong = (json.load(open(p)) for p in sys.argv[1:3])
-for d, mode, ranks in ((weak, "weak", [1, 2]), (strong, "strong", [1, 2, 4])):
+weak, strong, srd = (json.load(open(p)) for p in sys.argv[1:4])
+sizes = {"dpd-fluid": lambda p: 3000 * p["ranks"], "lj-liquid": lambda p: 4000,
+         "srd-fluid": lambda p: {1: 3430, 2: 7290}[p["ranks"]]}
+for d, mode, ranks in ((weak, "weak", [1, 2]), (strong, "strong", [1, 2, 4]), (srd, "weak", [1, 2])):
     assert d["kind"] == "scaling" and d["mode"] == mode, d.get("kind")
     assert [p["ranks"] for p in d["points"]] == ranks, [p["ranks"] for p in d["points"]]
     base = d["points"][0]
@@ -32,18 +38,21 @@ for d, mode, ranks in ((weak, "weak", [1, 2]), (strong, "strong", [1, 2, 4])):
         # The split adds up to the step (compute is the remainder, never negative).
         total = s["compute"] + s["pack"] + s["copy"] + s["mpi_wait"]
         assert abs(total - p["seconds_per_step"]) <= 1e-9 + 1e-6 * p["seconds_per_step"] or s["compute"] == 0, (total, p)
-        e = p["tps_median"] / base["tps_median"]
+        # Weak: particle-steps per second per rank relative to the first
+        # point (TPS itself when N grows exactly with the ranks).
         if mode == "strong":
-            e /= p["ranks"] / base["ranks"]
+            e = (p["tps_median"] / base["tps_median"]) / (p["ranks"] / base["ranks"])
+        else:
+            e = (p["tps_median"] * p["N"] / p["ranks"]) / (base["tps_median"] * base["N"] / base["ranks"])
         assert abs(p["efficiency"] - e) < 1e-12, (p["efficiency"], e)
         assert p["local_particles_min"] <= p["local_particles_max"]
         n = p["N"]
-        assert n == (3000 * p["ranks"] if mode == "weak" else 4000), (mode, n)
+        assert n == sizes[d["workload"]](p), (d["workload"], mode, n)
     assert base["efficiency"] == 1.0
     assert d["points"][1]["migrations"] >= 1
 print("summaries ok")
 PY
-python3 "$ROOT/scripts/validate_results.py" "$W/weak" "$W/strong"
+python3 "$ROOT/scripts/validate_results.py" "$W/weak" "$W/strong" "$W/srd"
 
 # Slurm scripts: one per point and submit-all.sh, nothing run.
 "$MB" scale --mode strong --workload dpd-fluid --ranks 2,8 --total 24000 --backend cuda --emit slurm "$W/jobs" \
@@ -77,7 +86,11 @@ expect_refused "thin domains" "thinner than the ghost layer\|no grid of 64 ranks
   "$MB" scale --mode strong --workload dpd-fluid --ranks 64 --total 300 --backend cpu --out "$W/thin"
 expect_refused "grid that does not fit" "1 wide along x" \
   "$MB" scale --mode strong --workload dpd-fluid --ranks 10 --total 3000 --grid 10x1x1 --backend cpu --out "$W/thin"
-expect_refused "MPCD workload" "not decomposed over ranks yet" \
-  "$MB" scale --mode strong --workload srd-fluid --ranks 1,2 --total 3000 --backend cpu --out "$W/srd"
+expect_refused "MD-SCF workload" "not decomposed over ranks yet" \
+  "$MB" scale --mode strong --workload mdscf-dppc --ranks 1,2 --total 3000 --backend cpu --out "$W/thin"
+expect_refused "MPCD on cuda ranks" "decomposed on CPU ranks only" \
+  "$MB" scale --mode strong --workload srd-fluid --ranks 1,2 --total 30000 --backend cuda --out "$W/thin"
+expect_refused "MPCD domains under two cells" "two cells of an MPCD solvent" \
+  "$MB" scale --mode strong --workload srd-fluid --ranks 2 --total 270 --backend cpu --out "$W/thin"
 [ ! -e "$W/thin" ] || fail "a refused sweep left $W/thin behind"
 echo "scale sweep ok"

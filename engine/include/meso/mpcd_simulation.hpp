@@ -13,6 +13,7 @@
 
 #include "meso/backend.hpp"
 #include "meso/mpcd.hpp"
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "meso/simulation.hpp"
 
@@ -28,6 +29,18 @@ class MpcdSimulation {
   // collision period runs dt_c / dt_md MD steps (an integer, or an
   // InputError naming both). The boxes must agree when embed_types is set.
   MpcdSimulation(std::unique_ptr<Simulation> md, const MpcdSystem& sys);
+  // The solvent alone over ranks (make_comm: MpiCommunicator::factory):
+  // each rank loads the particles its domain owns; domains are at least two
+  // cells wide. After streaming the solvent migrates to its new owners, and
+  // the collision combines the cells that ranks share (bitwise the one-rank
+  // collision). thermo() is global; particles() is gathered on rank 0.
+  MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSystem& sys, CommunicatorFactory make_comm);
+  ~MpcdSimulation();
+  int ranks() const;
+  // The ranks' communicator (its times and reductions); null on one rank.
+  const Communicator* communicator() const { return comm_.get(); }
+  // This rank's solvent particles.
+  std::size_t local_size() const;
 
   // Advances ncollisions collision periods; calls on_sample every
   // sample_every collisions when sample_every > 0.
@@ -62,6 +75,8 @@ class MpcdSimulation {
   std::unique_ptr<MpcdStreamOp> stream_;
   std::unique_ptr<MpcdCollideOp> collide_;
   std::unique_ptr<MpcdSortOp> sort_;
+  std::unique_ptr<Communicator> comm_;  // several ranks only
+  uint64_t n_global_ = 0;
   uint32_t sort_every_ = 0;
   uint64_t step_ = 0;
   // Frames for an installed io::FrameSink (validate --trajectory).

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "meso/box.hpp"
 #include "meso/particle_data.hpp"
@@ -36,6 +37,22 @@ struct Domain {
   // Whether a wrapped position is owned here: [lo, hi) on every axis.
   bool owns(const Vec3d& r) const {
     return r.x >= lo.x && r.x < hi.x && r.y >= lo.y && r.y < hi.y && r.z >= lo.z && r.z < hi.z;
+  }
+};
+
+// The cells of a global periodic grid (n cells along each axis) that the
+// particles of this rank can fall into: along each axis `count` cells from
+// `first` (wrapping at n); on an axis the rank does not split, all n from
+// 0. Values are stored per cell, x fastest, `width` per cell.
+struct CellRange {
+  std::array<int, 3> n{1, 1, 1}, first{0, 0, 0}, count{1, 1, 1};
+  std::size_t cells() const { return std::size_t(count[0]) * count[1] * count[2]; }
+  // Local index of the cell at local coordinates (i, j, k), i < count[0] ...
+  std::size_t local(int i, int j, int k) const { return (std::size_t(k) * count[1] + j) * count[0] + i; }
+  // The global cell index (grid order: (z * ny + y) * nx + x) of local (i, j, k).
+  uint32_t global(int i, int j, int k) const {
+    auto g = [&](int a, int l) { return (first[a] + l) % n[a]; };
+    return uint32_t((g(2, k) * n[1] + g(1, j)) * n[0] + g(0, i));
   }
 };
 
@@ -68,6 +85,21 @@ class Communicator {
   // velocities refreshed from their owners (the same ghosts as at the last
   // exchange).
   virtual void update_ghosts() = 0;
+  // The MPCD solvent (srd-fluid): binds the backend's "mpcd/domain"
+  // operation, and moves the solvent particles that left the domain to
+  // their new owner (after streaming, before a collision).
+  virtual void attach_solvent(Backend&) {}
+  virtual void migrate_solvent() {}
+  // Cells that neighbouring ranks share (the first and the last layer of a
+  // CellRange along each split axis) combined over those ranks, axis by
+  // axis (edges and corners forwarded), so that every rank holding a cell
+  // ends with the value over all ranks: integer sums, or doubles combined
+  // per value by max (bit v of max_mask) or sum. The MPCD collision's cell
+  // properties, whose fixed-point sums make the combination exact.
+  virtual void combine_layers(const CellRange&, std::vector<int64_t>&, int width) const { (void)width; }
+  virtual void combine_layers(const CellRange&, std::vector<double>&, int width, uint32_t max_mask) const {
+    (void)width, (void)max_mask;
+  }
   // Reductions over ranks (energies, virial, kinetic energy; list staleness).
   virtual double sum(double local) const = 0;
   virtual double max(double local) const = 0;

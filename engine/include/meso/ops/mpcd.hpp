@@ -14,9 +14,15 @@
 // Backend::set_mpcd and gives it back with Backend::get_mpcd.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
+#include "meso/ops/domain_storage.hpp"
 #include "meso/ops/operation.hpp"
+
+namespace meso {
+class Communicator;
+}
 
 namespace meso {
 
@@ -36,6 +42,23 @@ class MpcdCollideOp : public Operation {
   // The collision numbered `step` (1, 2, ...): keys the grid shift, the
   // axes and the thermostat or AT draws.
   virtual void collide(uint64_t step) = 0;
+  // On several ranks: the cells the ranks share have their properties
+  // combined through `comm` (Communicator::combine_layers). A collision
+  // that cannot throws InputError.
+  virtual void set_communicator(const Communicator* comm) { (void)comm; }
+};
+
+// The solvent's side of domain decomposition (registered as "mpcd/domain"):
+// leavers selected and packed along one axis, arrivals appended. A record is
+// kRecord doubles: r, v, image, type, tag.
+class MpcdDomainOp : public Operation {
+ public:
+  static constexpr std::size_t kRecord = 11;
+  virtual std::size_t n_local() const = 0;
+  // Removes the particles outside slab [lo, hi) and packs them, those
+  // nearer to lo by the periodic offset into to_lo, the rest into to_hi.
+  virtual void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) = 0;
+  virtual void add_locals(const Records& records) = 0;
 };
 
 }  // namespace meso

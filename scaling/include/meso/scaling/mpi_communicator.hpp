@@ -16,6 +16,7 @@
 
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/domain_storage.hpp"
+#include "meso/ops/mpcd.hpp"
 #include "meso/scaling/rank_grid.hpp"
 
 namespace meso::scaling {
@@ -37,6 +38,10 @@ class MpiCommunicator final : public Communicator {
   void migrate() override;
   void exchange_ghosts() override;
   void update_ghosts() override;
+  void attach_solvent(Backend& b) override;
+  void migrate_solvent() override;
+  void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width) const override;
+  void combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask) const override;
   double sum(double local) const override;
   double max(double local) const override;
   void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override;
@@ -48,6 +53,7 @@ class MpiCommunicator final : public Communicator {
   Domain d_;
   std::array<std::array<int, 2>, 3> nbr_{};  // [axis][0: lower, 1: upper]
   std::unique_ptr<DomainStorageOp> storage_;
+  std::unique_ptr<MpcdDomainOp> solvent_;  // the MPCD solvent's storage (attach_solvent)
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach;
   // declared after storage_, which owns that memory, so freed before it).
@@ -57,6 +63,7 @@ class MpiCommunicator final : public Communicator {
   };
   std::unique_ptr<Messages> msg_;
   mutable double mpi_s_ = 0.0;
+  mutable double solvent_pack_s_ = 0.0;  // solvent migration and cell layers: selecting, packing, combining
   uint64_t migrations_ = 0, updates_ = 0;
 
   DomainSlab slab(int axis) const;
@@ -64,6 +71,9 @@ class MpiCommunicator final : public Communicator {
   // receives into recv[0] (from the lower) and recv[1] (from the upper);
   // with one neighbour, a alone goes and recv[0] receives. Sizes first.
   void exchange(int axis, const Records& a, const Records& b, int tag);
+  // combine_layers for values of type T, combined by fn(mine, theirs, value index).
+  template <class T, class Fn>
+  void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn) const;
 };
 
 // MPI_Init_thread/MPI_Finalize for the process, started only when the
