@@ -74,6 +74,19 @@ const std::vector<VariantDefault>& variant_defaults() {
       {"lj-liquid", "cpu", Precision::double_, "reorder=cell,sort=100",
        "H100 host, N = 64000: 8.89 TPS one thread (6.73 with Variant{}); results/scaling/h100-cpu-5d4faf9; "
        "gates: the CPU validation short forms with it (results/validation/cpu-short-reorder-cell-sort100.json)"},
+      // srd-fluid on the GPU: mixed precision (fp32 positions and
+      // velocities, the fixed-point cell sums exact in either) and the
+      // solvent sorted into cell order every 25 collisions. Sorting only
+      // permutes storage: the collisions are bitwise the same
+      // (MpcdGpu.ReproducibleAndSortNeutral). Gates: the srd-momentum and
+      // srd-viscosity long forms in mixed and in double (PASS, H200,
+      // results/srd), GPU tests against the reference.
+      {"srd-fluid", "cuda", Precision::mixed, "precision=mixed,reorder=cell,sort=25",
+       "H200, L = 50: 10814 collisions/s (7704 unsorted, 8482 sort=5, 10039 sort=100; double sort=25 7874); "
+       "results/srd; gates: srd-momentum and srd-viscosity long forms in mixed, GPU tests"},
+      {"srd-fluid", "cuda", Precision::double_, "precision=double,reorder=cell,sort=25",
+       "H200, L = 50: 7874 collisions/s; results/srd; gates: srd-momentum and srd-viscosity long forms in "
+       "double, GPU tests"},
       // mdscf-dppc on the GPU (pair style none: bonded forces and the
       // MD-SCF field): mixed precision and the atomic scatter of the
       // density, faster than GALAMOST's per-vertex gather at both sizes
@@ -92,10 +105,10 @@ const std::vector<VariantDefault>& variant_defaults() {
 }
 
 Precision default_precision(const std::string& workload, const std::string& backend) {
-  // The MD workloads run in mixed on the GPU (what their gates and targets
-  // are stated for); the CPU reference has no mixed, and srd-fluid keeps
-  // Variant{}'s double (its defaults are the MPCD side's to set).
-  if (backend == "cuda" && (workload == "dpd-fluid" || workload == "lj-liquid" || workload == "mdscf-dppc"))
+  // Every workload runs in mixed on the GPU (what their gates and targets
+  // are stated for); the CPU reference has no mixed.
+  if (backend == "cuda" && (workload == "dpd-fluid" || workload == "lj-liquid" || workload == "mdscf-dppc" ||
+                            workload == "srd-fluid"))
     return Precision::mixed;
   return Variant{}.precision;
 }
