@@ -11,7 +11,7 @@
 #  4. strong scaling of L = 100 (10M particles), 1..16 ranks, and the same
 #     L = 100 in one process with OpenMP on every core.
 # After every part the outputs are packed into $TGZ.
-# Usage: [PARTS="..."] scripts/device_srd_ranks.sh <bin dir> <output dir> <tgz>
+# Usage: [PARTS="..."] [OPENMP=0] scripts/device_srd_ranks.sh <bin dir> <output dir> <tgz>
 set -u
 BIN=$1
 O=$2
@@ -61,9 +61,11 @@ if part 4; then
     --steps 5 --warmup 2 --repeats 3 --mpirun-args "--bind-to core" --out "$O/cpu-strong-srd" > "$O/cpu-strong-srd.log" 2>&1
   stamp "cpu strong srd L=100 rc=$?"
   pack
-  OMP_NUM_THREADS=$CORES timeout 120 "$MB" run --backend cpu --filter 'srd-fluid.*L=100$' --max-n 20000000 \
-    --repeats 3 --min-time 1 --json "$O/cpu-openmp-srd.json" > "$O/cpu-openmp-srd.log" 2>&1
-  stamp "one process, $CORES OpenMP threads, srd L=100 rc=$?"
-  pack
+  if [ "${OPENMP:-1}" = 1 ]; then
+    OMP_NUM_THREADS=$CORES timeout 120 "$MB" run --backend cpu --filter 'srd-fluid.*L=100$' --max-n 20000000 \
+      --repeats 3 --min-time 1 --json "$O/cpu-openmp-srd.json" > "$O/cpu-openmp-srd.log" 2>&1
+    stamp "one process, $CORES OpenMP threads, srd L=100 rc=$?"
+    pack
+  fi
 fi
 stamp done

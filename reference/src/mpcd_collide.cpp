@@ -234,6 +234,15 @@ void touched_axis(const physics::MpcdGrid& g, const Domain& d, const Vec3d& shif
   r.count[a] = std::min(last - first + 1, n);
 }
 
+// Per-collision arrays, kept between collisions (their capacity is reused).
+struct DecomposedScratch {
+  std::vector<uint32_t> cell, start, members, fill;
+  std::vector<double> p1;
+  std::vector<int64_t> p2, p3;
+  std::vector<MpcdCellProps> props;
+  std::vector<Vec3d> at_mean;
+};
+
 // One collision of the solvent on one of several ranks (no embedded MD).
 // The cells are those of the shifted grid that the domain touches (a cell
 // list over that range only, so that nothing a rank does grows with the
@@ -245,16 +254,9 @@ void touched_axis(const physics::MpcdGrid& g, const Domain& d, const Vec3d& shif
 // fixed-point scales, then the integer sums of mass and momentum, then
 // those of the relative kinetic energy (thermostat) and of the AT draws.
 // Integer sums combine exactly, so every cell's properties, and the
-// collision, are bitwise those of one rank.
-// Per-collision arrays, kept between collisions (their capacity is reused).
-struct DecomposedScratch {
-  std::vector<uint32_t> cell, start, members, fill;
-  std::vector<double> p1;
-  std::vector<int64_t> p2, p3;
-  std::vector<MpcdCellProps> props;
-  std::vector<Vec3d> at_mean;
-};
-
+// collision, are bitwise those of one rank. The inner cells' sums run while
+// the first exchange is in flight and their collisions during the second
+// (Howard et al.'s outer/inner split).
 template <class Real>
 void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Communicator& comm,
                              DecomposedScratch& x) {
@@ -302,11 +304,20 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
       if (dom.grid[a] > 1 && (l[a] == 0 || l[a] == r.count[a] - 1)) return true;
     return false;
   };
-  auto each_cell = [&](bool on_shared, auto&& fn) {
+  // Over the shared or the inner cells; `progress` (the communicator's,
+  // while layers are in flight) is called every 256 cells.
+  auto each_cell = [&](bool on_shared, auto&& fn, const Communicator::Progress& progress = {}) {
+    uint32_t since = 0;
     for (int k = 0; k < r.count[2]; ++k)
       for (int j = 0; j < r.count[1]; ++j)
-        for (int i = 0; i < r.count[0]; ++i)
-          if (shared(i, j, k) == on_shared) fn(r.local(i, j, k), r.global(i, j, k));
+        for (int i = 0; i < r.count[0]; ++i) {
+          if (shared(i, j, k) != on_shared) continue;
+          fn(r.local(i, j, k), r.global(i, j, k));
+          if (progress && ++since == 256) {
+            since = 0;
+            progress();
+          }
+        }
   };
   const double m = prm.mass;
   auto vel = [&](uint32_t j) { return vec_cast<double>(s.vel[j]); };
@@ -330,10 +341,15 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
     }
     v[3] = v[0] > 0 ? m : 0.0;
   });
-  comm.combine_layers(r, p1, 4, 0b1110u);
-  // Inner cells: the one-rank cell properties.
-  each_cell(false, [&](std::size_t l, uint32_t) {
-    props[l] = cell_properties(mem, members.data() + start[l], members.data() + start[l + 1]);
+  // Inner cells: the one-rank cell properties, while the shared layers'
+  // maxima travel (the outer/inner split of Howard et al.).
+  comm.combine_layers(r, p1, 4, 0b1110u, [&](const Communicator::Progress& progress) {
+    each_cell(
+        false,
+        [&](std::size_t l, uint32_t) {
+          props[l] = cell_properties(mem, members.data() + start[l], members.data() + start[l + 1]);
+        },
+        progress);
   });
   // Phase 2 (shared cells): mass and momentum.
   std::vector<int64_t>& p2 = x.p2;
@@ -351,7 +367,21 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
       q[3] += physics::to_fixed_point(m * v.z, ps);
     }
   });
-  comm.combine_layers(r, p2, 4);
+  // The inner cells' collisions (their particles are no shared cell's)
+  // while the sums travel.
+  const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
+  const double cos_a = std::cos(alpha), sin_a = std::sin(alpha);
+  auto store = [&](uint32_t j, const Vec3d& v) { s.vel[j] = vec_cast<Real>(v); };
+  comm.combine_layers(r, p2, 4, [&](const Communicator::Progress& progress) {
+    // Inner cells sum their AT draws themselves (they hold the whole cell).
+    each_cell(
+        false,
+        [&](std::size_t l, uint32_t c) {
+          collide_cell(mem, rule, prm, step, c, props[l], members.data() + start[l], members.data() + start[l + 1],
+                       nullptr, cos_a, sin_a, store);
+        },
+        progress);
+  });
   each_cell(true, [&](std::size_t l, uint32_t) {
     MpcdCellProps& p = props[l];
     p.n = uint32_t(p1[l * 4]);
@@ -385,18 +415,10 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
     p.ke_rel = physics::mpcd_cell_sum(p3[l * 4], physics::fixed_point_shift(eb, p.n), eb);
     if (at) at_mean[l] = at_mean_of(p, prm.kT, &p3[l * 4 + 1]);
   });
-  // The collision of this rank's particles with the cells' properties
-  // (s.cells and s.props, the one-rank collision's global-grid record, are
-  // not kept: they would grow with the global system).
+  // The shared cells' collisions with the combined properties (s.cells and
+  // s.props, the one-rank collision's global-grid record, are not kept:
+  // they would grow with the global system).
   s.props.clear();
-  const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
-  const double cos_a = std::cos(alpha), sin_a = std::sin(alpha);
-  auto store = [&](uint32_t j, const Vec3d& v) { s.vel[j] = vec_cast<Real>(v); };
-  // Inner cells sum their AT draws themselves (they hold the whole cell).
-  each_cell(false, [&](std::size_t l, uint32_t c) {
-    collide_cell(mem, rule, prm, step, c, props[l], members.data() + start[l], members.data() + start[l + 1], nullptr,
-                 cos_a, sin_a, store);
-  });
   each_cell(true, [&](std::size_t l, uint32_t c) {
     collide_cell(mem, rule, prm, step, c, props[l], members.data() + start[l], members.data() + start[l + 1],
                  at ? &at_mean[l] : nullptr, cos_a, sin_a, store);

@@ -245,8 +245,20 @@ MPI_Datatype mpi_type<double>() {
 // cell). Neighbours along an axis share their extents along the other two,
 // so the layers have the same size on both sides.
 template <class T, class Fn>
-void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, Fn fn) const {
-  if (size_ == 1) return;
+void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const {
+  bool overlapped = false;
+  auto run_overlap = [&](MPI_Request* rq, int k) {
+    if (overlapped || !overlap) return;
+    overlapped = true;
+    overlap([rq, k] {
+      int done = 0;
+      if (k > 0) MPI_Testall(k, rq, &done, MPI_STATUSES_IGNORE);
+    });
+  };
+  if (size_ == 1) {
+    run_overlap(nullptr, 0);
+    return;
+  }
   if (v.size() != r.cells() * std::size_t(width))
     throw std::logic_error("combine_layers: values do not match the cell range");
   for (int a = 0; a < 3; ++a) {
@@ -288,34 +300,47 @@ void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, 
       if (one) to_lo.insert(to_lo.end(), to_hi.begin(), to_hi.end());  // one neighbour: both layers in one message
     }
     const MPI_Datatype dt = mpi_type<T>();
+    MPI_Request rq[4];
+    int k = 0;
     {
       MpiTimer t{mpi_s_};
       if (one) {
-        MPI_Sendrecv(to_lo.data(), int(2 * msg), dt, lo, 500 + a, from_lo.data(), int(2 * msg), dt, lo, 500 + a,
-                     cart_, MPI_STATUS_IGNORE);
+        MPI_Irecv(from_lo.data(), int(2 * msg), dt, lo, 500 + a, cart_, &rq[k++]);
+        MPI_Isend(to_lo.data(), int(2 * msg), dt, lo, 500 + a, cart_, &rq[k++]);
       } else {
-        MPI_Request rq[4];
-        MPI_Irecv(from_hi.data(), int(msg), dt, hi, 510 + a, cart_, &rq[0]);
-        MPI_Irecv(from_lo.data(), int(msg), dt, lo, 520 + a, cart_, &rq[1]);
-        MPI_Isend(to_lo.data(), int(msg), dt, lo, 510 + a, cart_, &rq[2]);
-        MPI_Isend(to_hi.data(), int(msg), dt, hi, 520 + a, cart_, &rq[3]);
-        MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+        MPI_Irecv(from_hi.data(), int(msg), dt, hi, 510 + a, cart_, &rq[k++]);
+        MPI_Irecv(from_lo.data(), int(msg), dt, lo, 520 + a, cart_, &rq[k++]);
+        MPI_Isend(to_lo.data(), int(msg), dt, lo, 510 + a, cart_, &rq[k++]);
+        MPI_Isend(to_hi.data(), int(msg), dt, hi, 520 + a, cart_, &rq[k++]);
       }
+    }
+    // The first split axis's messages fly while the overlap runs (it is
+    // compute: not timed as MPI).
+    run_overlap(rq, k);
+    {
+      MpiTimer t{mpi_s_};
+      MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
     }
     MpiTimer t{solvent_pack_s_};
     merge(from_lo.data());
     merge(one ? from_lo.data() + msg : from_hi.data());
   }
+  run_overlap(nullptr, 0);  // no axis is split: the overlap still runs
 }
 
-void MpiCommunicator::combine_layers(const CellRange& r, std::vector<int64_t>& v, int width) const {
-  combine(r, v, width, [](int64_t mine, int64_t theirs, int) { return mine + theirs; });
+void MpiCommunicator::combine_layers(const CellRange& r, std::vector<int64_t>& v, int width,
+                                     const Overlap& overlap) const {
+  combine(r, v, width, [](int64_t mine, int64_t theirs, int) { return mine + theirs; }, overlap);
 }
 
-void MpiCommunicator::combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask) const {
-  combine(r, v, width, [max_mask](double mine, double theirs, int w) {
-    return (max_mask >> w) & 1u ? std::max(mine, theirs) : mine + theirs;
-  });
+void MpiCommunicator::combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask,
+                                     const Overlap& overlap) const {
+  combine(
+      r, v, width,
+      [max_mask](double mine, double theirs, int w) {
+        return (max_mask >> w) & 1u ? std::max(mine, theirs) : mine + theirs;
+      },
+      overlap);
 }
 
 double MpiCommunicator::sum(double local) const {

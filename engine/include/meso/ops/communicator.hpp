@@ -96,9 +96,20 @@ class Communicator {
   // ends with the value over all ranks: integer sums, or doubles combined
   // per value by max (bit v of max_mask) or sum. The MPCD collision's cell
   // properties, whose fixed-point sums make the combination exact.
-  virtual void combine_layers(const CellRange&, std::vector<int64_t>&, int width) const { (void)width; }
-  virtual void combine_layers(const CellRange&, std::vector<double>&, int width, uint32_t max_mask) const {
+  // `overlap` (Howard et al.'s outer/inner split) is work that touches no
+  // shared cell: it runs while the first split axis's layers are in flight
+  // and calls the `progress` it is given now and then, so that MPI moves
+  // them meanwhile; on one rank it simply runs.
+  using Progress = std::function<void()>;
+  using Overlap = std::function<void(const Progress& progress)>;
+  virtual void combine_layers(const CellRange&, std::vector<int64_t>&, int width, const Overlap& overlap = {}) const {
+    (void)width;
+    if (overlap) overlap([] {});
+  }
+  virtual void combine_layers(const CellRange&, std::vector<double>&, int width, uint32_t max_mask,
+                              const Overlap& overlap = {}) const {
     (void)width, (void)max_mask;
+    if (overlap) overlap([] {});
   }
   // Reductions over ranks (energies, virial, kinetic energy; list staleness).
   virtual double sum(double local) const = 0;

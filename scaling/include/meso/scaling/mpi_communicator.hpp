@@ -40,8 +40,9 @@ class MpiCommunicator final : public Communicator {
   void update_ghosts() override;
   void attach_solvent(Backend& b) override;
   void migrate_solvent() override;
-  void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width) const override;
-  void combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask) const override;
+  void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width, const Overlap& overlap) const override;
+  void combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask,
+                      const Overlap& overlap) const override;
   double sum(double local) const override;
   double max(double local) const override;
   void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override;
@@ -73,7 +74,7 @@ class MpiCommunicator final : public Communicator {
   void exchange(int axis, const Records& a, const Records& b, int tag);
   // combine_layers for values of type T, combined by fn(mine, theirs, value index).
   template <class T, class Fn>
-  void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn) const;
+  void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const;
 };
 
 // MPI_Init_thread/MPI_Finalize for the process, started only when the
