@@ -48,18 +48,23 @@ def plot(docs, output):
     fig, axes = plt.subplots(1, 3 if split_docs else 2, figsize=(15 if split_docs else 10, 4))
     ax1, ax2 = axes[0], axes[1]
     mode = docs[0][1]["mode"]
-    for rel, doc in docs:
-        pts = sorted((p["ranks"], p["tps_median"]) for p in doc["points"])
-        r0, t0 = pts[0]
+    def base_label(doc):
         backend = doc.get("backend", "?")
         where = doc["provenance"].get("gpu_model") if backend == "cuda" else None
-        label = f'{doc.get("workload", "?")} {backend}' + (f" ({where})" if where else "")
+        return f'{doc.get("workload", "?")} {backend}' + (f" ({where})" if where else "")
+    bases = [base_label(doc) for _, doc in docs]
+    for rel, doc in docs:
+        pts = sorted((p["ranks"], p["tps_median"], p.get("N", 1)) for p in doc["points"])
+        r0, t0, n0 = pts[0]
+        label = base_label(doc)
+        if bases.count(label) > 1:  # the same workload twice: name the runs by commit
+            label += f' ({doc["provenance"].get("git_commit", "?")[:7]})'
         ranks = [p[0] for p in pts]
         ax1.plot(ranks, [p[1] for p in pts], marker="o", label=label)
-        if mode == "weak":
-            eff = [t / t0 for _, t in pts]
+        if mode == "weak":  # particle-steps per second per rank (mesobench scale's definition)
+            eff = [(t * n / r) / (t0 * n0 / r0) for r, t, n in pts]
         else:
-            eff = [t * r0 / (t0 * r) for r, t in pts]
+            eff = [t * r0 / (t0 * r) for r, t, _ in pts]
         ax2.plot(ranks, eff, marker="o", label=label)
     for ax in (ax1, ax2):
         ax.set_xscale("log", base=2)
