@@ -58,7 +58,7 @@ expect_refused "holds N = 500" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc
   --steps 120 --restart "$work/dpd-part.ckpt" --json "$work/out.json"
 expect_refused "precision is 'double'" "${dpd[@]}" --steps 120 --variant precision=single --restart "$work/dpd-part.ckpt"
 expect_refused "setup" "${dpd[@]}" --steps 120 --param dt=0.004 --restart "$work/dpd-part.ckpt"
-expect_refused "setup" "${dpd[@]}" --steps 120 --variant reorder=cell --restart "$work/dpd-part.ckpt"
+expect_refused "setup" "${dpd[@]}" --steps 120 --variant reorder=none --restart "$work/dpd-part.ckpt"
 expect_refused "the step to run up to" "${dpd[@]}" --steps 30 --restart "$work/dpd-part.ckpt"
 for f in out.ckpt out.json out.h5 out.ckpt.tmp out.h5.tmp; do
   [[ ! -e "$work/$f" ]] || { echo "FAIL: a refused run wrote $f"; exit 1; }
