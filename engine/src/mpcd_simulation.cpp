@@ -50,20 +50,23 @@ MpcdSystem owned_solvent(const MpcdSystem& sys, const Domain& d) {
 }  // namespace
 
 MpcdSimulation::MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSystem& sys, CommunicatorFactory make_comm)
-    : backend_(std::move(backend)), be_(backend_.get()), sys_(sys), serial_(io::next_run_serial()) {
-  if (sys_.params.embed_types != 0)
-    throw_input_error("MPCD embed_types = ", sys_.params.embed_types,
+    : backend_(std::move(backend)), be_(backend_.get()), sys_{sys.box, sys.params, {}},
+      serial_(io::next_run_serial()) {
+  // sys_ starts without the particles: on several ranks it never holds the
+  // global solvent (one copy of it per rank, the caller's, is enough).
+  if (sys.params.embed_types != 0)
+    throw_input_error("MPCD embed_types = ", sys.params.embed_types,
                       " needs MD solute: construct the MpcdSimulation from an MD Simulation");
-  sys_.validate();
-  n_global_ = sys_.particles.size();
-  if (make_comm) comm_ = make_comm(sys_.box, 2.0 * sys_.params.cell_size);
+  sys.validate();
+  n_global_ = sys.particles.size();
+  if (make_comm) comm_ = make_comm(sys.box, 2.0 * sys.params.cell_size);
   if (!comm_ || comm_->size() == 1) {
     comm_.reset();
+    sys_.particles = sys.particles;
     create_operations();
     return;
   }
-  const MpcdSystem all = sys_;
-  sys_ = owned_solvent(all, comm_->domain());
+  sys_ = owned_solvent(sys, comm_->domain());
   create_operations();
   collide_->set_communicator(comm_.get());  // refused where the collision is not decomposed
   try {
@@ -72,7 +75,9 @@ MpcdSimulation::MpcdSimulation(std::unique_ptr<Backend> backend, const MpcdSyste
     throw_input_error("the ", be_->name(), " backend does not decompose the MPCD solvent over ranks yet (", e.what(),
                       "): use --backend cpu, or one rank");
   }
-  sys_ = all;  // the global system (params, box) for thermo and checkpoints; the backend holds this rank's part
+  // system() keeps the box and params (thermo, frames); the particles are
+  // the backend's (particles() gathers them on rank 0).
+  sys_.particles = MpcdParticles{};
 }
 
 MpcdSimulation::~MpcdSimulation() = default;

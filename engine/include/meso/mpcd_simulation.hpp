@@ -53,6 +53,8 @@ class MpcdSimulation {
   // rotation axes and the sort schedule are keyed by the step, and the cell
   // sums are exact fixed-point sums, independent of the particle order.
   void restart_at(uint64_t step) { step_ = step; }
+  // The system it was built from; on several ranks without its particles
+  // (they are the backend's: particles() gathers them on rank 0).
   const MpcdSystem& system() const { return sys_; }
   Backend& backend() { return *be_; }
   Simulation* md() { return md_.get(); }  // null without solute
