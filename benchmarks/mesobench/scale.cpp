@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -63,14 +64,12 @@ struct DecomposedBox {
   Box box;
   double width = 0.0;
 };
-DecomposedBox decomposed_box(const BenchCase& c) {
-  if (c.mpcd) {
-    const double l = c.srd.L * c.solvent.cell_size;
-    return {Box(l, l, l), 2.0 * c.solvent.cell_size};
-  }
-  const System sys = c.make_system();
-  return {sys.box, sys.max_rcut() + c.run.skin};
+DecomposedBox solvent_box(const BenchCase& c) {
+  const double l = c.srd.L * c.solvent.cell_size;
+  return {Box(l, l, l), 2.0 * c.solvent.cell_size};
 }
+DecomposedBox md_box(const BenchCase& c, const System& sys) { return {sys.box, sys.max_rcut() + c.run.skin}; }
+DecomposedBox decomposed_box(const BenchCase& c) { return c.mpcd ? solvent_box(c) : md_box(c, c.make_system()); }
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
@@ -304,7 +303,13 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
   const ResolvedVariant rv = resolve_variant(c.workload, o.backend, o.variant);
-  const DecomposedBox dbox = decomposed_box(c);
+  // The system, built once (outside the setup time): the MD particles or
+  // the MPCD solvent.
+  std::optional<System> md_sys;
+  std::optional<MpcdSystem> solvent_sys;
+  if (c.mpcd) solvent_sys = make_srd_fluid(c.srd, c.solvent);
+  else md_sys = c.make_system();
+  const DecomposedBox dbox = c.mpcd ? solvent_box(c) : md_box(c, *md_sys);
   const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
                                                 : scaling::parse_rank_grid(o.grid);
   const auto t_setup = Clock::now();
@@ -316,7 +321,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   Backend* b = nullptr;
   uint64_t n_total = 0;
   if (c.mpcd) {
-    const MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+    const MpcdSystem& sys = *solvent_sys;
     n_total = sys.particles.size();
     if (ranks > 1)
       solvent = std::make_unique<MpcdSimulation>(registry.create(o.backend, rv.variant), sys,
@@ -326,7 +331,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
     if (solvent->communicator()) comm = solvent->communicator();
     b = &solvent->backend();
   } else {
-    const System sys = c.make_system();
+    const System& sys = *md_sys;
     n_total = sys.particles.n_local;
     if (ranks > 1)
       sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run,

@@ -251,7 +251,7 @@ struct DecomposedScratch {
 // first and the last layer along a split axis) go through the one-rank
 // collision's phases with the layers combined over ranks between them
 // (Communicator::combine_layers): the counts and the maxima that set the
-// fixed-point scales, then the integer sums of mass and momentum, then
+// fixed-point scales, then the integer sums of momentum (the mass is n m), then
 // those of the relative kinetic energy (thermostat) and of the AT draws.
 // Integer sums combine exactly, so every cell's properties, and the
 // collision, are bitwise those of one rank. The inner cells' sums run while
@@ -328,22 +328,24 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   at_mean.assign(at ? nr : 0, Vec3d{0.0, 0.0, 0.0});
   const Members<Real> mem{s, nullptr};
 
-  // Phase 1 (shared cells): counts (summed) and the maxima behind the scales.
+  // Phase 1 (shared cells): counts (summed) and the maxima behind the
+  // scales. Every solvent particle has mass m, so a cell's largest mass is
+  // m when it has members, and its mass sum n times m's fixed-point term:
+  // neither travels.
   std::vector<double>& p1 = x.p1;
-  p1.assign(nr * 4, 0.0);
+  p1.assign(nr * 3, 0.0);
   each_cell(true, [&](std::size_t l, uint32_t) {
-    double* v = &p1[l * 4];
+    double* v = &p1[l * 3];
     v[0] = start[l + 1] - start[l];
     for (uint32_t q = start[l]; q < start[l + 1]; ++q) {
       const double vj = physics::mpcd_max_abs_component(vel(members[q]));
       v[1] = physics::nan_max(v[1], vj);
       v[2] = physics::nan_max(v[2], m * vj);
     }
-    v[3] = v[0] > 0 ? m : 0.0;
   });
   // Inner cells: the one-rank cell properties, while the shared layers'
   // maxima travel (the outer/inner split of Howard et al.).
-  comm.combine_layers(r, p1, 4, 0b1110u, [&](const Communicator::Progress& progress) {
+  comm.combine_layers(r, p1, 3, 0b110u, [&](const Communicator::Progress& progress) {
     each_cell(
         false,
         [&](std::size_t l, uint32_t) {
@@ -351,20 +353,19 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
         },
         progress);
   });
-  // Phase 2 (shared cells): mass and momentum.
+  // Phase 2 (shared cells): momentum.
   std::vector<int64_t>& p2 = x.p2;
-  p2.assign(nr * 4, 0);
+  p2.assign(nr * 3, 0);
   each_cell(true, [&](std::size_t l, uint32_t) {
-    const uint32_t n = uint32_t(p1[l * 4]);
+    const uint32_t n = uint32_t(p1[l * 3]);
     if (n == 0) return;
-    const int ms = physics::fixed_point_shift(p1[l * 4 + 3], n), ps = physics::fixed_point_shift(p1[l * 4 + 2], n);
-    int64_t* q = &p2[l * 4];
+    const int ps = physics::fixed_point_shift(p1[l * 3 + 2], n);
+    int64_t* q = &p2[l * 3];
     for (uint32_t t = start[l]; t < start[l + 1]; ++t) {
       const Vec3d v = vel(members[t]);
-      q[0] += physics::to_fixed_point(m, ms);
-      q[1] += physics::to_fixed_point(m * v.x, ps);
-      q[2] += physics::to_fixed_point(m * v.y, ps);
-      q[3] += physics::to_fixed_point(m * v.z, ps);
+      q[0] += physics::to_fixed_point(m * v.x, ps);
+      q[1] += physics::to_fixed_point(m * v.y, ps);
+      q[2] += physics::to_fixed_point(m * v.z, ps);
     }
   });
   // The inner cells' collisions (their particles are no shared cell's)
@@ -372,7 +373,7 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
   const double cos_a = std::cos(alpha), sin_a = std::sin(alpha);
   auto store = [&](uint32_t j, const Vec3d& v) { s.vel[j] = vec_cast<Real>(v); };
-  comm.combine_layers(r, p2, 4, [&](const Communicator::Progress& progress) {
+  comm.combine_layers(r, p2, 3, [&](const Communicator::Progress& progress) {
     // Inner cells sum their AT draws themselves (they hold the whole cell).
     each_cell(
         false,
@@ -384,14 +385,14 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   });
   each_cell(true, [&](std::size_t l, uint32_t) {
     MpcdCellProps& p = props[l];
-    p.n = uint32_t(p1[l * 4]);
+    p.n = uint32_t(p1[l * 3]);
     if (p.n == 0) return;
-    const double pmax = p1[l * 4 + 2], mmax = p1[l * 4 + 3];
-    const int ms = physics::fixed_point_shift(mmax, p.n), ps = physics::fixed_point_shift(pmax, p.n);
-    p.mass = physics::from_fixed_point(p2[l * 4], ms);
-    p.max_mass = mmax;
-    p.momentum = {physics::mpcd_cell_sum(p2[l * 4 + 1], ps, pmax), physics::mpcd_cell_sum(p2[l * 4 + 2], ps, pmax),
-                  physics::mpcd_cell_sum(p2[l * 4 + 3], ps, pmax)};
+    const double pmax = p1[l * 3 + 2];
+    const int ms = physics::fixed_point_shift(m, p.n), ps = physics::fixed_point_shift(pmax, p.n);
+    p.mass = physics::from_fixed_point(int64_t(p.n) * physics::to_fixed_point(m, ms), ms);  // the sum of n equal terms
+    p.max_mass = m;
+    p.momentum = {physics::mpcd_cell_sum(p2[l * 3], ps, pmax), physics::mpcd_cell_sum(p2[l * 3 + 1], ps, pmax),
+                  physics::mpcd_cell_sum(p2[l * 3 + 2], ps, pmax)};
   });
   // Phase 3 (shared cells): the relative kinetic energy (what the
   // thermostat reads) and the AT rule's draws.
@@ -401,7 +402,7 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
     const MpcdCellProps& p = props[l];
     if (p.n == 0) return;
     const Vec3d u = p.velocity();
-    const int es = physics::fixed_point_shift(physics::mpcd_ke_rel_bound(p.max_mass, p1[l * 4 + 1]), p.n);
+    const int es = physics::fixed_point_shift(physics::mpcd_ke_rel_bound(p.max_mass, p1[l * 3 + 1]), p.n);
     int64_t* q = &p3[l * 4];
     for (uint32_t t = start[l]; t < start[l + 1]; ++t)
       q[0] += physics::to_fixed_point(physics::mpcd_ke_rel_term(m, vel(members[t]), u), es);
@@ -411,7 +412,7 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   each_cell(true, [&](std::size_t l, uint32_t) {
     MpcdCellProps& p = props[l];
     if (p.n == 0) return;
-    const double eb = physics::mpcd_ke_rel_bound(p.max_mass, p1[l * 4 + 1]);
+    const double eb = physics::mpcd_ke_rel_bound(p.max_mass, p1[l * 3 + 1]);
     p.ke_rel = physics::mpcd_cell_sum(p3[l * 4], physics::fixed_point_shift(eb, p.n), eb);
     if (at) at_mean[l] = at_mean_of(p, prm.kT, &p3[l * 4 + 1]);
   });

@@ -15,8 +15,6 @@ class CpuMpcdDomain final : public MpcdDomainOp {
  public:
   explicit CpuMpcdDomain(CpuContext<Real>& c) : s_(c.mpcd) {}
 
-  std::size_t n_local() const override { return s_.size(); }
-
   void take_leavers(const DomainSlab& sl, Records& to_lo, Records& to_hi) override {
     s_.require_loaded("mpcd/domain");
     const double width = sl.hi - sl.lo;

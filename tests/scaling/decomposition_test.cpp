@@ -330,24 +330,6 @@ void expect_each_solvent_tag_once(const MpcdParticles& p, std::size_t n, uint64_
 }
 
 #ifndef MESO_DECOMPOSITION_CUDA
-// One rank's solvent in tag order (the one-rank run stores it in any order).
-MpcdParticles by_tag(const MpcdParticles& p) {
-  std::vector<std::size_t> order(p.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.tag[a] < p.tag[b]; });
-  MpcdParticles out;
-  out.resize(p.size());
-  for (std::size_t k = 0; k < p.size(); ++k) {
-    const std::size_t i = order[k];
-    out.position[k] = p.position[i];
-    out.velocity[k] = p.velocity[i];
-    out.type[k] = p.type[i];
-    out.tag[k] = p.tag[i];
-    out.image[k] = p.image[i];
-  }
-  return out;
-}
-
 bool same(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 // `collisions` collisions of the same solvent on one rank and on all: after
@@ -369,7 +351,7 @@ void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, cons
     if (world_rank() == 0) {
       expect_each_solvent_tag_once(got, n, k);
       if (!::testing::Test::HasFatalFailure()) {
-        const MpcdParticles ref = by_tag(one.particles());
+        const MpcdParticles ref = one.particles();  // in tag order, as the gathered ones
         std::size_t differ = 0, first = n;
         for (std::size_t i = 0; i < n; ++i)
           if (!same(got.velocity[i], ref.velocity[i]) || !same(got.position[i], ref.position[i]) ||

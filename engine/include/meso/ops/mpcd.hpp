@@ -54,7 +54,6 @@ class MpcdCollideOp : public Operation {
 class MpcdDomainOp : public Operation {
  public:
   static constexpr std::size_t kRecord = 11;
-  virtual std::size_t n_local() const = 0;
   // Removes the particles outside slab [lo, hi) and packs them, those
   // nearer to lo by the periodic offset into to_lo, the rest into to_hi.
   virtual void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) = 0;

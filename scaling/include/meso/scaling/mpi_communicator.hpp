@@ -72,6 +72,11 @@ class MpiCommunicator final : public Communicator {
   // receives into recv[0] (from the lower) and recv[1] (from the upper);
   // with one neighbour, a alone goes and recv[0] receives. Sizes first.
   void exchange(int axis, const Records& a, const Records& b, int tag);
+  // Migration through `store` (the MD particles' DomainStorageOp or the
+  // solvent's MpcdDomainOp): leavers taken, exchanged (message tags from
+  // `tag`) and appended, axis by axis; selection and packing time into pack_s.
+  template <class Store>
+  void migrate_through(Store& store, int tag, double& pack_s);
   // combine_layers for values of type T, combined by fn(mine, theirs, value index).
   template <class T, class Fn>
   void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const;
