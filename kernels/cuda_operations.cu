@@ -24,6 +24,7 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("domain", make_cuda_domain_storage<P>);
     t.add("mpcd/stream", make_cuda_mpcd_stream<P>);
     t.add("mpcd/sort", make_cuda_mpcd_sort<P>);
+    t.add("mpcd/domain", make_cuda_mpcd_domain<P>);
     t.add("mpcd/collide/srd", [](CudaContext<P>& c) { return make_cuda_mpcd_collide<P>(c, MpcdRule::srd); });
     t.add("mpcd/collide/at", [](CudaContext<P>& c) { return make_cuda_mpcd_collide<P>(c, MpcdRule::at); });
     return t;

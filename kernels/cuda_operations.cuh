@@ -45,6 +45,9 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_mpcd_sort(CudaContext<P>& ctx);
 template <class P>
 std::unique_ptr<Operation> make_cuda_mpcd_collide(CudaContext<P>& ctx, MpcdRule rule);
+// mpcd_domain.cu: the solvent's migration between ranks.
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_domain(CudaContext<P>& ctx);
 template <class P>
 std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repeats);
 

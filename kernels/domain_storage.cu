@@ -153,7 +153,44 @@ __global__ void unpack_ghosts_kernel(ParticleView<S4> p, const double* __restric
   sign(p, i, sg);
 }
 
+__global__ void pack_updates_f32_kernel(ParticleView<float4> p, const uint32_t* __restrict__ list, uint32_t m,
+                                        bool from_pred, float* __restrict__ out) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  const uint32_t i = list[k];
+  const float4 r = p.pos[i], v = from_pred ? p.vel_pred[i] : p.vel[i];
+  float* o = out + size_t(k) * 6;
+  o[0] = r.x, o[1] = r.y, o[2] = r.z, o[3] = v.x, o[4] = v.y, o[5] = v.z;
+}
+
+__global__ void unpack_updates_f32_kernel(ParticleView<float4> p, const float* __restrict__ in, uint32_t m, uint32_t at,
+                                          SignatureArgs sg) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  const float* r = in + size_t(k) * 6;
+  const uint32_t i = at + k;
+  p.pos[i] = make_float4(r[0], r[1], r[2], p.pos[i].w);  // w: the type, kept
+  const float4 v = make_float4(r[3], r[4], r[5], 0.0f);
+  p.vel[i] = v;
+  if (p.vel_pred) p.vel_pred[i] = v;
+  sign(p, i, sg);
+}
+
 }  // namespace
+
+void pack_updates_f32(ParticleView<float4> p, const uint32_t* list, uint32_t m, bool from_pred, float* out,
+                      cudaStream_t st) {
+  if (!m) return;
+  pack_updates_f32_kernel<<<blocks(m), kBlock, 0, st>>>(p, list, m, from_pred, out);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+void unpack_updates_f32(ParticleView<float4> p, const float* in, uint32_t m, uint32_t at, SignatureArgs sg,
+                        cudaStream_t st) {
+  if (!m) return;
+  unpack_updates_f32_kernel<<<blocks(m), kBlock, 0, st>>>(p, in, m, at, sg);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
 
 template <class S4>
 void classify_leavers(const S4* pos, uint32_t n, const SlabArgs& s, uint8_t* code, cudaStream_t st) {

@@ -10,9 +10,13 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <memory_resource>
 
 #include "device_views.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/cuda/device_buffer.hpp"
 
 namespace meso::cuda {
 
@@ -46,6 +50,41 @@ std::size_t select_temp_bytes(uint32_t n);
 void select_indices(const uint8_t* code, uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out,
                     uint32_t* count, void* temp, std::size_t temp_bytes, cudaStream_t st);
 
+// Pinned host memory for the communicator's message buffers: the device
+// copies records straight into what MPI sends, and out of what it received.
+class PinnedMemory final : public std::pmr::memory_resource {
+  void* do_allocate(std::size_t bytes, std::size_t) override {
+    void* p = nullptr;
+    MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
+    return p;
+  }
+  void do_deallocate(void* p, std::size_t, std::size_t) override { cudaFreeHost(p); }
+  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+};
+
+// At least n elements in b (the contents are lost when it grows, by a
+// quarter more than asked, so that growth is rare).
+template <class T>
+void grow_buffer(DeviceBuffer<T>& b, std::size_t n) {
+  if (b.size() < n) {
+    DeviceBuffer<T> bigger(n + n / 4 + 256);
+    b.swap(bigger);
+  }
+}
+
+// The scratch of selections by code over up to n particles: the codes,
+// CUB's scratch and two index lists.
+inline void reserve_selection(uint32_t n, DeviceBuffer<uint8_t>& code, DeviceBuffer<unsigned char>& temp,
+                              DeviceBuffer<uint32_t>& list0, DeviceBuffer<uint32_t>& list1) {
+  if (code.size() < n) {
+    grow_buffer(code, n);
+    const std::size_t t = select_temp_bytes(uint32_t(code.size()));
+    if (temp.size() < t) temp.resize(t > 0 ? t : 1);
+  }
+  grow_buffer(list0, n);
+  grow_buffer(list1, n);
+}
+
 // Records of the particles list[0, m) into out (m x kMigrateRecord doubles):
 // r, v, the prediction (v without one), image, type, tag.
 template <class S4>
@@ -70,6 +109,15 @@ struct SignatureArgs {
   bool from_pred;  // the forces read vel_pred
   uint32_t whitening;
 };
+
+// Ghost updates of fp32 storage (float4): the position and the velocity
+// the forces read as six floats a particle, packed into the bytes of three
+// doubles (DomainStorageOp::update_record), and their unpacking into slots
+// [at, at + m). Exact: the floats are the stored values.
+void pack_updates_f32(ParticleView<float4> p, const uint32_t* list, uint32_t m, bool from_pred, float* out,
+                      cudaStream_t st);
+void unpack_updates_f32(ParticleView<float4> p, const float* in, uint32_t m, uint32_t at, SignatureArgs sg,
+                        cudaStream_t st);
 
 // Migration records in[0, m) stored as local particles at slots [at, at + m).
 template <class S4>

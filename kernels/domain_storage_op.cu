@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <memory_resource>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_operations.cuh"
@@ -32,18 +33,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Pinned host memory for the communicator's message buffers: the device
-// copies records straight into what MPI sends, and out of what it received.
-class PinnedMemory final : public std::pmr::memory_resource {
-  void* do_allocate(std::size_t bytes, std::size_t) override {
-    void* p = nullptr;
-    MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
-    return p;
-  }
-  void do_deallocate(void* p, std::size_t, std::size_t) override { cudaFreeHost(p); }
-  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
-};
 
 template <class P>
 class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
@@ -108,8 +97,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     const auto t0 = Clock::now();
     const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
     scratch(n_all);
-    grow(send_[lo], n_all);
-    grow(send_[hi], n_all);
+    grow_buffer(send_[lo], n_all);
+    grow_buffer(send_[hi], n_all);
     cudaStream_t st = ctx_.stream;
     classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), st);
     select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
@@ -139,25 +128,38 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_s_ += seconds_since(t0);
   }
 
+  // fp32 storage sends six floats a particle (update_record() = 3 doubles'
+  // bytes), fp64 storage six doubles.
+  static constexpr bool kCompactUpdates = std::is_same_v<S4, float4>;
+  std::size_t update_record() const override { return kCompactUpdates ? kUpdateRecord / 2 : kUpdateRecord; }
+
   void pack_update(int slot, Records& out) override {
     const auto t0 = Clock::now();
     const uint32_t m = send_count_[slot];
-    rec_capacity(std::size_t(m) * kUpdateRecord);
-    pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, rec_.data(),
-                    ctx_.stream);
-    download(std::size_t(m) * kUpdateRecord, out, 0, nullptr);
+    const std::size_t size = update_record();
+    rec_capacity(std::size_t(m) * size);
+    if constexpr (kCompactUpdates)
+      pack_updates_f32(ctx_.view(), send_[slot].data(), m, ctx_.forces_read_pred,
+                       reinterpret_cast<float*>(rec_.data()), ctx_.stream);
+    else
+      pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, rec_.data(),
+                      ctx_.stream);
+    download(std::size_t(m) * size, out, 0, nullptr);
     pack_s_ += seconds_since(t0);
   }
 
   void unpack_update(int slot, const Records& in) override {
     const auto t0 = Clock::now();
     const auto [at, m] = range_[slot];
-    if (in.size() != std::size_t(m) * kUpdateRecord)
-      throw_input_error("ghost update ", slot, " carries ", in.size() / kUpdateRecord, " particles for ", m,
-                        " ghosts");
+    const std::size_t size = update_record();
+    if (in.size() != std::size_t(m) * size)
+      throw_input_error("ghost update ", slot, " carries ", in.size() / size, " particles for ", m, " ghosts");
     if (!m) return;
     upload(in);
-    unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kUpdateRecord, at, signatures(), ctx_.stream);
+    if constexpr (kCompactUpdates)
+      unpack_updates_f32(ctx_.view(), reinterpret_cast<const float*>(rec_.data()), m, at, signatures(), ctx_.stream);
+    else
+      unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kUpdateRecord, at, signatures(), ctx_.stream);
     ctx_.synchronize();
     pack_s_ += seconds_since(t0);
   }
@@ -196,26 +198,12 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
             physics::tea_seed_whitening(ctx_.params.seed)};
   }
 
-  template <class T>
-  static void grow(DeviceBuffer<T>& b, std::size_t n) {
-    if (b.size() < n) {
-      DeviceBuffer<T> bigger(n + n / 4 + 256);
-      b.swap(bigger);
-    }
-  }
-
   // Codes, selection lists, CUB scratch and records for n particles.
   void scratch(uint32_t n) {
-    if (code_.size() < n) {
-      grow(code_, n);
-      const std::size_t t = std::max<std::size_t>(select_temp_bytes(uint32_t(code_.size())), 1);
-      if (temp_.size() < t) temp_.resize(t);
-    }
-    grow(list_[0], n);
-    grow(list_[1], n);
+    reserve_selection(n, code_, temp_, list_[0], list_[1]);
     rec_capacity(std::size_t(n) * kMigrateRecord);
   }
-  void rec_capacity(std::size_t doubles) { grow(rec_, std::max<std::size_t>(doubles, 1)); }
+  void rec_capacity(std::size_t doubles) { grow_buffer(rec_, std::max<std::size_t>(doubles, 1)); }
 
   void select(uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out, int slot) {
     select_indices(code_.data(), begin, end, m, out, counts_.data() + slot, temp_.data(), temp_.size(), ctx_.stream);

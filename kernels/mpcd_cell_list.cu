@@ -72,6 +72,25 @@ __global__ void mpcd_count_kernel(MpcdView<S4> p, MpcdEmbedView<S4> md, physics:
   }
 }
 
+// The same over a rank's touched cells (solvent only): local cell indices,
+// and a count of the particles outside them.
+template <class S4>
+__global__ void mpcd_range_count_kernel(MpcdView<S4> p, physics::MpcdGrid grid, const MpcdStepWord* w,
+                                        MpcdRangeView r, MpcdCellView c, uint32_t* outside) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  const Vec3d shift{w->shift[0], w->shift[1], w->shift[2]};
+  uint32_t cell = kMpcdNoCell;
+  if (j < p.n) {
+    cell = r.local_of(grid.cell_of(xyz(ldg4(p.pos + j)), shift));
+    if (cell == kMpcdNoCell) atomicAdd(outside, 1u);
+  }
+  const uint32_t slot = aggregated_slot(c.count, cell);
+  if (j < p.n) {
+    c.cell[j] = cell;
+    c.slot[j] = slot;
+  }
+}
+
 template <class S4>
 __global__ void mpcd_scatter_kernel(MpcdView<S4> p, MpcdEmbedView<S4> md, MpcdCellView c) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -113,6 +132,29 @@ void mpcd_build_cells(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const physics
     MESO_CUDA_CHECK(cudaGetLastError());
   }
 }
+
+template <class S4>
+void mpcd_build_range_cells(MpcdView<S4> p, const physics::MpcdGrid& grid, const MpcdStepWord* w,
+                            const MpcdRangeView& r, const MpcdCellView& c, uint32_t* outside, cudaStream_t s) {
+  MESO_CUDA_CHECK(cudaMemsetAsync(c.count, 0, size_t(c.ncells) * sizeof(uint32_t), s));
+  MESO_CUDA_CHECK(cudaMemsetAsync(outside, 0, sizeof(uint32_t), s));
+  const uint32_t blocks = (p.n + 255) / 256;
+  if (p.n > 0) {
+    mpcd_range_count_kernel<S4><<<blocks, 256, 0, s>>>(p, grid, w, r, c, outside);
+    MESO_CUDA_CHECK(cudaGetLastError());
+  }
+  std::size_t bytes = c.scan_temp_bytes;
+  MESO_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(c.scan_temp, bytes, c.count, c.start, int(c.ncells), s));
+  if (p.n > 0) {
+    mpcd_scatter_kernel<S4><<<blocks, 256, 0, s>>>(p, MpcdEmbedView<S4>{}, c);
+    MESO_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+template void mpcd_build_range_cells<Double4>(MpcdView<Double4>, const physics::MpcdGrid&, const MpcdStepWord*,
+                                              const MpcdRangeView&, const MpcdCellView&, uint32_t*, cudaStream_t);
+template void mpcd_build_range_cells<float4>(MpcdView<float4>, const physics::MpcdGrid&, const MpcdStepWord*,
+                                             const MpcdRangeView&, const MpcdCellView&, uint32_t*, cudaStream_t);
 
 template void mpcd_build_cells<Double4>(MpcdView<Double4>, const MpcdEmbedView<Double4>&,
                                         const physics::MpcdGrid&, const MpcdStepWord*,

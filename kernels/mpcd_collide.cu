@@ -33,29 +33,10 @@
 // Every formula is meso/physics/srd.hpp. Reference: reference/src/mpcd_collide.cpp.
 #include "meso/cuda/check.hpp"
 #include "mpcd_kernels.cuh"
+#include "mpcd_lane_group.cuh"
 
 namespace meso::cuda {
 namespace {
-
-constexpr uint32_t kLanes = 8;  // threads per cell: ~10 members at rho = 10
-
-// Butterfly reductions over the kLanes lanes of a cell (all 32 lanes of the
-// warp take part: callers keep every thread alive up to here). Integer sums
-// and nan_max are associative and commutative: any combination order gives
-// the same result.
-template <uint32_t NV>
-__device__ __forceinline__ void lane_group_sum(long long (&s)[NV]) {
-#pragma unroll
-  for (uint32_t off = kLanes / 2; off > 0; off >>= 1)
-#pragma unroll
-    for (uint32_t v = 0; v < NV; ++v) s[v] += __shfl_xor_sync(0xffffffffu, s[v], off);
-}
-__device__ __forceinline__ double lane_group_max(double x) {
-#pragma unroll
-  for (uint32_t off = kLanes / 2; off > 0; off >>= 1)
-    x = physics::nan_max(x, __shfl_xor_sync(0xffffffffu, x, off));
-  return x;
-}
 
 // Member j of a cell: solvent particle j (j < p.n) or embedded MD particle
 // j - p.n, with its velocity, mass and AT draw. kEmbed = false (no MD
@@ -87,7 +68,11 @@ __global__ void __launch_bounds__(256)
     mpcd_collide_kernel(MpcdView<S4> p, MpcdEmbedView<S4> md, MpcdCellView c, MpcdCollideArgs a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t cell = t / kLanes, lane = t % kLanes;
-  const bool in = cell < c.ncells;
+  // Several ranks: the shared cells are mpcd_collide_shared's (their
+  // properties need the other ranks' members), and the draws are keyed by
+  // the global cell.
+  const bool in = cell < c.ncells && !(a.ranged && a.range.shared(cell));
+  const uint32_t key = a.ranged && in ? a.range.global_of(cell) : cell;
   const uint32_t n = in ? c.count[cell] : 0u;
   const uint32_t* row = c.members + (in ? c.start[cell] : 0u);
   const Member<S4, kEmbed> mem{p, md, a, a.w->step};
@@ -167,9 +152,9 @@ __global__ void __launch_bounds__(256)
       *q = make4<S4>(v, double(q->w));
     }
   } else {
-    const Vec3d axis = physics::srd_rotation_axis(cell, mem.step, a.seed);
+    const Vec3d axis = physics::srd_rotation_axis(key, mem.step, a.seed);
     const double f =
-        a.thermostat ? physics::srd_thermostat_factor(n, ke_rel, a.kT, cell, mem.step, a.seed) : 1.0;
+        a.thermostat ? physics::srd_thermostat_factor(n, ke_rel, a.kT, key, mem.step, a.seed) : 1.0;
     for (uint32_t k = lane; k < n; k += kLanes) {
       S4* q = mem.at(row[k]);
       const S4 v4 = *q;

@@ -132,6 +132,7 @@ class CudaMpcd {
   // The pool holds the cell list of the last collision (false after a load
   // or a sort, which reuse the pool).
   bool cells_valid = false;
+  std::size_t scan_bytes_for(uint32_t ncells);  // CUB's scratch for the scan of ncells counts
 
   DeviceBuffer<S4> pos, vel;
   DeviceBuffer<uint32_t> tag;
@@ -140,16 +141,24 @@ class CudaMpcd {
   uint64_t word_step = 0;  // the collision number step_word holds once the stream gets there
 
   MpcdView<S4> view() { return {pos.data(), vel.data(), tag.data(), image.data(), n}; }
+  // Room for `count` particles (several ranks: migration changes n), the
+  // first n kept; capacity grows by a quarter beyond the request, so that
+  // the arrays move rarely.
+  void reserve(uint32_t count, cudaStream_t s);
+  uint32_t capacity() const { return static_cast<uint32_t>(pos.size()); }
   // The cell list, laid out at the start of the pool (grown to fit; the
-  // previous contents are lost).
-  MpcdCellView cells();
-  std::size_t cells_bytes() const;
+  // previous contents are lost): over the whole grid, or (several ranks)
+  // over the `ncells` cells a rank's domain touches.
+  MpcdCellView cells() { return cells(grid.ncells()); }
+  MpcdCellView cells(uint32_t ncells);
+  std::size_t cells_bytes(uint32_t ncells);
   // At least `bytes` of scratch (grown to fit; the contents are lost).
   unsigned char* scratch(std::size_t bytes);
   std::size_t scratch_bytes() const { return pool_.size(); }
 
  private:
   DeviceBuffer<unsigned char> pool_;
+  uint32_t scan_cells_ = 0;  // the cell count scan_bytes was queried for
 };
 
 // Offsets in the pool are rounded up to 256 bytes (cudaMalloc's alignment).

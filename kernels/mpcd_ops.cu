@@ -16,6 +16,7 @@
 // holds moves (the key below); MESO_CUDA_GRAPHS=0 enqueues the pieces
 // directly (what compute-sanitizer runs).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -96,16 +97,20 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
 
   ~CudaMpcdCollide() override { drop_graph(); }
 
-  // The cell properties are summed on the device over this rank's
-  // particles only: not decomposed yet.
+  // Several ranks: the collision over the cells the domain touches, the
+  // shared ones combined over the ranks (collide_decomposed).
   void set_communicator(const Communicator* comm) override {
-    if (comm && comm->size() > 1)
-      throw_input_error("the MPCD collision is not decomposed over ranks on the cuda backend yet (", comm->size(),
-                        " ranks): use --backend cpu, or one rank");
+    comm_ = comm && comm->size() > 1 ? comm : nullptr;
+    if (comm_ && !layers_) layers_ = std::make_unique<Layers>();
   }
+  double copy_seconds() const override { return layers_ ? layers_->copy_s : 0.0; }
 
   void collide(uint64_t step) override {
     auto& m = ctx_.mpcd;
+    if (comm_) {
+      collide_decomposed(step);
+      return;
+    }
     const uint32_t embed = m.sys.params.embed_types;
     if (embed != 0) {
       require_embeddable(m.sys.box, m.sys.params, ctx_.sys,
@@ -196,6 +201,205 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
  private:
   CudaContext<P>& ctx_;
   bool at_;
+  const Communicator* comm_ = nullptr;
+
+  // Page-locked host memory: the layers' values cross in one copy each way.
+  struct PinnedBytes {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    PinnedBytes() = default;
+    PinnedBytes(const PinnedBytes&) = delete;
+    PinnedBytes& operator=(const PinnedBytes&) = delete;
+    ~PinnedBytes() {
+      if (p) cudaFreeHost(p);
+    }
+    void* get(std::size_t need) {
+      if (bytes < need) {
+        if (p) cudaFreeHost(p);
+        p = nullptr;
+        bytes = 0;
+        MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(need, 256)));
+        bytes = std::max<std::size_t>(need, 256);
+      }
+      return p;
+    }
+  };
+
+  // What a decomposed collision keeps between collisions: the shared
+  // cells of each touched range met so far (host and device lists: the
+  // grid shift moves the range by a cell along each split axis now and
+  // then, so a rank meets at most 2^3 ranges), the phases' values (device,
+  // compact: one entry per shared cell; host, over the range, as
+  // Communicator::combine_layers takes them), and a second stream of the
+  // highest priority for the shared cells, so that their short kernels and
+  // copies are not queued behind the inner cells' collision.
+  struct RangeLists {
+    CellRange range;
+    MpcdRangeView view{};
+    std::vector<uint32_t> shared;  // local indices of the shared cells
+    DeviceBuffer<uint32_t> list;
+  };
+  struct Layers {
+    std::vector<std::unique_ptr<RangeLists>> ranges;
+    RangeLists* cur = nullptr;
+    DeviceBuffer<uint32_t> outside;
+    DeviceBuffer<double> v1;
+    DeviceBuffer<long long> q2, q3;
+    std::vector<double> h1;
+    std::vector<int64_t> h2, h3;
+    PinnedBytes pinned;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t cells_built = nullptr, done = nullptr;
+    double copy_s = 0.0;
+
+    Layers() {
+      int least = 0, greatest = 0;
+      MESO_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      MESO_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&cells_built, cudaEventDisableTiming));
+      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+      outside.resize(1);
+    }
+    ~Layers() {
+      if (stream) cudaStreamSynchronize(stream);
+      if (cells_built) cudaEventDestroy(cells_built);
+      if (done) cudaEventDestroy(done);
+      if (stream) cudaStreamDestroy(stream);
+    }
+    static bool same(const CellRange& a, const CellRange& b) {
+      return a.n == b.n && a.first == b.first && a.count == b.count;
+    }
+    // Makes range r the current one (its shared cells: the first and the
+    // last layer of each split axis), and the values' buffers fit it.
+    void prepare(const CellRange& r, const Domain& d, cudaStream_t s) {
+      if (!cur || !same(cur->range, r)) {
+        cur = nullptr;
+        for (auto& e : ranges)
+          if (same(e->range, r)) cur = e.get();
+        if (!cur) {
+          auto e = std::make_unique<RangeLists>();
+          e->range = r;
+          for (int a = 0; a < 3; ++a) {
+            e->view.n[a] = r.n[a];
+            e->view.first[a] = r.first[a];
+            e->view.count[a] = r.count[a];
+          }
+          e->view.split = (d.grid[0] > 1 ? 1u : 0u) | (d.grid[1] > 1 ? 2u : 0u) | (d.grid[2] > 1 ? 4u : 0u);
+          e->view.ncells = uint32_t(r.cells());
+          for (uint32_t l = 0; l < e->view.ncells; ++l)
+            if (e->view.shared(l)) e->shared.push_back(l);
+          e->list.resize(std::max<std::size_t>(e->shared.size(), 1));
+          if (!e->shared.empty())
+            MESO_CUDA_CHECK(cudaMemcpyAsync(e->list.data(), e->shared.data(), e->shared.size() * sizeof(uint32_t),
+                                            cudaMemcpyHostToDevice, stream));
+          MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+          ranges.push_back(std::move(e));
+          cur = ranges.back().get();
+        }
+      }
+      const std::size_t ns = std::max<std::size_t>(cur->shared.size(), 1);
+      if (v1.size() < 3 * ns) {
+        // No kernel of the last collision still reads them (the context's
+        // stream waited for its last kernel).
+        MESO_CUDA_CHECK(cudaStreamSynchronize(s));
+        const std::size_t cap = ns + ns / 4;
+        v1.resize(3 * cap);
+        q2.resize(3 * cap);
+        q3.resize(4 * cap);
+      }
+      h1.resize(r.cells() * 3);
+      h2.resize(r.cells() * 3);
+      h3.resize(r.cells() * 4);
+    }
+    const MpcdRangeView& view() const { return cur->view; }
+    MpcdLayerArgs args() {
+      return {cur->list.data(), uint32_t(cur->shared.size()), v1.data(), q2.data(), q3.data()};
+    }
+    // The phase's values (width per shared cell, on the device) combined
+    // over the ranks and copied back in place: down, into the range's host
+    // layout, combine_layers, up.
+    template <class T, class D, class Combine>
+    void exchange(D* dev, std::vector<T>& host, int width, Combine&& combine) {
+      const std::vector<uint32_t>& shared = cur->shared;
+      const std::size_t ns = shared.size(), values = ns * std::size_t(width);
+      D* buf = static_cast<D*>(pinned.get((values + 1) * sizeof(D)));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));  // the phase's kernel is done: the time below is the copy's
+      auto t0 = std::chrono::steady_clock::now();
+      if (values)
+        MESO_CUDA_CHECK(cudaMemcpyAsync(buf, dev, values * sizeof(D), cudaMemcpyDeviceToHost, stream));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      for (std::size_t k = 0; k < ns; ++k)
+        for (int w = 0; w < width; ++w) host[std::size_t(shared[k]) * width + w] = T(buf[k * width + w]);
+      combine(host);
+      for (std::size_t k = 0; k < ns; ++k)
+        for (int w = 0; w < width; ++w) buf[k * width + w] = D(host[std::size_t(shared[k]) * width + w]);
+      t0 = std::chrono::steady_clock::now();
+      if (values)
+        MESO_CUDA_CHECK(cudaMemcpyAsync(dev, buf, values * sizeof(D), cudaMemcpyHostToDevice, stream));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  };
+  std::unique_ptr<Layers> layers_;
+
+  // One collision on one of several ranks, bitwise the one-rank collision
+  // (the CPU reference's mpcd_collide_decomposed, on the device): the cell
+  // list over the cells the domain touches; the inner cells (this rank's
+  // alone) collide in the fused kernel on the context's stream while the
+  // shared cells go through the phases of mpcd_collide_layers.cu on the
+  // layers' stream, their values combined over the ranks between phases
+  // (Howard et al.'s overlap of the cell communication with the inner
+  // cells). Host-driven: the phases wait for MPI.
+  void collide_decomposed(uint64_t step) {
+    auto& m = ctx_.mpcd;
+    const MpcdParams& prm = m.sys.params;
+    if (prm.embed_types != 0)
+      throw_input_error("MPCD embed_types = ", prm.embed_types,
+                        " (solute coupling) is not decomposed over ranks yet: run it on one rank");
+    Layers& L = *layers_;
+    cudaStream_t s = ctx_.stream;
+    // The shift as the host computes it: the touched range and the cells
+    // of the particles must agree (and agree with the CPU reference's).
+    const Vec3d shift = prm.grid_shift ? physics::srd_grid_shift(step, prm.seed, prm.cell_size) : Vec3d{0.0, 0.0, 0.0};
+    const CellRange r = mpcd_touched_cells(m.grid, comm_->domain(), shift);
+    L.prepare(r, comm_->domain(), s);
+    m.n_md = 0;
+    const MpcdStepWord w{step, {shift.x, shift.y, shift.z}};
+    // From pageable memory: staged before the call returns, so `w` may go.
+    MESO_CUDA_CHECK(cudaMemcpyAsync(m.step_word.data(), &w, sizeof w, cudaMemcpyHostToDevice, s));
+    m.word_step = step;
+    const MpcdCellView c = m.cells(L.view().ncells);
+    mpcd_build_range_cells(m.view(), m.grid, m.step_word.data(), L.view(), c, L.outside.data(), s);
+    MpcdCollideArgs a = args();
+    a.ranged = true;
+    a.range = L.view();
+    MESO_CUDA_CHECK(cudaEventRecord(L.cells_built, s));
+    MESO_CUDA_CHECK(cudaStreamWaitEvent(L.stream, L.cells_built, 0));
+    mpcd_collide(m.view(), MpcdEmbedView<S4>{}, c, a, s);  // the inner cells; the shared ones are skipped
+    const MpcdLayerArgs la = L.args();
+    mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
+    uint32_t outside = 0;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(&outside, L.outside.data(), sizeof outside, cudaMemcpyDeviceToHost, L.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+    if (outside != 0)
+      throw_input_error("MPCD: ", outside, " solvent particle(s) of rank ", comm_->rank(),
+                        " lie outside its domain's cells at collision ", step,
+                        ": a particle crossed more than one domain in a collision period (dt = ", prm.dt,
+                        "); use fewer ranks or a shorter period");
+    // Phase 1: counts summed, the maxima behind the scales taken as maxima.
+    L.exchange(la.v1, L.h1, 3, [&](std::vector<double>& v) { comm_->combine_layers(r, v, 3, 0b110u); });
+    mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
+    L.exchange(la.q2, L.h2, 3, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 3); });
+    if (prm.thermostat || at_) {  // the energy and draws only where the rule reads them
+      mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
+      L.exchange(la.q3, L.h3, 4, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 4); });
+    }
+    mpcd_collide_shared(m.view(), c, la, a, L.stream);
+    MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
+    MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
+    m.cells_valid = true;
+  }
 
   // What a captured collision holds: every array pointer and size it reads.
   struct GraphKey {

@@ -169,3 +169,29 @@ MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step) {
 }
 
 }  // namespace meso
+
+namespace meso {
+
+CellRange mpcd_touched_cells(const physics::MpcdGrid& g, const Domain& d, const Vec3d& shift) {
+  CellRange r;
+  for (int a = 0; a < 3; ++a) {
+    const int n = a == 0 ? g.nx : a == 1 ? g.ny : g.nz;
+    r.n[a] = n;
+    if (d.grid[a] == 1) {
+      r.first[a] = 0;
+      r.count[a] = n;
+      continue;
+    }
+    auto axis = [a](const Vec3d& v) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
+    const double box_lo = axis({g.lo_x, g.lo_y, g.lo_z}), s = axis(shift);
+    // MpcdGrid::cell_of's expression: monotone in x under rounding, so every
+    // x in [lo, hi) falls in [cell(lo), cell(hi)].
+    const int first = int(std::floor((axis(d.lo) - box_lo - s) / g.a));
+    const int last = int(std::floor((axis(d.hi) - box_lo - s) / g.a));
+    r.first[a] = ((first % n) + n) % n;
+    r.count[a] = std::min(last - first + 1, n);
+  }
+  return r;
+}
+
+}  // namespace meso

@@ -212,28 +212,6 @@ void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const MpcdEmbe
 
 namespace {
 
-// The touched range of the shifted grid along axis `a` of a domain [lo, hi)
-// (every cell a particle of the domain can fall into), or the whole axis
-// when the rank does not split it.
-void touched_axis(const physics::MpcdGrid& g, const Domain& d, const Vec3d& shift, int a, CellRange& r) {
-  const int n = a == 0 ? g.nx : a == 1 ? g.ny : g.nz;
-  r.n[a] = n;
-  if (d.grid[a] == 1) {
-    r.first[a] = 0;
-    r.count[a] = n;
-    return;
-  }
-  auto axis = [a](const Vec3d& v) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
-  const double box_lo = axis({g.lo_x, g.lo_y, g.lo_z}), s = axis(shift);
-  // MpcdGrid::cell_of's expression: monotone in x under rounding, so every
-  // x in [lo, hi) falls in [cell(lo), cell(hi)] (the last layer may hold no
-  // particle of this rank; the neighbour's first layer is the same plane).
-  const int first = int(std::floor((axis(d.lo) - box_lo - s) / g.a));
-  const int last = int(std::floor((axis(d.hi) - box_lo - s) / g.a));
-  r.first[a] = ((first % n) + n) % n;
-  r.count[a] = std::min(last - first + 1, n);
-}
-
 // Per-collision arrays, kept between collisions (their capacity is reused).
 struct DecomposedScratch {
   std::vector<uint32_t> cell, start, members, fill;
@@ -264,8 +242,7 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   const physics::MpcdGrid& g = s.grid;
   const Vec3d shift = prm.grid_shift ? physics::srd_grid_shift(step, prm.seed, prm.cell_size) : Vec3d{0.0, 0.0, 0.0};
   const Domain& dom = comm.domain();
-  CellRange r;
-  for (int a = 0; a < 3; ++a) touched_axis(g, dom, shift, a, r);
+  const CellRange r = mpcd_touched_cells(g, dom, shift);
   const std::size_t nr = r.cells(), np = s.size();
   // The range's cell list (counting sort); a particle outside the range
   // crossed more than a neighbouring domain in one collision period

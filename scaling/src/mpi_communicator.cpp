@@ -186,10 +186,10 @@ void MpiCommunicator::update_ghosts() {
       const int tag = 300 + 10 * a;
       MPI_Request rq[4];
       int k = 0;
-      msg_->recv[0].resize(recv_count_[2 * a] * DomainStorageOp::kUpdateRecord);
+      msg_->recv[0].resize(recv_count_[2 * a] * storage_->update_record());
       MPI_Irecv(msg_->recv[0].data(), int(msg_->recv[0].size()), MPI_DOUBLE, lo, one ? tag : tag + 1, cart_, &rq[k++]);
       if (!one) {
-        msg_->recv[1].resize(recv_count_[2 * a + 1] * DomainStorageOp::kUpdateRecord);
+        msg_->recv[1].resize(recv_count_[2 * a + 1] * storage_->update_record());
         MPI_Irecv(msg_->recv[1].data(), int(msg_->recv[1].size()), MPI_DOUBLE, hi, tag, cart_, &rq[k++]);
         MPI_Isend(msg_->send[0].data(), int(msg_->send[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
         MPI_Isend(msg_->send[1].data(), int(msg_->send[1].size()), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
@@ -206,7 +206,7 @@ void MpiCommunicator::update_ghosts() {
 
 void MpiCommunicator::attach_solvent(Backend& b) {
   solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
-  if (!msg_) msg_ = std::make_unique<Messages>(std::pmr::get_default_resource());
+  if (!msg_) msg_ = std::make_unique<Messages>(solvent_->message_memory());
 }
 
 void MpiCommunicator::migrate_solvent() {
@@ -258,28 +258,33 @@ void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, 
     if (d_.grid[a] == 1) continue;
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const std::size_t layer = std::size_t(r.count[b]) * r.count[c] * width;
-    auto cell = [&](int along, int jb, int jc) {
-      std::array<int, 3> l{};
-      l[a] = along, l[b] = jb, l[c] = jc;
-      return r.local(l[0], l[1], l[2]) * width;
-    };
+    // Cell (i, j, k) of the range is at ((k count[1] + j) count[0] + i)
+    // width: the layer at `along` walks the other two axes by their strides.
+    const std::size_t stride[3] = {std::size_t(width), std::size_t(r.count[0]) * width,
+                                   std::size_t(r.count[0]) * r.count[1] * width};
+    const std::size_t sb = stride[b], sc = stride[c];
     auto pack = [&](int along, std::vector<T>& out) {
-      out.push_back(T((r.first[a] + along) % r.n[a]));
+      out.resize(layer + 1);
+      T* o = out.data();
+      *o++ = T((r.first[a] + along) % r.n[a]);
+      const T* base = v.data() + std::size_t(along) * stride[a];
       for (int jc = 0; jc < r.count[c]; ++jc)
-        for (int jb = 0; jb < r.count[b]; ++jb)
-          for (int w = 0; w < width; ++w) out.push_back(v[cell(along, jb, jc) + w]);
+        for (int jb = 0; jb < r.count[b]; ++jb) {
+          const T* x = base + jc * sc + jb * sb;
+          for (int w = 0; w < width; ++w) *o++ = x[w];
+        }
     };
     auto merge = [&](const T* in) {  // one layer as packed, into the layer of the same plane
       const int plane = int(in[0]);
       for (int along : {0, r.count[a] - 1}) {
         if ((r.first[a] + along) % r.n[a] != plane) continue;
         const T* x = in + 1;
+        T* base = v.data() + std::size_t(along) * stride[a];
         for (int jc = 0; jc < r.count[c]; ++jc)
-          for (int jb = 0; jb < r.count[b]; ++jb)
-            for (int w = 0; w < width; ++w, ++x) {
-              T& mine = v[cell(along, jb, jc) + w];
-              mine = fn(mine, *x, w);
-            }
+          for (int jb = 0; jb < r.count[b]; ++jb) {
+            T* mine = base + jc * sc + jb * sb;
+            for (int w = 0; w < width; ++w, ++x) mine[w] = fn(mine[w], *x, w);
+          }
       }
     };
     const int lo = nbr_[a][0], hi = nbr_[a][1];
@@ -392,8 +397,11 @@ void MpiCommunicator::gather(const ParticleData<double>& mine, ParticleData<doub
 
 CommTimes MpiCommunicator::times() const {
   CommTimes t;
-  t.pack = (storage_ ? storage_->pack_seconds() : 0.0) + solvent_pack_s_;
-  t.copy = storage_ ? storage_->copy_seconds() : 0.0;
+  // The solvent's migration is timed here as a whole (solvent_pack_s_): its
+  // copies, which the storage times, are taken out of it.
+  const double solvent_copy = solvent_ ? solvent_->copy_seconds() : 0.0;
+  t.pack = (storage_ ? storage_->pack_seconds() : 0.0) + solvent_pack_s_ - solvent_copy;
+  t.copy = (storage_ ? storage_->copy_seconds() : 0.0) + solvent_copy;
   t.mpi_wait = mpi_s_;
   t.migrations = migrations_;
   t.ghost_updates = updates_;

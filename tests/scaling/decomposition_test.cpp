@@ -15,9 +15,11 @@
 //     the single-rank run within a bound from round-off growth: 20 times the
 //     difference between two single-rank runs that differ only in the order
 //     particles are stored (hence summed), plus 1e-12 relative.
-// The MPCD solvent (srd-fluid, CPU ranks): migration after streaming and
-// the shared cells' properties combined between ranks reproduce the
-// one-rank run bitwise (fixed-point cell sums), collision after collision.
+// The MPCD solvent (srd-fluid, CPU and CUDA ranks): migration after
+// streaming and the shared cells' properties combined between ranks
+// reproduce the one-rank run bitwise (fixed-point cell sums), collision
+// after collision; on CUDA ranks in fp64 and in the srd-fluid default (fp32
+// storage, sorted).
 #include <mpi.h>
 
 #include <algorithm>
@@ -329,7 +331,6 @@ void expect_each_solvent_tag_once(const MpcdParticles& p, std::size_t n, uint64_
     ASSERT_EQ(p.tag[k], k) << "after collision " << collision << ": solvent tag " << k << " is missing or duplicated";
 }
 
-#ifndef MESO_DECOMPOSITION_CUDA
 bool same(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 // `collisions` collisions of the same solvent on one rank and on all: after
@@ -376,10 +377,18 @@ void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, cons
   EXPECT_NEAR(b.momentum.z, a.momentum.z, 1e-10);
 }
 
+// The solvent's variant: the CPU reference's default; on CUDA ranks fp64
+// storage (the srd-fluid default, mixed, is SrdCudaDefaultIsBitwiseOneRank's).
+Variant srd_variant(const char* extra = "") {
+  std::string v = std::string(kBackend) == "cuda" ? "precision=double" : "";
+  if (*extra) v += (v.empty() ? "" : ",") + std::string(extra);
+  return v.empty() ? Variant{} : Variant::parse(v);
+}
+
 TEST(Decomposition, SrdSolventIsBitwiseOneRank) {
   MpcdParams prm;  // SRD, 130 degrees, grid shift, dt = 0.1
   prm.seed = 5;
-  compare_solvent_with_one_rank("srd", srd_case(prm), Variant{}, 20);
+  compare_solvent_with_one_rank("srd", srd_case(prm), srd_variant(), 20);
 }
 
 TEST(Decomposition, SrdVariantsAreBitwiseOneRank) {
@@ -391,18 +400,33 @@ TEST(Decomposition, SrdVariantsAreBitwiseOneRank) {
   MpcdParams thermo;
   thermo.thermostat = true;
   thermo.kT = 1.3;  // the thermostat rescales towards another temperature
-  compare_solvent_with_one_rank("thermostat", srd_case(thermo), Variant{}, 10);
+  compare_solvent_with_one_rank("thermostat", srd_case(thermo), srd_variant(), 10);
   MpcdParams at;
   at.rule = MpcdRule::at;
-  compare_solvent_with_one_rank("at", srd_case(at), Variant{}, 10);
+  compare_solvent_with_one_rank("at", srd_case(at), srd_variant(), 10);
   MpcdParams fixed;
   fixed.grid_shift = false;
-  compare_solvent_with_one_rank("no grid shift", srd_case(fixed), Variant{}, 10);
+  compare_solvent_with_one_rank("no grid shift", srd_case(fixed), srd_variant(), 10);
   MpcdParams flow;
   flow.body_force.g = {0.5, 0.2, 0.0};
-  compare_solvent_with_one_rank("body force", srd_case(flow), Variant{}, 10);
-  compare_solvent_with_one_rank("sorted", srd_case(MpcdParams{}), Variant::parse("reorder=cell,sort=3"), 10);
+  compare_solvent_with_one_rank("body force", srd_case(flow), srd_variant(), 10);
+  compare_solvent_with_one_rank("sorted", srd_case(MpcdParams{}), srd_variant("reorder=cell,sort=3"), 10);
 }
+
+#ifdef MESO_DECOMPOSITION_CUDA
+// The srd-fluid default on CUDA ranks: fp32 storage (relative to the box
+// centre), sorted every 25 collisions. Records carry the stored values, so
+// migration is exact and the run is bitwise one rank's as in fp64; a larger
+// box (12 cells: domains of 6 on 2 ranks, 3 on 4 along an axis) over 30
+// collisions sorts once and moves the range's first cell with the shift.
+TEST(Decomposition, SrdCudaDefaultIsBitwiseOneRank) {
+  MpcdParams thermo;
+  thermo.thermostat = true;
+  compare_solvent_with_one_rank("mixed, sorted", srd_case(MpcdParams{}, 12.0),
+                                Variant::parse("precision=mixed,reorder=cell,sort=25"), 30);
+  compare_solvent_with_one_rank("mixed, thermostat", srd_case(thermo), Variant::parse("precision=mixed"), 10);
+}
+#endif
 
 TEST(Decomposition, SrdRefusesWhatItCannotSplit) {
   if (world_size() < 2) GTEST_SKIP() << "one rank splits nothing";
@@ -424,18 +448,6 @@ TEST(Decomposition, SrdRefusesWhatItCannotSplit) {
     EXPECT_NE(std::string(e.what()).find("embed_types"), std::string::npos) << e.what();
   }
 }
-#else
-TEST(Decomposition, SrdOnCudaRanksIsRefused) {
-  if (world_size() < 2) GTEST_SKIP() << "one rank runs the one-rank collision";
-  try {
-    MpcdSimulation many(cpu(), srd_case(MpcdParams{}), MpiCommunicator::factory(MPI_COMM_WORLD));
-    FAIL() << "the MPCD solvent on several cuda ranks was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("--backend cpu"), std::string::npos) << e.what();
-  }
-}
-#endif
 
 }  // namespace
 }  // namespace meso::scaling

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
+#include "meso/ops/communicator.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
 #include "meso/physics/vec3.hpp"
@@ -90,6 +91,14 @@ struct MpcdThermo {
   double temperature = 0.0;
 };
 MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step);
+
+// The cells of the grid shifted by `shift` that the particles of domain `d`
+// can fall into (several ranks): along a split axis from the cell of d.lo to
+// the cell of d.hi (the last may hold no particle of this rank: the
+// neighbour's first layer is the same plane), along an unsplit axis all of
+// them. The first and the last layer along a split axis are the cells the
+// rank shares with its neighbours. Shared by the CPU and CUDA collisions.
+CellRange mpcd_touched_cells(const physics::MpcdGrid& g, const Domain& d, const Vec3d& shift);
 
 struct System;
 // Before a collision with embed_types set: the MD system (`md`, as the

@@ -77,8 +77,13 @@ class DomainStorageOp : public Operation {
 
   // Every step without a rebuild: the positions and velocities of send list
   // `slot`, and their unpacking into the ghosts of message `slot`.
+  // A storage of fp32 positions and velocities (the CUDA backend in mixed
+  // or single precision) packs an update as six floats in the bytes of three
+  // doubles (update_record() = 3): exact, and half the bytes every step.
   virtual void pack_update(int slot, Records& out) = 0;
   virtual void unpack_update(int slot, const Records& in) = 0;
+  // Doubles per particle of an update message.
+  virtual std::size_t update_record() const { return kUpdateRecord; }
 
   // Seconds this storage spent selecting, packing and unpacking, and in
   // host-device copies, since construction (the scaling harness's split).

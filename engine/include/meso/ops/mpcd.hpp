@@ -46,6 +46,9 @@ class MpcdCollideOp : public Operation {
   // combined through `comm` (Communicator::combine_layers). A collision
   // that cannot throws InputError.
   virtual void set_communicator(const Communicator* comm) { (void)comm; }
+  // Seconds spent in host-device copies of the shared cells' values on
+  // several ranks (the scaling harness's split; 0 where none are needed).
+  virtual double copy_seconds() const { return 0.0; }
 };
 
 // The solvent's side of domain decomposition (registered as "mpcd/domain"):
@@ -58,6 +61,10 @@ class MpcdDomainOp : public Operation {
   // nearer to lo by the periodic offset into to_lo, the rest into to_hi.
   virtual void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) = 0;
   virtual void add_locals(const Records& records) = 0;
+  // Seconds of the above spent in host-device copies (on a device).
+  virtual double copy_seconds() const { return 0.0; }
+  // Where the communicator's message buffers live (DomainStorageOp's).
+  virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
 };
 
 }  // namespace meso

@@ -56,8 +56,9 @@ class MpiCommunicator final : public Communicator {
   std::unique_ptr<DomainStorageOp> storage_;
   std::unique_ptr<MpcdDomainOp> solvent_;  // the MPCD solvent's storage (attach_solvent)
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
-  // The message buffers, in the storage's message memory (made by attach;
-  // declared after storage_, which owns that memory, so freed before it).
+  // The message buffers, in the storage's message memory (made by attach or
+  // attach_solvent; declared after storage_ and solvent_, which own that
+  // memory, so freed before them).
   struct Messages {
     explicit Messages(std::pmr::memory_resource* m) : send{Records(m), Records(m)}, recv{Records(m), Records(m)} {}
     std::array<Records, 2> send, recv;
