@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <memory>
 #include <memory_resource>
 #include <type_traits>
@@ -135,16 +136,10 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
 
   void pack_update(int slot, Records& out) override {
     const auto t0 = Clock::now();
-    const uint32_t m = send_count_[slot];
-    const std::size_t size = update_record();
-    rec_capacity(std::size_t(m) * size);
-    if constexpr (kCompactUpdates)
-      pack_updates_f32(ctx_.view(), send_[slot].data(), m, ctx_.forces_read_pred,
-                       reinterpret_cast<float*>(rec_.data()), ctx_.stream);
-    else
-      pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, rec_.data(),
-                      ctx_.stream);
-    download(std::size_t(m) * size, out, 0, nullptr);
+    const std::size_t m = send_count_[slot];
+    rec_capacity(m * update_record());
+    pack_update_into(slot, rec_.data());
+    download(m * update_record(), out, 0, nullptr);
     pack_s_ += seconds_since(t0);
   }
 
@@ -156,12 +151,79 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
       throw_input_error("ghost update ", slot, " carries ", in.size() / size, " particles for ", m, " ghosts");
     if (!m) return;
     upload(in);
-    if constexpr (kCompactUpdates)
-      unpack_updates_f32(ctx_.view(), reinterpret_cast<const float*>(rec_.data()), m, at, signatures(), ctx_.stream);
-    else
-      unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kUpdateRecord, at, signatures(), ctx_.stream);
+    unpack_update_from(slot, rec_.data());
     ctx_.synchronize();
     pack_s_ += seconds_since(t0);
+  }
+
+  // Peer updates (CUDA IPC): each send list's buffer is exported to the
+  // rank it goes to, which reads it over NVLink (or PCIe) into its ghosts.
+  bool peer_updates() const override { return true; }
+
+  std::vector<unsigned char> export_update(int slot) override {
+    PeerOut& o = peer_out_[slot];
+    o.retired.release();  // the neighbour mapped a newer buffer at the last exchange
+    const std::size_t need = std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1);
+    if (o.half < need) {
+      // The old buffer stays until the next exchange: the neighbour still
+      // maps it until it imports this one.
+      o.retired.swap(o.buf);
+      o.half = need + need / 4 + 256;
+      o.buf.resize(2 * o.half);
+    }
+    cudaIpcMemHandle_t h;
+    MESO_CUDA_CHECK(cudaIpcGetMemHandle(&h, o.buf.data()));
+    std::vector<unsigned char> out(sizeof h + sizeof(uint64_t));
+    const uint64_t half = o.half;
+    std::memcpy(out.data(), &h, sizeof h);
+    std::memcpy(out.data() + sizeof h, &half, sizeof half);
+    return out;
+  }
+
+  bool import_update(int slot, const std::vector<unsigned char>& bytes) override {
+    PeerIn& in = peer_in_[slot];
+    cudaIpcMemHandle_t h;
+    uint64_t half = 0;
+    if (bytes.size() < sizeof h + sizeof half) return false;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    std::memcpy(&half, bytes.data() + sizeof h, sizeof half);
+    in.half = half;
+    if (in.ptr && std::memcmp(&h, &in.handle, sizeof h) == 0) return true;  // the same buffer
+    close(in);
+    void* p = nullptr;
+    if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+      (void)cudaGetLastError();  // not mappable here: updates go through the host
+      return false;
+    }
+    in.handle = h;
+    in.ptr = p;
+    return true;
+  }
+
+  void pack_update_peer(int slot, int half) override {
+    const auto t0 = Clock::now();
+    PeerOut& o = peer_out_[slot];
+    pack_update_into(slot, o.buf.data() + half * o.half);
+    ctx_.synchronize();  // the neighbour reads it once told
+    pack_s_ += seconds_since(t0);
+  }
+
+  void pull_update(int slot, int half) override {
+    const auto t0 = Clock::now();
+    const auto [at, m] = range_[slot];
+    const PeerIn& in = peer_in_[slot];
+    if (!m) return;
+    if (!in.ptr || std::size_t(m) * update_record() > in.half)
+      throw std::logic_error("cuda domain storage: peer update " + std::to_string(slot) + " does not fit its buffer");
+    unpack_update_from(slot, static_cast<const double*>(in.ptr) + half * in.half);
+    ctx_.synchronize();
+    const double dt = seconds_since(t0);  // the reads cross between GPUs: the copy
+    pack_s_ += dt;
+    copy_s_ += dt;
+  }
+
+  ~CudaDomainStorage() override {
+    for (PeerIn& in : peer_in_) close(in);
   }
 
   // Selecting, packing and unpacking on the device, with the copies
@@ -188,7 +250,42 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   std::array<uint32_t, 6> send_count_{};
   std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
   PinnedMemory pinned_;
+  struct PeerOut {
+    DeviceBuffer<double> buf, retired;
+    std::size_t half = 0;  // doubles of one half of buf
+  };
+  struct PeerIn {
+    cudaIpcMemHandle_t handle{};
+    void* ptr = nullptr;  // the neighbour's buffer, mapped
+    std::size_t half = 0;
+  };
+  std::array<PeerOut, 6> peer_out_;  // per send list
+  std::array<PeerIn, 6> peer_in_;    // per message slot
   uint32_t h_counts_[4] = {0, 0, 0, 0};
+
+  static void close(PeerIn& in) {
+    if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
+    in.ptr = nullptr;
+  }
+
+  // The update records of send list `slot` into `out` on the device: six
+  // floats a particle for fp32 storage, six doubles otherwise.
+  void pack_update_into(int slot, double* out) {
+    const uint32_t m = send_count_[slot];
+    if constexpr (kCompactUpdates)
+      pack_updates_f32(ctx_.view(), send_[slot].data(), m, ctx_.forces_read_pred, reinterpret_cast<float*>(out),
+                       ctx_.stream);
+    else
+      pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, out, ctx_.stream);
+  }
+  // And back into the ghosts of message `slot` (enqueued only).
+  void unpack_update_from(int slot, const double* in) {
+    const auto [at, m] = range_[slot];
+    if constexpr (kCompactUpdates)
+      unpack_updates_f32(ctx_.view(), reinterpret_cast<const float*>(in), m, at, signatures(), ctx_.stream);
+    else
+      unpack_ghosts<S4>(ctx_.view(), in, m, kUpdateRecord, at, signatures(), ctx_.stream);
+  }
   double pack_s_ = 0.0, copy_s_ = 0.0;
 
   static SlabArgs slab(const DomainSlab& s) { return {s.axis, s.lo, s.hi, s.length, s.width}; }

@@ -14,9 +14,12 @@
 #  6. parts 4 and 5's two-GPU points again with OpenMPI's single-copy
 #     transport for shared memory (--mca btl_vader_single_copy_mechanism
 #     cma; Ubuntu's OpenMPI defaults to none: copy in, copy out);
+#  7. the dpd-fluid points on two GPUs with the ghost updates through the
+#     host (MESO_PEER_UPDATES=0) instead of peer reads;
 #  3. (last) compute-sanitizer memcheck (2 ranks) and racecheck (one rank at
 #     a time, the other plain; host-driven path: racecheck's collector
-#     crashes on graphs) of the decomposition tests in SANITIZE_FILTER.
+#     crashes on graphs; RACECHECK=0 skips it) of the decomposition tests in
+#     SANITIZE_FILTER.
 # After every part the outputs are packed into $TGZ.
 # Usage: [SRC=dir] [PARTS="..."] scripts/device_two_gpus.sh <bin dir> <output dir> <tgz>
 set -u
@@ -50,7 +53,7 @@ fi
 
 if part 2; then
   for r in ${DECOMP_RANKS:-1 2 4}; do
-    timeout 240 mpirun -np $r --oversubscribe --bind-to none "$BIN/decomposition_gpu_test" --gtest_color=no \
+    timeout ${DECOMP_TIMEOUT:-240} mpirun -np $r --oversubscribe --bind-to none "$BIN/decomposition_gpu_test" --gtest_color=no \
       > "$O/mpi-decomposition-gpu-$r.log" 2>&1
     stamp "decomposition_gpu_test on $r ranks rc=$? $(counts "$O/mpi-decomposition-gpu-$r.log")"
   done
@@ -58,20 +61,20 @@ if part 2; then
 fi
 
 if part 4; then
-  timeout 200 "$MB" scale --mode weak --workload dpd-fluid --ranks 1,2 --per-rank 1048576 --backend cuda \
+  timeout ${SWEEP_TIMEOUT:-200} "$MB" scale --mode weak --workload dpd-fluid --ranks 1,2 --per-rank 1048576 --backend cuda \
     --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-weak-dpd" > "$O/gpu-weak-dpd.log" 2>&1
   stamp "gpu weak dpd 1M per GPU rc=$?"
-  timeout 200 "$MB" scale --mode strong --workload dpd-fluid --ranks 1,2 --total 2097152 --backend cuda \
+  timeout ${SWEEP_TIMEOUT:-200} "$MB" scale --mode strong --workload dpd-fluid --ranks 1,2 --total 2097152 --backend cuda \
     --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-strong-dpd" > "$O/gpu-strong-dpd.log" 2>&1
   stamp "gpu strong dpd 2M rc=$?"
   pack
 fi
 
 if part 5; then
-  timeout 200 "$MB" scale --mode weak --workload srd-fluid --ranks 1,2 --per-rank 1250000 --backend cuda \
+  timeout ${SWEEP_TIMEOUT:-200} "$MB" scale --mode weak --workload srd-fluid --ranks 1,2 --per-rank 1250000 --backend cuda \
     --steps 500 --warmup 50 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-weak-srd" > "$O/gpu-weak-srd.log" 2>&1
   stamp "gpu weak srd 1.25M per GPU rc=$?"
-  timeout 200 "$MB" scale --mode strong --workload srd-fluid --param L=100 --ranks 1,2 --total 10000000 --backend cuda \
+  timeout ${SWEEP_TIMEOUT:-200} "$MB" scale --mode strong --workload srd-fluid --param L=100 --ranks 1,2 --total 10000000 --backend cuda \
     --steps 200 --warmup 20 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-strong-srd" > "$O/gpu-strong-srd.log" 2>&1
   stamp "gpu strong srd L=100 rc=$?"
   pack
@@ -87,13 +90,26 @@ if part 6; then
   pack
 fi
 
+if part 7; then
+  export MESO_PEER_UPDATES=0
+  HOST="--bind-to none -x MESO_PEER_UPDATES"
+  timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$HOST" --out "$O/gpu-weak-dpd-host" > "$O/gpu-weak-dpd-host.log" 2>&1
+  stamp "gpu weak dpd 2 GPUs, updates through the host rc=$?"
+  timeout 120 "$MB" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$HOST" --out "$O/gpu-strong-dpd-host" > "$O/gpu-strong-dpd-host.log" 2>&1
+  stamp "gpu strong dpd 2 GPUs, updates through the host rc=$?"
+  unset MESO_PEER_UPDATES
+  pack
+fi
+
 if part 3; then
   F=${SANITIZE_FILTER:-*Srd*:*CudaVariants*}
   timeout 150 mpirun -np 2 --bind-to none compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-memcheck.log" 2>&1
   stamp "memcheck on 2 ranks ($F) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") clean summaries"
   export MESO_CUDA_GRAPHS=0
-  for r in 0 1; do
+  for r in $([ "${RACECHECK:-1}" = 1 ] && echo 0 1); do
     RC="compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9"
     A="" ; Bc=""
     if [ $r = 0 ]; then A=$RC; else Bc=$RC; fi

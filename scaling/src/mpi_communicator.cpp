@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
+#include <string>
 
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
@@ -63,6 +64,15 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_wid
   }
   d_.lo = {dlo[0], dlo[1], dlo[2]};
   d_.hi = {dhi[0], dhi[1], dhi[2]};
+  // Which ranks share a node (for peer ghost updates): each rank's node is
+  // named by its lowest rank.
+  MPI_Comm node;
+  MPI_Comm_split_type(cart_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int leader = rank_;
+  MPI_Allreduce(&rank_, &leader, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  node_of_.assign(size_, 0);
+  MPI_Allgather(&leader, 1, MPI_INT, node_of_.data(), 1, MPI_INT, cart_);
 }
 
 MpiCommunicator::~MpiCommunicator() {
@@ -170,13 +180,78 @@ void MpiCommunicator::exchange_ghosts() {
       recv_count_[2 * a + 1] = msg_->recv[1].size() / DomainStorageOp::kGhostRecord;
     }
   }
+  setup_peer_updates();
+}
+
+// Peer updates along an axis need every rank's neighbours along it on its
+// node and every mapping to succeed: decided by all ranks together (a rank
+// and its neighbour must agree), at every ghost exchange, since the send
+// lists' buffers may have grown. Handles travel as the records do: send
+// list 2a to the lower neighbour, 2a + 1 to the upper; from the lower one
+// into message slot 2a, from the upper one into 2a + 1 (one neighbour: its
+// union list, slot 2a).
+void MpiCommunicator::setup_peer_updates() {
+  const char* env = std::getenv("MESO_PEER_UPDATES");
+  const bool wanted = storage_->peer_updates() && !(env && std::string(env) == "0");
+  constexpr int kHandle = 128;
+  for (int a = 0; a < 3; ++a) {
+    peer_axis_[a] = false;
+    if (d_.grid[a] == 1) continue;
+    const bool one = d_.grid[a] == 2;
+    const int lo = nbr_[a][0], hi = nbr_[a][1];
+    int ok = wanted && node_of_[lo] == node_of_[rank_] && node_of_[hi] == node_of_[rank_] ? 1 : 0;
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, cart_);
+    if (!all) continue;
+    auto fixed = [&](std::vector<unsigned char> h) {
+      if (h.size() > kHandle) throw std::logic_error("peer update handle larger than 128 bytes");
+      h.resize(kHandle, 0);
+      return h;
+    };
+    const std::vector<unsigned char> to_lo = fixed(storage_->export_update(2 * a));
+    const std::vector<unsigned char> to_hi = one ? to_lo : fixed(storage_->export_update(2 * a + 1));
+    std::vector<unsigned char> from_lo(kHandle), from_hi(kHandle);
+    {
+      MpiTimer t{mpi_s_};
+      const int tag = 600 + 10 * a;
+      MPI_Sendrecv(to_lo.data(), kHandle, MPI_BYTE, lo, tag, from_hi.data(), kHandle, MPI_BYTE, hi, tag, cart_,
+                   MPI_STATUS_IGNORE);
+      if (!one)
+        MPI_Sendrecv(to_hi.data(), kHandle, MPI_BYTE, hi, tag + 1, from_lo.data(), kHandle, MPI_BYTE, lo, tag + 1,
+                     cart_, MPI_STATUS_IGNORE);
+    }
+    // One neighbour: what it sent (its list 2a) fills slot 2a.
+    ok = one ? storage_->import_update(2 * a, from_hi)
+             : storage_->import_update(2 * a, from_lo) && storage_->import_update(2 * a + 1, from_hi);
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, cart_);
+    peer_axis_[a] = all != 0;
+  }
 }
 
 void MpiCommunicator::update_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  const int half = int(updates_done_++ % 2);
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
+    if (peer_axis_[a]) {
+      // Each rank packs into its own buffer, says so, and reads its
+      // neighbours'. The halves alternate: a neighbour still reading the
+      // last update's half has not yet sent the message that lets this
+      // rank pack the next update into it.
+      storage_->pack_update_peer(2 * a, half);
+      if (!one) storage_->pack_update_peer(2 * a + 1, half);
+      {
+        MpiTimer t{mpi_s_};
+        const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 700 + 10 * a;
+        char out = 1, in = 0;
+        MPI_Sendrecv(&out, 1, MPI_CHAR, lo, tag, &in, 1, MPI_CHAR, hi, tag, cart_, MPI_STATUS_IGNORE);
+        if (!one) MPI_Sendrecv(&out, 1, MPI_CHAR, hi, tag + 1, &in, 1, MPI_CHAR, lo, tag + 1, cart_, MPI_STATUS_IGNORE);
+      }
+      storage_->pull_update(2 * a, half);
+      if (!one) storage_->pull_update(2 * a + 1, half);
+      continue;
+    }
     storage_->pack_update(2 * a, msg_->send[0]);
     if (!one) storage_->pack_update(2 * a + 1, msg_->send[1]);
     else msg_->send[1].clear();

@@ -85,6 +85,30 @@ class DomainStorageOp : public Operation {
   // Doubles per particle of an update message.
   virtual std::size_t update_record() const { return kUpdateRecord; }
 
+  // Ghost updates between ranks of one node without the host (CUDA IPC:
+  // peer reads over NVLink or PCIe): each send list is packed into a device
+  // buffer of this storage's, in two halves used by alternate updates, and
+  // the receiving rank reads it straight into its ghosts. A storage that
+  // cannot (the CPU reference) says peer_updates() false; the communicator
+  // then, or where a mapping fails, sends updates through the host.
+  virtual bool peer_updates() const { return false; }
+  // After a ghost exchange: the buffer of send list `slot`, sized for its
+  // count, as an opaque handle for the rank the list goes to.
+  virtual std::vector<unsigned char> export_update(int slot) {
+    (void)slot;
+    return {};
+  }
+  // The neighbour's buffer that fills the ghosts of message `slot`; false
+  // when it cannot be mapped here.
+  virtual bool import_update(int slot, const std::vector<unsigned char>& handle) {
+    (void)slot, (void)handle;
+    return false;
+  }
+  // Packs send list `slot` into half `half` of its buffer and waits for it.
+  virtual void pack_update_peer(int slot, int half) { (void)slot, (void)half; }
+  // Reads half `half` of the imported buffer into the ghosts of `slot`.
+  virtual void pull_update(int slot, int half) { (void)slot, (void)half; }
+
   // Seconds this storage spent selecting, packing and unpacking, and in
   // host-device copies, since construction (the scaling harness's split).
   virtual double pack_seconds() const = 0;

@@ -64,6 +64,14 @@ class MpiCommunicator final : public Communicator {
     std::array<Records, 2> send, recv;
   };
   std::unique_ptr<Messages> msg_;
+  // Ghost updates by peer reads (DomainStorageOp::export_update): per axis,
+  // whether every rank's neighbours along it share its node and mapped
+  // their buffers (decided together at each ghost exchange); the half of
+  // the buffers the next update uses. MESO_PEER_UPDATES=0 turns them off.
+  std::vector<int> node_of_;  // per rank: the lowest rank of its node
+  std::array<bool, 3> peer_axis_{};
+  uint64_t updates_done_ = 0;
+  void setup_peer_updates();
   mutable double mpi_s_ = 0.0;
   mutable double solvent_pack_s_ = 0.0;  // solvent migration and cell layers: selecting, packing, combining
   uint64_t migrations_ = 0, updates_ = 0;
