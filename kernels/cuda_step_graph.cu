@@ -196,6 +196,7 @@ void CudaStepGraph::host_step(bool sums) {
 // refreshed from their owners before the forces.
 void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
   enqueue_step_start(false, 0);
+  comm.begin_update();  // packed while the host waits for the control below
   ctx_.pull_ctl();
   StepControl* h = ctx_.h_ctl;
   if (h->abort) raise_force_stops(forces_);

@@ -96,23 +96,67 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   void select_ghosts(const DomainSlab& s, bool one_neighbour, Records& to_lo,
                      Records& to_hi) override {
     const auto t0 = Clock::now();
-    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
-    scratch(n_all);
-    grow_buffer(send_[lo], n_all);
-    grow_buffer(send_[hi], n_all);
-    cudaStream_t st = ctx_.stream;
-    classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), st);
-    select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
-    select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
-    const std::array<uint32_t, 2> c = fetch_counts<2>();
-    send_count_[lo] = c[0];
-    send_count_[hi] = c[1];
-    const bool pred = ctx_.forces_read_pred;
-    pack_ghosts<S4>(ctx_.view(), send_[lo].data(), c[0], kGhostRecord, pred, rec_.data(), st);
-    pack_ghosts<S4>(ctx_.view(), send_[hi].data(), c[1], kGhostRecord, pred,
-                    rec_.data() + std::size_t(c[0]) * kGhostRecord, st);
+    const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    pack_ghost_records(s.axis, rec_.data());
     download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, &to_hi);
     pack_s_ += seconds_since(t0);
+  }
+
+  std::vector<unsigned char> select_ghosts_peer(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
+                                                std::size_t& n_hi) override {
+    const auto t0 = Clock::now();
+    const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    n_lo = c[0];
+    n_hi = c[1];
+    ExchangeOut& o = exchange_out_[s.axis];
+    o.retired.release();  // the neighbours mapped its successor at the last exchange
+    const std::size_t need = std::max<std::size_t>(std::size_t(c[0] + c[1]) * kGhostRecord, 1);
+    if (o.buf.size() < need) {
+      // The old buffer stays mapped by the neighbours until they import
+      // this one: freed at the next exchange along the axis.
+      o.retired.swap(o.buf);
+      o.buf.resize(need + need / 4 + 256);
+      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&o.handle, o.buf.data()));
+    }
+    pack_ghost_records(s.axis, o.buf.data());
+    ctx_.synchronize();  // the neighbours read it once told
+    pack_s_ += seconds_since(t0);
+    std::vector<unsigned char> out(sizeof o.handle);
+    std::memcpy(out.data(), &o.handle, sizeof o.handle);
+    return out;
+  }
+
+  void add_ghosts_peer(int slot, const std::vector<unsigned char>& handle, std::size_t first,
+                       std::size_t count) override {
+    const auto t0 = Clock::now();
+    const uint32_t m = static_cast<uint32_t>(count), at = ctx_.n_all();
+    range_[slot] = {at, m};
+    PeerIn& in = exchange_in_[slot];
+    cudaIpcMemHandle_t h;
+    if (handle.size() != sizeof h) throw std::logic_error("cuda domain storage: a ghost exchange handle of the wrong size");
+    std::memcpy(&h, handle.data(), sizeof h);
+    if (!in.ptr || std::memcmp(&h, &in.handle, sizeof h) != 0) {
+      close(in);
+      void* p = nullptr;
+      const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
+      if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
+                                 std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
+                                 "); MESO_PEER_UPDATES=0 sends them through the host");
+      }
+      in.handle = h;
+      in.ptr = p;
+    }
+    if (!m) return;
+    ctx_.reserve(at + m);
+    const double* rec = static_cast<const double*>(in.ptr) + first * kGhostRecord;
+    unpack_ghosts<S4>(ctx_.view(), rec, m, kGhostRecord, at, signatures(), ctx_.stream);
+    ctx_.n_ghost += m;
+    ctx_.synchronize();  // read before this rank's next collective, after which the owner may repack
+    const double dt = seconds_since(t0);  // the records cross between GPUs: the copy
+    pack_s_ += dt;
+    copy_s_ += dt;
   }
 
   void add_ghosts(int slot, const Records& rec) override {
@@ -200,14 +244,27 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     return true;
   }
 
+  // Enqueued only: the communicator packs the first split axis right after
+  // the first half-step, so that the wait for the step's control (and
+  // wait_packed) finds it done.
   void pack_update_peer(int slot, int half) override {
     const auto t0 = Clock::now();
     PeerOut& o = peer_out_[slot];
     pack_update_into(slot, o.buf.data() + half * o.half);
-    ctx_.synchronize();  // the neighbour reads it once told
     pack_s_ += seconds_since(t0);
   }
 
+  void wait_packed() override {
+    const auto t0 = Clock::now();
+    ctx_.synchronize();  // the neighbours read the packs once told
+    pack_s_ += seconds_since(t0);
+  }
+
+  // Enqueued only: the forces that read the ghosts follow on the stream.
+  // The neighbour packs into this half again only after this rank's next
+  // message, which it sends after wait_packed, hence after these reads. The
+  // reads over NVLink run on the device among the step's kernels (compute,
+  // in the split), not on the host.
   void pull_update(int slot, int half) override {
     const auto t0 = Clock::now();
     const auto [at, m] = range_[slot];
@@ -216,14 +273,12 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     if (!in.ptr || std::size_t(m) * update_record() > in.half)
       throw std::logic_error("cuda domain storage: peer update " + std::to_string(slot) + " does not fit its buffer");
     unpack_update_from(slot, static_cast<const double*>(in.ptr) + half * in.half);
-    ctx_.synchronize();
-    const double dt = seconds_since(t0);  // the reads cross between GPUs: the copy
-    pack_s_ += dt;
-    copy_s_ += dt;
+    pack_s_ += seconds_since(t0);
   }
 
   ~CudaDomainStorage() override {
     for (PeerIn& in : peer_in_) close(in);
+    for (PeerIn& in : exchange_in_) close(in);
   }
 
   // Selecting, packing and unpacking on the device, with the copies
@@ -236,6 +291,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
     for (const auto& l : list_) b += l.bytes();
     for (const auto& l : send_) b += l.bytes();
+    for (const auto& o : peer_out_) b += o.buf.bytes() + o.retired.bytes();
+    for (const auto& o : exchange_out_) b += o.buf.bytes() + o.retired.bytes();
     return b;
   }
 
@@ -261,11 +318,44 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   };
   std::array<PeerOut, 6> peer_out_;  // per send list
   std::array<PeerIn, 6> peer_in_;    // per message slot
+  // Peer ghost exchanges: the records of an axis's two send lists, kept for
+  // the neighbours until the next exchange along it; the neighbours'
+  // buffers, mapped, per message slot.
+  struct ExchangeOut {
+    DeviceBuffer<double> buf, retired;
+    cudaIpcMemHandle_t handle{};
+  };
+  std::array<ExchangeOut, 3> exchange_out_;
+  std::array<PeerIn, 6> exchange_in_;
   uint32_t h_counts_[4] = {0, 0, 0, 0};
 
   static void close(PeerIn& in) {
     if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
     in.ptr = nullptr;
+  }
+
+  // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
+  // (their counts returned and kept for the updates).
+  std::array<uint32_t, 2> select_send_lists(const DomainSlab& s, bool one_neighbour) {
+    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
+    scratch(n_all);
+    grow_buffer(send_[lo], n_all);
+    grow_buffer(send_[hi], n_all);
+    classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), ctx_.stream);
+    select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
+    select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
+    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    send_count_[lo] = c[0];
+    send_count_[hi] = c[1];
+    return c;
+  }
+  // Their ghost records into out: list 2 axis, then 2 axis + 1 (enqueued).
+  void pack_ghost_records(int axis, double* out) {
+    const uint32_t lo = 2 * axis, hi = lo + 1;
+    const bool pred = ctx_.forces_read_pred;
+    pack_ghosts<S4>(ctx_.view(), send_[lo].data(), send_count_[lo], kGhostRecord, pred, out, ctx_.stream);
+    pack_ghosts<S4>(ctx_.view(), send_[hi].data(), send_count_[hi], kGhostRecord, pred,
+                    out + std::size_t(send_count_[lo]) * kGhostRecord, ctx_.stream);
   }
 
   // The update records of send list `slot` into `out` on the device: six

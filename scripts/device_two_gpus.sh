@@ -16,6 +16,10 @@
 #     cma; Ubuntu's OpenMPI defaults to none: copy in, copy out);
 #  7. the dpd-fluid points on two GPUs with the ghost updates through the
 #     host (MESO_PEER_UPDATES=0) instead of peer reads;
+#  8. decomposition_gpu_test on 2 ranks with every ghost through the host
+#     (MESO_PEER_UPDATES=0);
+#  9. (OLD set: the bin dir of an earlier build) parts 4's two-GPU points
+#     with that build, on the same machine, for a before/after;
 #  3. (last) compute-sanitizer memcheck (2 ranks) and racecheck (one rank at
 #     a time, the other plain; host-driven path: racecheck's collector
 #     crashes on graphs; RACECHECK=0 skips it) of the decomposition tests in
@@ -103,8 +107,25 @@ if part 7; then
   pack
 fi
 
+if part 8; then
+  timeout ${DECOMP_TIMEOUT:-240} mpirun -np 2 --bind-to none -x MESO_PEER_UPDATES=0 "$BIN/decomposition_gpu_test" \
+    --gtest_color=no > "$O/mpi-decomposition-gpu-2-host.log" 2>&1
+  stamp "decomposition_gpu_test on 2 ranks, ghosts through the host rc=$? $(counts "$O/mpi-decomposition-gpu-2-host.log")"
+  pack
+fi
+
+if part 9 && [ -n "${OLD:-}" ]; then
+  timeout 120 "$OLD/mesobench" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-weak-dpd-old" > "$O/gpu-weak-dpd-old.log" 2>&1
+  stamp "gpu weak dpd 2 GPUs, earlier build rc=$?"
+  timeout 120 "$OLD/mesobench" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-strong-dpd-old" > "$O/gpu-strong-dpd-old.log" 2>&1
+  stamp "gpu strong dpd 2 GPUs, earlier build rc=$?"
+  pack
+fi
+
 if part 3; then
-  F=${SANITIZE_FILTER:-*Srd*:*CudaVariants*}
+  F=${SANITIZE_FILTER:-*Srd*:*CudaVariants*:*LineOfRanks*}
   timeout 150 mpirun -np 2 --bind-to none compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-memcheck.log" 2>&1
   stamp "memcheck on 2 ranks ($F) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") clean summaries"

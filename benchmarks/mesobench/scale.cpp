@@ -416,6 +416,12 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["local_particles_min"] = n_min;
   p["local_particles_max"] = n_max;
   p["migrations"] = c1.migrations - c0.migrations;
+  // How the ghosts travelled: exchanges at list rebuilds and updates on
+  // the other steps, and those that went GPU to GPU (peer reads).
+  p["ghost_exchanges"] = c1.ghost_exchanges - c0.ghost_exchanges;
+  p["ghost_exchanges_peer"] = c1.peer_exchanges - c0.peer_exchanges;
+  p["ghost_updates"] = c1.ghost_updates - c0.ghost_updates;
+  p["ghost_updates_peer"] = c1.peer_updates - c0.peer_updates;
   p["setup_seconds"] = setup;
   p["final_temperature"] = temperature;
   if (!solvent) p["final_pressure"] = pressure;

@@ -162,12 +162,23 @@ void MpiCommunicator::migrate() {
   migrate_through(*storage_, 100, timed_by_the_storage);
 }
 
+// The first exchange goes through the host and decides (setup_peer_updates)
+// per axis whether ranks may read each other's device buffers; from then on
+// the records of those axes go GPU to GPU (a mapping that fails later is an
+// error: the ranks and their GPUs have not changed).
 void MpiCommunicator::exchange_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  early_axis_ = -1;  // a pack begun for an update this step replaced
   recv_count_.fill(0);
+  ++exchanges_;
+  if (std::find(peer_axis_.begin(), peer_axis_.end(), true) != peer_axis_.end()) ++peer_exchanges_;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
+    if (peer_axis_[a]) {
+      exchange_ghosts_peer(a);
+      continue;
+    }
     msg_->send[0].clear();
     msg_->send[1].clear();
     storage_->select_ghosts(slab(a), one, msg_->send[0], msg_->send[1]);
@@ -181,6 +192,50 @@ void MpiCommunicator::exchange_ghosts() {
     }
   }
   setup_peer_updates();
+}
+
+void MpiCommunicator::exchange_ghosts_peer(int a) {
+  const bool one = d_.grid[a] == 2;
+  const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 500 + 10 * a;
+  // counts of send lists 2a and 2a + 1, then the handle of the buffer
+  // holding both.
+  struct Note {
+    uint64_t n_lo = 0, n_hi = 0;
+    unsigned char handle[128] = {};
+    uint64_t handle_size = 0;
+  };
+  Note out, from_lo, from_hi;
+  {
+    std::size_t n_lo = 0, n_hi = 0;
+    const std::vector<unsigned char> h = storage_->select_ghosts_peer(slab(a), one, n_lo, n_hi);
+    if (h.size() > sizeof out.handle) throw std::logic_error("peer exchange handle larger than 128 bytes");
+    out.n_lo = n_lo;
+    out.n_hi = n_hi;
+    std::copy(h.begin(), h.end(), out.handle);
+    out.handle_size = h.size();
+  }
+  {
+    MpiTimer t{mpi_s_};
+    MPI_Sendrecv(&out, sizeof out, MPI_BYTE, lo, tag, &from_hi, sizeof from_hi, MPI_BYTE, hi, tag, cart_,
+                 MPI_STATUS_IGNORE);
+    if (!one)
+      MPI_Sendrecv(&out, sizeof out, MPI_BYTE, hi, tag + 1, &from_lo, sizeof from_lo, MPI_BYTE, lo, tag + 1, cart_,
+                   MPI_STATUS_IGNORE);
+  }
+  auto handle = [](const Note& n) { return std::vector<unsigned char>(n.handle, n.handle + n.handle_size); };
+  // As exchange_ghosts through the host: slot 2a holds what came from the
+  // lower neighbour (its list 2a + 1; one neighbour: its list 2a, the
+  // union), slot 2a + 1 what came from the upper one (its list 2a), in this
+  // order, so the ghosts are stored as they would be through the host.
+  if (one) {
+    storage_->add_ghosts_peer(2 * a, handle(from_hi), 0, from_hi.n_lo);
+    recv_count_[2 * a] = from_hi.n_lo;
+  } else {
+    storage_->add_ghosts_peer(2 * a, handle(from_lo), from_lo.n_lo, from_lo.n_hi);
+    storage_->add_ghosts_peer(2 * a + 1, handle(from_hi), 0, from_hi.n_lo);
+    recv_count_[2 * a] = from_lo.n_hi;
+    recv_count_[2 * a + 1] = from_hi.n_lo;
+  }
 }
 
 // Peer updates along an axis need every rank's neighbours along it on its
@@ -228,9 +283,24 @@ void MpiCommunicator::setup_peer_updates() {
   }
 }
 
+// Only the first split axis: the later ones forward ghosts that the
+// earlier axes' updates refresh, so they pack after those reads.
+void MpiCommunicator::begin_update() {
+  early_axis_ = -1;
+  if (size_ == 1) return;
+  int a = 0;
+  while (a < 3 && d_.grid[a] == 1) ++a;
+  if (a == 3 || !peer_axis_[a]) return;
+  const int half = int(updates_done_ % 2);
+  storage_->pack_update_peer(2 * a, half);
+  if (d_.grid[a] != 2) storage_->pack_update_peer(2 * a + 1, half);
+  early_axis_ = a;
+}
+
 void MpiCommunicator::update_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
   const int half = int(updates_done_++ % 2);
+  bool peer = false;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
@@ -238,9 +308,14 @@ void MpiCommunicator::update_ghosts() {
       // Each rank packs into its own buffer, says so, and reads its
       // neighbours'. The halves alternate: a neighbour still reading the
       // last update's half has not yet sent the message that lets this
-      // rank pack the next update into it.
-      storage_->pack_update_peer(2 * a, half);
-      if (!one) storage_->pack_update_peer(2 * a + 1, half);
+      // rank pack the next update into it (it sends it after wait_packed,
+      // which follows its reads on its stream).
+      if (early_axis_ != a) {
+        storage_->pack_update_peer(2 * a, half);
+        if (!one) storage_->pack_update_peer(2 * a + 1, half);
+      }
+      storage_->wait_packed();
+      peer = true;
       {
         MpiTimer t{mpi_s_};
         const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 700 + 10 * a;
@@ -276,7 +351,9 @@ void MpiCommunicator::update_ghosts() {
     storage_->unpack_update(2 * a, msg_->recv[0]);
     if (!one) storage_->unpack_update(2 * a + 1, msg_->recv[1]);
   }
+  early_axis_ = -1;
   ++updates_;
+  if (peer) ++peer_updates_;
 }
 
 void MpiCommunicator::attach_solvent(Backend& b) {
@@ -480,6 +557,9 @@ CommTimes MpiCommunicator::times() const {
   t.mpi_wait = mpi_s_;
   t.migrations = migrations_;
   t.ghost_updates = updates_;
+  t.ghost_exchanges = exchanges_;
+  t.peer_exchanges = peer_exchanges_;
+  t.peer_updates = peer_updates_;
   return t;
 }
 

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
@@ -139,12 +140,32 @@ Case lj_case() {
   return c;
 }
 
-void compare_with_one_rank(const Case& c) {
+// How the ghosts travelled in `many`: on CUDA ranks of one node (every
+// run of decomposition_gpu_test) the exchanges after the first and every
+// update go GPU to GPU unless MESO_PEER_UPDATES=0; on the CPU never.
+void expect_ghost_paths(const Simulation& many) {
+  if (world_size() == 1) return;
+  const CommTimes t = many.communicator().times();
+  EXPECT_GT(t.ghost_exchanges, 2u) << "the test should rebuild its lists several times";
+  EXPECT_GT(t.ghost_updates, 0u);
+#ifdef MESO_DECOMPOSITION_CUDA
+  const char* env = std::getenv("MESO_PEER_UPDATES");
+  if (!(env && std::string(env) == "0")) {
+    EXPECT_EQ(t.peer_exchanges, t.ghost_exchanges - 1) << "ghost exchanges GPU to GPU after the first";
+    EXPECT_EQ(t.peer_updates, t.ghost_updates) << "ghost updates GPU to GPU";
+    return;
+  }
+#endif
+  EXPECT_EQ(t.peer_exchanges, 0u);
+  EXPECT_EQ(t.peer_updates, 0u);
+}
+
+void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}) {
   const int rank = world_rank();
   const std::size_t n = c.sys.particles.n_local;
   Simulation one(cpu(), c.sys, c.rp);
   Simulation other_order(cpu(), reversed(c.sys), c.rp);
-  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid));
   EXPECT_EQ(many.ranks(), world_size());
 
   // Forces of t = 0.
@@ -167,6 +188,7 @@ void compare_with_one_rank(const Case& c) {
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (failed) return;
   }
+  expect_ghost_paths(many);
   // Thermo reductions are collective: every rank computes them.
   const ThermoSample a = one.thermo(), b = other_order.thermo(), m = many.thermo();
   const ParticleData<double> ref = one.particles(), got = many.particles();  // collective too
@@ -188,6 +210,15 @@ void compare_with_one_rank(const Case& c) {
 TEST(Decomposition, DpdAgreesWithOneRank) { compare_with_one_rank(dpd_case()); }
 
 TEST(Decomposition, LjAgreesWithOneRank) { compare_with_one_rank(lj_case()); }
+
+// Ranks in a line along x (R x 1 x 1; 8 ranks: 4 x 2 x 1): from three ranks
+// on, every rank has two neighbours along x, a message each way, and each
+// records a different part of the other's send lists.
+TEST(Decomposition, DpdAgreesWithOneRankOnALineOfRanks) {
+  const int r = world_size();
+  const RankGrid grid = r <= 4 ? RankGrid{r, 1, 1} : r == 8 ? RankGrid{4, 2, 1} : RankGrid{0, 0, 0};
+  compare_with_one_rank(dpd_case(), grid);
+}
 
 TEST(Decomposition, NoseHooverThermostatIsGlobal) {
 #ifdef MESO_DECOMPOSITION_CUDA

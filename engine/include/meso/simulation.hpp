@@ -73,6 +73,8 @@ class Simulation {
   ParticleData<double> local_particles() const;
   // Ranks of the run (1 without a communicator factory).
   int ranks() const { return plan_->comm().size(); }
+  // The run's communicator (its times and counts of exchanges).
+  const Communicator& communicator() const { return plan_->comm(); }
   // Thermo at the current state (energy and virial from the forces of the
   // last step, which every run() call accumulates).
   ThermoSample thermo() const;

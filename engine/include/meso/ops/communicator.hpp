@@ -65,6 +65,11 @@ struct CommTimes {
   double mpi_wait = 0.0;
   uint64_t migrations = 0;
   uint64_t ghost_updates = 0;
+  // Of the ghost exchanges and the updates along split axes, those that
+  // went GPU to GPU (DomainStorageOp::peer_updates).
+  uint64_t ghost_exchanges = 0;
+  uint64_t peer_exchanges = 0;
+  uint64_t peer_updates = 0;
 };
 
 class Communicator {
@@ -85,6 +90,11 @@ class Communicator {
   // velocities refreshed from their owners (the same ghosts as at the last
   // exchange).
   virtual void update_ghosts() = 0;
+  // Right after the first half-step, before the step waits for its
+  // control (and decides whether to rebuild): the communicator may start
+  // the next ghost update there (a GPU rank packs it on the device, so that
+  // the wait covers the packing). Dropped if the step rebuilds instead.
+  virtual void begin_update() {}
   // The MPCD solvent (srd-fluid): binds the backend's "mpcd/domain"
   // operation, and moves the solvent particles that left the domain to
   // their new owner (after streaming, before a collision).

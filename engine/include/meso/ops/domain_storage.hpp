@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <memory_resource>
+#include <stdexcept>
 #include <vector>
 
 #include "meso/ops/operation.hpp"
@@ -104,10 +105,28 @@ class DomainStorageOp : public Operation {
     (void)slot, (void)handle;
     return false;
   }
-  // Packs send list `slot` into half `half` of its buffer and waits for it.
+  // Packs send list `slot` into half `half` of its buffer (enqueued: the
+  // device may still be packing on return).
   virtual void pack_update_peer(int slot, int half) { (void)slot, (void)half; }
-  // Reads half `half` of the imported buffer into the ghosts of `slot`.
+  // Waits until the packs enqueued so far are in their buffers (before the
+  // neighbours are told).
+  virtual void wait_packed() {}
+  // Reads half `half` of the imported buffer into the ghosts of `slot`
+  // (enqueued before the forces, which read the ghosts after it).
   virtual void pull_update(int slot, int half) { (void)slot, (void)half; }
+
+  // The ghost exchange at a list rebuild between ranks of one node, as
+  // the updates (peer reads): select_ghosts, with the records of both send
+  // lists packed into a device buffer of this storage's for axis s.axis
+  // (send list 2 axis first, n_lo records, then 2 axis + 1, n_hi), kept
+  // until the next exchange along that axis; returns its handle for the
+  // neighbours. Waits until the records are there.
+  virtual std::vector<unsigned char> select_ghosts_peer(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
+                                                        std::size_t& n_hi);
+  // add_ghosts of the records [first, first + count) of a neighbour's
+  // buffer (its handle); throws where it cannot be mapped.
+  virtual void add_ghosts_peer(int slot, const std::vector<unsigned char>& handle, std::size_t first,
+                               std::size_t count);
 
   // Seconds this storage spent selecting, packing and unpacking, and in
   // host-device copies, since construction (the scaling harness's split).
@@ -117,5 +136,13 @@ class DomainStorageOp : public Operation {
   // heap unless the storage wants them elsewhere); it outlives them.
   virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
 };
+
+inline std::vector<unsigned char> DomainStorageOp::select_ghosts_peer(const DomainSlab&, bool, std::size_t&,
+                                                                      std::size_t&) {
+  throw std::logic_error("domain storage: no peer ghost exchange in this backend (peer_updates() is false)");
+}
+inline void DomainStorageOp::add_ghosts_peer(int, const std::vector<unsigned char>&, std::size_t, std::size_t) {
+  throw std::logic_error("domain storage: no peer ghost exchange in this backend (peer_updates() is false)");
+}
 
 }  // namespace meso

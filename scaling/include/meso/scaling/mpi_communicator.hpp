@@ -38,6 +38,7 @@ class MpiCommunicator final : public Communicator {
   void migrate() override;
   void exchange_ghosts() override;
   void update_ghosts() override;
+  void begin_update() override;
   void attach_solvent(Backend& b) override;
   void migrate_solvent() override;
   void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width, const Overlap& overlap) const override;
@@ -71,7 +72,13 @@ class MpiCommunicator final : public Communicator {
   std::vector<int> node_of_;  // per rank: the lowest rank of its node
   std::array<bool, 3> peer_axis_{};
   uint64_t updates_done_ = 0;
+  int early_axis_ = -1;  // the split axis begin_update packed (-1: none)
+  // exchanges and updates; those with an axis GPU to GPU
+  uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0;
   void setup_peer_updates();
+  // The ghost exchange along axis a by peer reads (select_ghosts_peer):
+  // the counts and the buffer's handle cross by MPI, the records GPU to GPU.
+  void exchange_ghosts_peer(int a);
   mutable double mpi_s_ = 0.0;
   mutable double solvent_pack_s_ = 0.0;  // solvent migration and cell layers: selecting, packing, combining
   uint64_t migrations_ = 0, updates_ = 0;
