@@ -24,6 +24,10 @@
 // back after each step's opening.
 #include "cuda_step_graph.cuh"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -86,7 +90,26 @@ CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
   for (const DeviceOp* op : ops()) serials_.push_back(op->serial());
 }
 
-CudaStepGraph::~CudaStepGraph() { destroy_graph(); }
+CudaStepGraph::~CudaStepGraph() {
+  destroy_graph();
+  const PhaseTimes& p = phases_;
+  if (p.steps == 0) return;
+  const double ms = 1e3 / double(p.steps), per = p.rebuilds ? 1e3 / double(p.rebuilds) : 0.0;
+  std::fprintf(stderr,
+               "step phases, rank %d, %llu steps (%llu rebuilds), ms per step: open %.4f, decide %.4f, update %.4f, "
+               "rebuild %.4f, end %.4f; ms per rebuild: migrate %.4f, reorder %.4f, exchange %.4f, lists %.4f\n",
+               p.rank, (unsigned long long)p.steps, (unsigned long long)p.rebuilds, p.open * ms, p.decide * ms,
+               p.update * ms, (p.migrate + p.reorder + p.exchange + p.lists) * ms, p.end * ms, p.migrate * per,
+               p.reorder * per, p.exchange * per, p.lists * per);
+}
+
+double CudaStepGraph::phase_mark() {
+  ctx_.synchronize();
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  const double dt = now - phases_.mark;
+  phases_.mark = now;
+  return dt;
+}
 
 std::vector<DeviceOp*> CudaStepGraph::ops() const {
   std::vector<DeviceOp*> v{method_};
@@ -156,12 +179,17 @@ void CudaStepGraph::enqueue_step_end(bool sums) {
 // local particles only, and the ghost layer built again after it (as
 // StepPlan::rebuild does).
 void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
+  PhaseTimes& ph = phases_;
+  const bool timed = ph.on && comm;
   if (comm) comm->migrate();
+  if (timed) ph.migrate += phase_mark();
   if (sort && reorder_) {
     reorder_->enqueue_apply();
     ctx_.nh_mv2_known = false;  // the sum would now run in another order
   }
+  if (timed) ph.reorder += phase_mark();
   if (comm) comm->exchange_ghosts();
+  if (timed) ph.exchange += phase_mark();
   StepControl* h = ctx_.h_ctl;
   for (int attempt = 0;; ++attempt) {
     cells_->enqueue_build();
@@ -176,6 +204,10 @@ void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
     ctx_.push_ctl();
     if (cell_need) cells_->grow(cell_need);
     if (nl_need) nlist_->grow(nl_need);  // refuses a capacity nlist=ballot cannot hold
+  }
+  if (timed) {
+    ph.lists += phase_mark();
+    ++ph.rebuilds;
   }
 }
 
@@ -195,13 +227,21 @@ void CudaStepGraph::host_step(bool sums) {
 // collective). Without a rebuild the ghosts' positions and velocities are
 // refreshed from their owners before the forces.
 void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
+  PhaseTimes& ph = phases_;
+  if (ph.on) phase_mark();
   enqueue_step_start(false, 0);
   comm.begin_update();  // packed while the host waits for the control below
   ctx_.pull_ctl();
+  if (ph.on) ph.open += phase_mark();
   StepControl* h = ctx_.h_ctl;
   if (h->abort) raise_force_stops(forces_);
   const bool mine = h->list.rebuild;
-  if (comm.any(mine)) {
+  const bool rebuild = comm.any(mine);
+  if (ph.on) {
+    ph.decide += phase_mark();
+    ++ph.steps;
+  }
+  if (rebuild) {
     if (!mine) {  // as open_step decides a rebuild, for this rank too
       const ControlArgs c = ctx_.control_args();
       h->list.rebuild = 1;
@@ -211,8 +251,10 @@ void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
     host_rebuild(h->list.sort_due, &comm);
   } else {
     comm.update_ghosts();
+    if (ph.on) ph.update += phase_mark();
   }
   enqueue_step_end(sums);
+  if (ph.on) ph.end += phase_mark();
 }
 
 void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, uint64_t nsteps,
@@ -221,6 +263,10 @@ void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, 
   if (!nlist_) throw std::logic_error("cuda backend: a run on several ranks without lists");
   method_->before_capture();
   ctx_.set_step(first_step - 1);
+  if (const char* e = std::getenv("MESO_STEP_PHASES"); e && std::strcmp(e, "1") == 0) {
+    phases_.on = true;
+    phases_.rank = comm.rank();
+  }
   // From the first half-step on, ghosts carry the velocity the forces read.
   ctx_.forces_read_pred = ctx_.gw || fused_;
   const uint64_t last = first_step + nsteps - 1;

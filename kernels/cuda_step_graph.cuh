@@ -62,6 +62,18 @@ class CudaStepGraph {
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;
   uint64_t epoch_ = 0;  // ctx.graph_epoch the graphs were captured at
 
+  // MESO_STEP_PHASES=1 on several ranks: every phase of every step waited
+  // for and timed on the host (which slows the run: a diagnostic), the
+  // means printed to stderr when the graph is destroyed.
+  struct PhaseTimes {
+    bool on = false;
+    int rank = 0;
+    uint64_t steps = 0, rebuilds = 0;
+    double open = 0, decide = 0, update = 0, migrate = 0, reorder = 0, exchange = 0, lists = 0, end = 0;
+    double mark = 0;  // seconds of the last phase_mark
+  } phases_;
+  double phase_mark();  // seconds since the last mark, after the stream is idle
+
   std::vector<DeviceOp*> ops() const;
   void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr);
   void enqueue_forces(bool sums);

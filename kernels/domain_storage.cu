@@ -93,9 +93,9 @@ __device__ __forceinline__ void move_one(S4* a, uint32_t from, uint32_t to) {
 
 template <class S4>
 __global__ void move_kernel(ParticleView<S4> p, const uint32_t* __restrict__ from, const uint32_t* __restrict__ to,
-                            uint32_t h) {
+                            const uint32_t* __restrict__ count) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= h) return;
+  if (k >= *count) return;
   const uint32_t f = from[k], t = to[k];
   p.pos[t] = p.pos[f];
   p.vel[t] = p.vel[f];
@@ -241,9 +241,10 @@ void pack_ghosts(ParticleView<S4> p, const uint32_t* list, uint32_t m, uint32_t 
 }
 
 template <class S4>
-void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, uint32_t h, cudaStream_t st) {
-  if (!h) return;
-  move_kernel<S4><<<blocks(h), kBlock, 0, st>>>(p, from, to, h);
+void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* count, uint32_t bound,
+                cudaStream_t st) {
+  if (!bound) return;
+  move_kernel<S4><<<blocks(bound), kBlock, 0, st>>>(p, from, to, count);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -268,7 +269,8 @@ void unpack_ghosts(ParticleView<S4> p, const double* in, uint32_t m, uint32_t si
   template void classify_ghosts<S4>(const S4*, uint32_t, const SlabArgs&, bool, uint8_t*, cudaStream_t);            \
   template void pack_migrants<S4>(ParticleView<S4>, const uint32_t*, uint32_t, double*, cudaStream_t);              \
   template void pack_ghosts<S4>(ParticleView<S4>, const uint32_t*, uint32_t, uint32_t, bool, double*, cudaStream_t); \
-  template void move_slots<S4>(ParticleView<S4>, const uint32_t*, const uint32_t*, uint32_t, cudaStream_t);         \
+  template void move_slots<S4>(ParticleView<S4>, const uint32_t*, const uint32_t*, const uint32_t*, uint32_t,      \
+                               cudaStream_t);                                                                      \
   template void unpack_migrants<S4>(ParticleView<S4>, const double*, uint32_t, uint32_t, SignatureArgs,             \
                                     cudaStream_t);                                                                  \
   template void unpack_ghosts<S4>(ParticleView<S4>, const double*, uint32_t, uint32_t, uint32_t, SignatureArgs,     \

@@ -96,10 +96,12 @@ template <class S4>
 void pack_ghosts(ParticleView<S4> p, const uint32_t* list, uint32_t m, uint32_t size, bool from_pred, double* out,
                  cudaStream_t st);
 
-// Moves particle from[k] into slot to[k], k < h (closing the holes leavers
-// left: every array a particle has).
+// Moves particle from[k] into slot to[k], k < *count <= bound (closing the
+// holes leavers left: every array a particle has); the count is read on the
+// device, so no wait for it.
 template <class S4>
-void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, uint32_t h, cudaStream_t st);
+void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* count, uint32_t bound,
+                cudaStream_t st);
 
 // TEA: the signature of a particle is keyed by its tag and the velocity the
 // forces read; unpacking writes it for the particles it stores (whitening

@@ -40,7 +40,11 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
-  explicit CudaDomainStorage(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) { counts_.resize(4); }
+  explicit CudaDomainStorage(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {
+    counts_.resize(4);
+    for (cudaEvent_t& e : copy_ev_) MESO_CUDA_CHECK(cudaEventCreate(&e));
+    MESO_CUDA_CHECK(cudaMallocHost(&h_counts_, 4 * sizeof(uint32_t)));  // pinned: the counts' copies stay async
+  }
 
   std::size_t n_local() const override { return ctx_.n; }
   std::size_t n_ghost() const override { return ctx_.n_ghost; }
@@ -51,6 +55,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     range_.fill({0, 0});
   }
 
+  // Two waits: for the counts, and for the records on the host. The holes
+  // are closed while the records cross.
   void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     const auto t0 = Clock::now();
     if (ctx_.n_ghost) clear_ghosts();
@@ -61,21 +67,32 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     select(0, n, {0xff, 1, false}, list_[0].data(), 0);
     select(0, n, {0xff, 2, false}, list_[1].data(), 1);
     const std::array<uint32_t, 2> c = fetch_counts<2>();
+    const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
     pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
-    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + std::size_t(c[0]) * kMigrateRecord, st);
-    download(std::size_t(c[0]) * kMigrateRecord, to_lo, std::size_t(c[1]) * kMigrateRecord, &to_hi);
-    // Close the holes: leavers below the new count m take the stayers at or
-    // above it (as many of each).
+    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
+    to_lo.resize(a);
+    to_hi.resize(b);
+    copy_begin();
+    if (a) MESO_CUDA_CHECK(cudaMemcpyAsync(to_lo.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost, st));
+    if (b) MESO_CUDA_CHECK(cudaMemcpyAsync(to_hi.data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost, st));
+    copy_end();
+    // Close the holes (behind the packs on the stream, which read the
+    // leavers first): leavers below the new count m take the stayers at or
+    // above it. There are as many of each (the leavers at or above m and
+    // the stayers there fill n - m slots), so the movers' count, which
+    // stays on the device, sizes the moves.
     const uint32_t m = n - c[0] - c[1];
     if (c[0] + c[1]) {
-      select(0, m, {0xff, 0, true}, list_[0].data(), 0);
-      select(m, n, {0xff, 0, false}, list_[1].data(), 1);
-      const std::array<uint32_t, 2> h = fetch_counts<2>();
-      if (h[0] != h[1]) throw std::logic_error("cuda domain storage: holes and movers differ");
-      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), h[0], st);
+      select(0, m, {0xff, 0, true}, list_[0].data(), 2);
+      select(m, n, {0xff, 0, false}, list_[1].data(), 3);
+      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), counts_.data() + 3, c[0] + c[1], st);
+      MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_ + 2, counts_.data() + 2, 2 * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToHost, st));
     }
     ctx_.n = m;
-    ctx_.synchronize();
+    settle();
+    if (c[0] + c[1] && h_counts_[2] != h_counts_[3])
+      throw std::logic_error("cuda domain storage: holes and movers differ");
     pack_s_ += seconds_since(t0);
   }
 
@@ -89,7 +106,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     upload(rec);
     unpack_migrants<S4>(ctx_.view(), rec_.data(), m, ctx_.n, signatures(), ctx_.stream);
     ctx_.n += m;
-    ctx_.synchronize();
+    settle();
     pack_s_ += seconds_since(t0);
   }
 
@@ -169,7 +186,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     upload(rec);
     unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kGhostRecord, at, signatures(), ctx_.stream);
     ctx_.n_ghost += m;
-    ctx_.synchronize();
+    settle();
     pack_s_ += seconds_since(t0);
   }
 
@@ -196,7 +213,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     if (!m) return;
     upload(in);
     unpack_update_from(slot, rec_.data());
-    ctx_.synchronize();
+    settle();
     pack_s_ += seconds_since(t0);
   }
 
@@ -214,13 +231,12 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
       o.retired.swap(o.buf);
       o.half = need + need / 4 + 256;
       o.buf.resize(2 * o.half);
+      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&o.handle, o.buf.data()));  // once a buffer: the driver call is not free
     }
-    cudaIpcMemHandle_t h;
-    MESO_CUDA_CHECK(cudaIpcGetMemHandle(&h, o.buf.data()));
-    std::vector<unsigned char> out(sizeof h + sizeof(uint64_t));
+    std::vector<unsigned char> out(sizeof o.handle + sizeof(uint64_t));
     const uint64_t half = o.half;
-    std::memcpy(out.data(), &h, sizeof h);
-    std::memcpy(out.data() + sizeof h, &half, sizeof half);
+    std::memcpy(out.data(), &o.handle, sizeof o.handle);
+    std::memcpy(out.data() + sizeof o.handle, &half, sizeof half);
     return out;
   }
 
@@ -277,6 +293,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   }
 
   ~CudaDomainStorage() override {
+    for (cudaEvent_t e : copy_ev_) cudaEventDestroy(e);
+    cudaFreeHost(h_counts_);
     for (PeerIn& in : peer_in_) close(in);
     for (PeerIn& in : exchange_in_) close(in);
   }
@@ -310,6 +328,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   struct PeerOut {
     DeviceBuffer<double> buf, retired;
     std::size_t half = 0;  // doubles of one half of buf
+    cudaIpcMemHandle_t handle{};
   };
   struct PeerIn {
     cudaIpcMemHandle_t handle{};
@@ -327,7 +346,9 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   };
   std::array<ExchangeOut, 3> exchange_out_;
   std::array<PeerIn, 6> exchange_in_;
-  uint32_t h_counts_[4] = {0, 0, 0, 0};
+  uint32_t* h_counts_ = nullptr;  // 4, pinned
+  cudaEvent_t copy_ev_[2] = {nullptr, nullptr};
+  bool copy_open_ = false;
 
   static void close(PeerIn& in) {
     if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
@@ -343,8 +364,13 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     grow_buffer(send_[hi], n_all);
     classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), ctx_.stream);
     select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
-    select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
-    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    std::array<uint32_t, 2> c{0, 0};
+    if (one_neighbour) {  // the union is code 1: list 2 axis + 1 stays empty
+      c[0] = fetch_counts<1>()[0];
+    } else {
+      select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
+      c = fetch_counts<2>();
+    }
     send_count_[lo] = c[0];
     send_count_[hi] = c[1];
     return c;
@@ -406,29 +432,44 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   }
 
   // The records rec_[0, a + b) to the host: the first a into out_a, the
-  // next b into out_b (when given).
+  // next b into out_b (when given); waits for them.
   void download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
     out_a.resize(a);
     if (out_b) out_b->resize(b);
-    ctx_.synchronize();  // the packing kernels are done: the time below is the copy's alone
-    const auto t0 = Clock::now();
+    copy_begin();
     if (a)
       MESO_CUDA_CHECK(cudaMemcpyAsync(out_a.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost,
                                       ctx_.stream));
     if (out_b && b)
       MESO_CUDA_CHECK(cudaMemcpyAsync(out_b->data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost,
                                       ctx_.stream));
-    ctx_.synchronize();
-    copy_s_ += seconds_since(t0);
+    copy_end();
+    settle();
   }
-  // Records from the host into rec_ (the stream is idle afterwards).
+  // Records from the host into rec_ (enqueued: `in` must live until the
+  // caller's settle()).
   void upload(const Records& in) {
     rec_capacity(in.size());
-    const auto t0 = Clock::now();
+    copy_begin();
     MESO_CUDA_CHECK(
         cudaMemcpyAsync(rec_.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
+    copy_end();
+  }
+  // The copies are timed on the device, between two events (copy_s_, the
+  // split's copy), so that no wait is added to time them.
+  void copy_begin() {
+    if (!copy_open_) MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[0], ctx_.stream));
+    copy_open_ = true;
+  }
+  void copy_end() { MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[1], ctx_.stream)); }
+  // Waits for the stream; adds the time of the copies since copy_begin.
+  void settle() {
     ctx_.synchronize();
-    copy_s_ += seconds_since(t0);
+    if (!copy_open_) return;
+    float ms = 0.0f;
+    MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, copy_ev_[0], copy_ev_[1]));
+    copy_s_ += 1e-3 * ms;
+    copy_open_ = false;
   }
 
   static void check_records(const Records& rec, std::size_t size, const char* what) {

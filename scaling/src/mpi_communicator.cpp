@@ -171,11 +171,12 @@ void MpiCommunicator::exchange_ghosts() {
   early_axis_ = -1;  // a pack begun for an update this step replaced
   recv_count_.fill(0);
   ++exchanges_;
-  if (std::find(peer_axis_.begin(), peer_axis_.end(), true) != peer_axis_.end()) ++peer_exchanges_;
+  const std::array<bool, 3> peer = peer_axis_;  // decided at the last exchange
+  if (std::find(peer.begin(), peer.end(), true) != peer.end()) ++peer_exchanges_;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
-    if (peer_axis_[a]) {
+    if (peer[a]) {
       exchange_ghosts_peer(a);
       continue;
     }
@@ -191,7 +192,7 @@ void MpiCommunicator::exchange_ghosts() {
       recv_count_[2 * a + 1] = msg_->recv[1].size() / DomainStorageOp::kGhostRecord;
     }
   }
-  setup_peer_updates();
+  setup_peer_updates(peer);
 }
 
 void MpiCommunicator::exchange_ghosts_peer(int a) {
@@ -199,30 +200,46 @@ void MpiCommunicator::exchange_ghosts_peer(int a) {
   const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 500 + 10 * a;
   // counts of send lists 2a and 2a + 1, then the handle of the buffer
   // holding both.
+  // handle of the buffer holding both (select_ghosts_peer), and the
+  // export of the update buffer of the send list the note goes with (the
+  // updates' handles travel here rather than in setup_peer_updates).
   struct Note {
     uint64_t n_lo = 0, n_hi = 0;
+    uint64_t handle_size = 0, update_size = 0;
     unsigned char handle[128] = {};
-    uint64_t handle_size = 0;
+    unsigned char update[128] = {};
   };
-  Note out, from_lo, from_hi;
+  auto fill = [](unsigned char* to, uint64_t& size, const std::vector<unsigned char>& h) {
+    if (h.size() > 128) throw std::logic_error("peer exchange handle larger than 128 bytes");
+    std::copy(h.begin(), h.end(), to);
+    size = h.size();
+  };
+  Note to_lo, to_hi, from_lo, from_hi;
   {
     std::size_t n_lo = 0, n_hi = 0;
     const std::vector<unsigned char> h = storage_->select_ghosts_peer(slab(a), one, n_lo, n_hi);
-    if (h.size() > sizeof out.handle) throw std::logic_error("peer exchange handle larger than 128 bytes");
-    out.n_lo = n_lo;
-    out.n_hi = n_hi;
-    std::copy(h.begin(), h.end(), out.handle);
-    out.handle_size = h.size();
+    to_lo.n_lo = to_hi.n_lo = n_lo;
+    to_lo.n_hi = to_hi.n_hi = n_hi;
+    fill(to_lo.handle, to_lo.handle_size, h);
+    fill(to_hi.handle, to_hi.handle_size, h);
+    fill(to_lo.update, to_lo.update_size, storage_->export_update(2 * a));
+    if (!one) fill(to_hi.update, to_hi.update_size, storage_->export_update(2 * a + 1));
   }
   {
     MpiTimer t{mpi_s_};
-    MPI_Sendrecv(&out, sizeof out, MPI_BYTE, lo, tag, &from_hi, sizeof from_hi, MPI_BYTE, hi, tag, cart_,
+    MPI_Sendrecv(&to_lo, sizeof to_lo, MPI_BYTE, lo, tag, &from_hi, sizeof from_hi, MPI_BYTE, hi, tag, cart_,
                  MPI_STATUS_IGNORE);
     if (!one)
-      MPI_Sendrecv(&out, sizeof out, MPI_BYTE, hi, tag + 1, &from_lo, sizeof from_lo, MPI_BYTE, lo, tag + 1, cart_,
-                   MPI_STATUS_IGNORE);
+      MPI_Sendrecv(&to_hi, sizeof to_hi, MPI_BYTE, hi, tag + 1, &from_lo, sizeof from_lo, MPI_BYTE, lo, tag + 1,
+                   cart_, MPI_STATUS_IGNORE);
   }
   auto handle = [](const Note& n) { return std::vector<unsigned char>(n.handle, n.handle + n.handle_size); };
+  auto import = [&](int slot, const Note& n) {
+    if (!storage_->import_update(slot, std::vector<unsigned char>(n.update, n.update + n.update_size)))
+      throw std::runtime_error("ghost updates: the update buffer of message " + std::to_string(slot) +
+                               " from a rank of this node cannot be mapped any more; MESO_PEER_UPDATES=0 sends "
+                               "updates through the host");
+  };
   // As exchange_ghosts through the host: slot 2a holds what came from the
   // lower neighbour (its list 2a + 1; one neighbour: its list 2a, the
   // union), slot 2a + 1 what came from the upper one (its list 2a), in this
@@ -230,11 +247,14 @@ void MpiCommunicator::exchange_ghosts_peer(int a) {
   if (one) {
     storage_->add_ghosts_peer(2 * a, handle(from_hi), 0, from_hi.n_lo);
     recv_count_[2 * a] = from_hi.n_lo;
+    import(2 * a, from_hi);
   } else {
     storage_->add_ghosts_peer(2 * a, handle(from_lo), from_lo.n_lo, from_lo.n_hi);
     storage_->add_ghosts_peer(2 * a + 1, handle(from_hi), 0, from_hi.n_lo);
     recv_count_[2 * a] = from_lo.n_hi;
     recv_count_[2 * a + 1] = from_hi.n_lo;
+    import(2 * a, from_lo);
+    import(2 * a + 1, from_hi);
   }
 }
 
@@ -245,11 +265,12 @@ void MpiCommunicator::exchange_ghosts_peer(int a) {
 // list 2a to the lower neighbour, 2a + 1 to the upper; from the lower one
 // into message slot 2a, from the upper one into 2a + 1 (one neighbour: its
 // union list, slot 2a).
-void MpiCommunicator::setup_peer_updates() {
+void MpiCommunicator::setup_peer_updates(const std::array<bool, 3>& settled) {
   const char* env = std::getenv("MESO_PEER_UPDATES");
   const bool wanted = storage_->peer_updates() && !(env && std::string(env) == "0");
   constexpr int kHandle = 128;
   for (int a = 0; a < 3; ++a) {
+    if (settled[a]) continue;  // exchanged GPU to GPU: the handles came with the ghosts
     peer_axis_[a] = false;
     if (d_.grid[a] == 1) continue;
     const bool one = d_.grid[a] == 2;
@@ -310,12 +331,19 @@ void MpiCommunicator::update_ghosts() {
       // last update's half has not yet sent the message that lets this
       // rank pack the next update into it (it sends it after wait_packed,
       // which follows its reads on its stream).
-      if (early_axis_ != a) {
-        storage_->pack_update_peer(2 * a, half);
-        if (!one) storage_->pack_update_peer(2 * a + 1, half);
-      }
-      storage_->wait_packed();
       peer = true;
+      if (early_axis_ == a) {
+        // Packed by begin_update, and the rebuild decision since (a
+        // collective every rank enters after waiting for its device) says
+        // that every rank's packs are done and, as for the message below,
+        // that its reads of the last update are.
+        storage_->pull_update(2 * a, half);
+        if (!one) storage_->pull_update(2 * a + 1, half);
+        continue;
+      }
+      storage_->pack_update_peer(2 * a, half);
+      if (!one) storage_->pack_update_peer(2 * a + 1, half);
+      storage_->wait_packed();
       {
         MpiTimer t{mpi_s_};
         const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 700 + 10 * a;

@@ -94,6 +94,10 @@ class Communicator {
   // control (and decides whether to rebuild): the communicator may start
   // the next ghost update there (a GPU rank packs it on the device, so that
   // the wait covers the packing). Dropped if the step rebuilds instead.
+  // The caller then waits for its device and takes the rebuild decision
+  // (any(), a collective) before update_ghosts: once every rank has entered
+  // it, every rank's early packs are done, and the communicator relies on
+  // that instead of a message of its own.
   virtual void begin_update() {}
   // The MPCD solvent (srd-fluid): binds the backend's "mpcd/domain"
   // operation, and moves the solvent particles that left the domain to

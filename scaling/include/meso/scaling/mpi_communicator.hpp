@@ -75,7 +75,9 @@ class MpiCommunicator final : public Communicator {
   int early_axis_ = -1;  // the split axis begin_update packed (-1: none)
   // exchanges and updates; those with an axis GPU to GPU
   uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0;
-  void setup_peer_updates();
+  // Decides peer updates for the axes not `settled` (those exchanged GPU
+  // to GPU, whose handles travelled with the ghosts).
+  void setup_peer_updates(const std::array<bool, 3>& settled = {false, false, false});
   // The ghost exchange along axis a by peer reads (select_ghosts_peer):
   // the counts and the buffer's handle cross by MPI, the records GPU to GPU.
   void exchange_ghosts_peer(int a);
