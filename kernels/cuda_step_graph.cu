@@ -103,6 +103,13 @@ CudaStepGraph::~CudaStepGraph() {
                p.reorder * per, p.exchange * per, p.lists * per);
 }
 
+namespace {
+bool step_phases_wanted() {
+  const char* e = std::getenv("MESO_STEP_PHASES");
+  return e && std::strcmp(e, "1") == 0;
+}
+}  // namespace
+
 double CudaStepGraph::phase_mark() {
   ctx_.synchronize();
   const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -180,7 +187,7 @@ void CudaStepGraph::enqueue_step_end(bool sums) {
 // StepPlan::rebuild does).
 void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
   PhaseTimes& ph = phases_;
-  const bool timed = ph.on && comm;
+  const bool timed = ph.on;
   if (comm) comm->migrate();
   if (timed) ph.migrate += phase_mark();
   if (sort && reorder_) {
@@ -212,13 +219,20 @@ void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
 }
 
 void CudaStepGraph::host_step(bool sums) {
+  PhaseTimes& ph = phases_;
+  if (ph.on) phase_mark();
   enqueue_step_start(false, 0);
   ctx_.pull_ctl();
+  if (ph.on) {
+    ph.open += phase_mark();
+    ++ph.steps;
+  }
   // Here an abort can only come from a force of the previous step (this
   // path recovers from overflows inside host_rebuild).
   if (ctx_.h_ctl->abort) raise_force_stops(forces_);
   if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
   enqueue_step_end(sums);
+  if (ph.on) ph.end += phase_mark();
 }
 
 // One step on one of several ranks. Every rank opens its step on the
@@ -263,7 +277,7 @@ void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, 
   if (!nlist_) throw std::logic_error("cuda backend: a run on several ranks without lists");
   method_->before_capture();
   ctx_.set_step(first_step - 1);
-  if (const char* e = std::getenv("MESO_STEP_PHASES"); e && std::strcmp(e, "1") == 0) {
+  if (step_phases_wanted()) {
     phases_.on = true;
     phases_.rank = comm.rank();
   }
@@ -370,6 +384,7 @@ void CudaStepGraph::finish_step_after_abort(bool sums) {
 
 uint64_t CudaStepGraph::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
   if (nsteps == 0) return 0;
+  phases_.on = !ctx_.use_graphs && step_phases_wanted();  // the host-driven loop only
   method_->before_capture();  // before a graph is captured: it holds no such launch
   ctx_.set_step(first_step - 1);  // the step numbers live on the device (ctl->step)
   const uint64_t last = first_step + nsteps - 1;

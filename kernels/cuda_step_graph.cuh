@@ -62,9 +62,10 @@ class CudaStepGraph {
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;
   uint64_t epoch_ = 0;  // ctx.graph_epoch the graphs were captured at
 
-  // MESO_STEP_PHASES=1 on several ranks: every phase of every step waited
-  // for and timed on the host (which slows the run: a diagnostic), the
-  // means printed to stderr when the graph is destroyed.
+  // MESO_STEP_PHASES=1 on several ranks, or on one with MESO_CUDA_GRAPHS=0:
+  // every phase of every step waited for and timed on the host (which slows
+  // the run: a diagnostic), the means printed to stderr when the graph is
+  // destroyed.
   struct PhaseTimes {
     bool on = false;
     int rank = 0;

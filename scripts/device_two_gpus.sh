@@ -20,6 +20,9 @@
 #     (MESO_PEER_UPDATES=0);
 #  9. (OLD set: the bin dir of an earlier build) parts 4's two-GPU points
 #     with that build, on the same machine, for a before/after;
+# 10. the phase diagnostic (MESO_STEP_PHASES=1: every phase of every step
+#     waited for and timed, per rank) of dpd-fluid at 1M per GPU on one GPU
+#     (host-driven, MESO_CUDA_GRAPHS=0) and on two;
 #  3. (last) compute-sanitizer memcheck (2 ranks) and racecheck (one rank at
 #     a time, the other plain; host-driven path: racecheck's collector
 #     crashes on graphs; RACECHECK=0 skips it) of the decomposition tests in
@@ -121,6 +124,21 @@ if part 9 && [ -n "${OLD:-}" ]; then
   timeout 120 "$OLD/mesobench" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
     --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-strong-dpd-old" > "$O/gpu-strong-dpd-old.log" 2>&1
   stamp "gpu strong dpd 2 GPUs, earlier build rc=$?"
+  pack
+fi
+
+if part 10; then
+  export MESO_STEP_PHASES=1 MESO_CUDA_GRAPHS=0
+  timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 1 --per-rank 1048576 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none -x MESO_STEP_PHASES -x MESO_CUDA_GRAPHS" \
+    --out "$O/gpu-weak-dpd-phases-1" > "$O/gpu-weak-dpd-phases-1.log" 2>&1
+  stamp "gpu dpd phases on one GPU rc=$?"
+  unset MESO_CUDA_GRAPHS
+  timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none -x MESO_STEP_PHASES" \
+    --out "$O/gpu-weak-dpd-phases-2" > "$O/gpu-weak-dpd-phases-2.log" 2>&1
+  stamp "gpu dpd phases on two GPUs rc=$?"
+  unset MESO_STEP_PHASES
   pack
 fi
 
