@@ -56,6 +56,12 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   if (c >= g.ncells()) return;  // warp-uniform; the kernel uses warp sync only
   StepControl* ctl = a.ctl;
   if (ctl->abort || ctl->list.cell_overflow) return;
+  // Members are in ascending index and ghosts come after the n locals: a
+  // cell whose first member is a ghost, or that is empty, has no row to
+  // build. On several ranks that is every cell of the global grid outside
+  // the domain and its ghost layer, and the ghost-only cells, which would
+  // otherwise load all their candidates for nothing. Warp-uniform.
+  if (a.cells.size(c) == 0 || a.cells.members[a.cells.begin(c)] >= a.n) return;
 
   const uint32_t cap = a.nl.cap;
   const uint32_t row = cap + 1;  // odd row pitch: transposed reads avoid bank conflicts
