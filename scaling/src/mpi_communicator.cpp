@@ -168,7 +168,7 @@ void MpiCommunicator::migrate() {
 // error: the ranks and their GPUs have not changed).
 void MpiCommunicator::exchange_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
-  early_axis_ = -1;  // a pack begun for an update this step replaced
+  early_axis_ = -1;  // the update begun this step is dropped: a rebuild replaces it
   recv_count_.fill(0);
   ++exchanges_;
   const std::array<bool, 3> peer = peer_axis_;  // decided at the last exchange
@@ -198,10 +198,9 @@ void MpiCommunicator::exchange_ghosts() {
 void MpiCommunicator::exchange_ghosts_peer(int a) {
   const bool one = d_.grid[a] == 2;
   const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 500 + 10 * a;
-  // counts of send lists 2a and 2a + 1, then the handle of the buffer
-  // holding both.
-  // handle of the buffer holding both (select_ghosts_peer), and the
-  // export of the update buffer of the send list the note goes with (the
+  // The note to each neighbour: the counts of send lists 2a and 2a + 1,
+  // the handle of the buffer holding both (select_ghosts_peer), and the
+  // export of the update buffer of the send list it goes with (the
   // updates' handles travel here rather than in setup_peer_updates).
   struct Note {
     uint64_t n_lo = 0, n_hi = 0;
