@@ -70,12 +70,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
     pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
     pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
-    to_lo.resize(a);
-    to_hi.resize(b);
-    copy_begin();
-    if (a) MESO_CUDA_CHECK(cudaMemcpyAsync(to_lo.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost, st));
-    if (b) MESO_CUDA_CHECK(cudaMemcpyAsync(to_hi.data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost, st));
-    copy_end();
+    enqueue_download(a, to_lo, b, &to_hi);
     // Close the holes (behind the packs on the stream, which read the
     // leavers first): leavers below the new count m take the stayers at or
     // above it. There are as many of each (the leavers at or above m and
@@ -125,16 +120,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
     n_lo = c[0];
     n_hi = c[1];
-    ExchangeOut& o = exchange_out_[s.axis];
-    o.retired.release();  // the neighbours mapped its successor at the last exchange
-    const std::size_t need = std::max<std::size_t>(std::size_t(c[0] + c[1]) * kGhostRecord, 1);
-    if (o.buf.size() < need) {
-      // The old buffer stays mapped by the neighbours until they import
-      // this one: freed at the next exchange along the axis.
-      o.retired.swap(o.buf);
-      o.buf.resize(need + need / 4 + 256);
-      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&o.handle, o.buf.data()));
-    }
+    Exported& o = exchange_out_[s.axis];
+    o.reserve(std::max<std::size_t>(std::size_t(c[0] + c[1]) * kGhostRecord, 1));
     pack_ghost_records(s.axis, o.buf.data());
     ctx_.synchronize();  // the neighbours read it once told
     pack_s_ += seconds_since(t0);
@@ -152,19 +139,10 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     cudaIpcMemHandle_t h;
     if (handle.size() != sizeof h) throw std::logic_error("cuda domain storage: a ghost exchange handle of the wrong size");
     std::memcpy(&h, handle.data(), sizeof h);
-    if (!in.ptr || std::memcmp(&h, &in.handle, sizeof h) != 0) {
-      close(in);
-      void* p = nullptr;
-      const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
-      if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
-                                 std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
-                                 "); MESO_PEER_UPDATES=0 sends them through the host");
-      }
-      in.handle = h;
-      in.ptr = p;
-    }
+    if (const cudaError_t e = map(in, h); e != cudaSuccess)
+      throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
+                               std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
+                               "); MESO_PEER_UPDATES=0 sends them through the host");
     if (!m) return;
     ctx_.reserve(at + m);
     const double* rec = static_cast<const double*>(in.ptr) + first * kGhostRecord;
@@ -222,19 +200,10 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   bool peer_updates() const override { return true; }
 
   std::vector<unsigned char> export_update(int slot) override {
-    PeerOut& o = peer_out_[slot];
-    o.retired.release();  // the neighbour mapped a newer buffer at the last exchange
-    const std::size_t need = std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1);
-    if (o.half < need) {
-      // The old buffer stays until the next exchange: the neighbour still
-      // maps it until it imports this one.
-      o.retired.swap(o.buf);
-      o.half = need + need / 4 + 256;
-      o.buf.resize(2 * o.half);
-      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&o.handle, o.buf.data()));  // once a buffer: the driver call is not free
-    }
+    Exported& o = peer_out_[slot];
+    o.reserve(2 * std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1));
     std::vector<unsigned char> out(sizeof o.handle + sizeof(uint64_t));
-    const uint64_t half = o.half;
+    const uint64_t half = o.half();
     std::memcpy(out.data(), &o.handle, sizeof o.handle);
     std::memcpy(out.data() + sizeof o.handle, &half, sizeof half);
     return out;
@@ -248,16 +217,7 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     std::memcpy(&h, bytes.data(), sizeof h);
     std::memcpy(&half, bytes.data() + sizeof h, sizeof half);
     in.half = half;
-    if (in.ptr && std::memcmp(&h, &in.handle, sizeof h) == 0) return true;  // the same buffer
-    close(in);
-    void* p = nullptr;
-    if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
-      (void)cudaGetLastError();  // not mappable here: updates go through the host
-      return false;
-    }
-    in.handle = h;
-    in.ptr = p;
-    return true;
+    return map(in, h) == cudaSuccess;  // not mappable here: updates go through the host
   }
 
   // Enqueued only: the communicator packs the first split axis right after
@@ -265,8 +225,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   // wait_packed) finds it done.
   void pack_update_peer(int slot, int half) override {
     const auto t0 = Clock::now();
-    PeerOut& o = peer_out_[slot];
-    pack_update_into(slot, o.buf.data() + half * o.half);
+    Exported& o = peer_out_[slot];
+    pack_update_into(slot, o.buf.data() + half * o.half());
     pack_s_ += seconds_since(t0);
   }
 
@@ -309,8 +269,8 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
     for (const auto& l : list_) b += l.bytes();
     for (const auto& l : send_) b += l.bytes();
-    for (const auto& o : peer_out_) b += o.buf.bytes() + o.retired.bytes();
-    for (const auto& o : exchange_out_) b += o.buf.bytes() + o.retired.bytes();
+    for (const auto& o : peer_out_) b += o.bytes();
+    for (const auto& o : exchange_out_) b += o.bytes();
     return b;
   }
 
@@ -325,26 +285,35 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   std::array<uint32_t, 6> send_count_{};
   std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
   PinnedMemory pinned_;
-  struct PeerOut {
+  // A device buffer that a neighbour maps (CUDA IPC). When it grows, the
+  // old one is kept until the next exchange (the neighbour still maps it
+  // until it imports the new handle) and freed then.
+  struct Exported {
     DeviceBuffer<double> buf, retired;
-    std::size_t half = 0;  // doubles of one half of buf
     cudaIpcMemHandle_t handle{};
+    // At an exchange: room for `doubles`; true when the buffer is new.
+    bool reserve(std::size_t doubles) {
+      retired.release();  // the neighbour mapped its successor at the last exchange
+      if (buf.size() >= doubles) return false;
+      retired.swap(buf);
+      buf.resize(doubles + doubles / 4 + 256);
+      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&handle, buf.data()));  // once a buffer: the driver call is not free
+      return true;
+    }
+    std::size_t bytes() const { return buf.bytes() + retired.bytes(); }
+    std::size_t half() const { return buf.size() / 2; }  // doubles of one half (updates)
   };
   struct PeerIn {
     cudaIpcMemHandle_t handle{};
     void* ptr = nullptr;  // the neighbour's buffer, mapped
     std::size_t half = 0;
   };
-  std::array<PeerOut, 6> peer_out_;  // per send list
+  std::array<Exported, 6> peer_out_;  // per send list, in two halves
   std::array<PeerIn, 6> peer_in_;    // per message slot
   // Peer ghost exchanges: the records of an axis's two send lists, kept for
   // the neighbours until the next exchange along it; the neighbours'
   // buffers, mapped, per message slot.
-  struct ExchangeOut {
-    DeviceBuffer<double> buf, retired;
-    cudaIpcMemHandle_t handle{};
-  };
-  std::array<ExchangeOut, 3> exchange_out_;
+  std::array<Exported, 3> exchange_out_;
   std::array<PeerIn, 6> exchange_in_;
   uint32_t* h_counts_ = nullptr;  // 4, pinned
   cudaEvent_t copy_ev_[2] = {nullptr, nullptr};
@@ -353,6 +322,21 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   static void close(PeerIn& in) {
     if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
     in.ptr = nullptr;
+  }
+  // Maps the neighbour's buffer `h` into `in`, unless it is the one mapped
+  // there already (opened again only when the neighbour's buffer grew).
+  static cudaError_t map(PeerIn& in, const cudaIpcMemHandle_t& h) {
+    if (in.ptr && std::memcmp(&h, &in.handle, sizeof h) == 0) return cudaSuccess;
+    close(in);
+    void* p = nullptr;
+    const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return e;
+    }
+    in.handle = h;
+    in.ptr = p;
+    return cudaSuccess;
   }
 
   // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
@@ -434,6 +418,11 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
   // The records rec_[0, a + b) to the host: the first a into out_a, the
   // next b into out_b (when given); waits for them.
   void download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
+    enqueue_download(a, out_a, b, out_b);
+    settle();
+  }
+  // The same, enqueued only (the caller's settle() waits).
+  void enqueue_download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
     out_a.resize(a);
     if (out_b) out_b->resize(b);
     copy_begin();
@@ -444,7 +433,6 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
       MESO_CUDA_CHECK(cudaMemcpyAsync(out_b->data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost,
                                       ctx_.stream));
     copy_end();
-    settle();
   }
   // Records from the host into rec_ (enqueued: `in` must live until the
   // caller's settle()).

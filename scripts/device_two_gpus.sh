@@ -41,6 +41,16 @@ stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
 { nvidia-smi; nvidia-smi -L; nvidia-smi topo -m; lscpu; free -g; date -u; ompi_info --parsable --all | grep -i "cuda_support"; } > "$O/device.txt" 2>&1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 export NCCL_NVLS_ENABLE=0
+# dpd-fluid's two-GPU points, weak (1M per GPU) and strong (2M), with
+# mesobench binary $1, mpirun arguments $2, into gpu-{weak,strong}-dpd$3.
+dpd_two_gpu_points() {
+  timeout 120 "$1" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-weak-dpd$3" > "$O/gpu-weak-dpd$3.log" 2>&1
+  stamp "gpu weak dpd 2 GPUs ($3) rc=$?"
+  timeout 120 "$1" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-strong-dpd$3" > "$O/gpu-strong-dpd$3.log" 2>&1
+  stamp "gpu strong dpd 2 GPUs ($3) rc=$?"
+}
 counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed lines"; }
 
 if [ -n "${SRC:-}" ]; then
@@ -99,13 +109,7 @@ fi
 
 if part 7; then
   export MESO_PEER_UPDATES=0
-  HOST="--bind-to none -x MESO_PEER_UPDATES"
-  timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$HOST" --out "$O/gpu-weak-dpd-host" > "$O/gpu-weak-dpd-host.log" 2>&1
-  stamp "gpu weak dpd 2 GPUs, updates through the host rc=$?"
-  timeout 120 "$MB" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$HOST" --out "$O/gpu-strong-dpd-host" > "$O/gpu-strong-dpd-host.log" 2>&1
-  stamp "gpu strong dpd 2 GPUs, updates through the host rc=$?"
+  dpd_two_gpu_points "$MB" "--bind-to none -x MESO_PEER_UPDATES" -host
   unset MESO_PEER_UPDATES
   pack
 fi
@@ -118,12 +122,7 @@ if part 8; then
 fi
 
 if part 9 && [ -n "${OLD:-}" ]; then
-  timeout 120 "$OLD/mesobench" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-weak-dpd-old" > "$O/gpu-weak-dpd-old.log" 2>&1
-  stamp "gpu weak dpd 2 GPUs, earlier build rc=$?"
-  timeout 120 "$OLD/mesobench" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none" --out "$O/gpu-strong-dpd-old" > "$O/gpu-strong-dpd-old.log" 2>&1
-  stamp "gpu strong dpd 2 GPUs, earlier build rc=$?"
+  dpd_two_gpu_points "$OLD/mesobench" "--bind-to none" -old
   pack
 fi
 

@@ -77,7 +77,7 @@ class MpiCommunicator final : public Communicator {
   uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0;
   // Decides peer updates for the axes not `settled` (those exchanged GPU
   // to GPU, whose handles travelled with the ghosts).
-  void setup_peer_updates(const std::array<bool, 3>& settled = {false, false, false});
+  void setup_peer_updates(const std::array<bool, 3>& settled);
   // The ghost exchange along axis a by peer reads (select_ghosts_peer):
   // the counts and the buffer's handle cross by MPI, the records GPU to GPU.
   void exchange_ghosts_peer(int a);
