@@ -297,16 +297,78 @@ def write_page(rep, counts, unreadable, root):
         f.write("\n")
 
 
+def report_files(out):
+    """The names an earlier report wrote into out (its page, report.json and
+    the figures report.json lists), or None when out holds no report.json."""
+    manifest = os.path.join(out, "report.json")
+    if not os.path.isfile(manifest):
+        return None
+    try:
+        with open(manifest) as f:
+            rep = json.load(f)
+        figures = [fig["file"] for fig in rep.get("figures", [])]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if not all(isinstance(n, str) and n and os.path.basename(n) == n for n in figures):
+        return None
+    return {"README.md", "report.json", *figures}
+
+
+def check_output(out):
+    """Why out cannot take a report (None when it can). A report replaces only
+    an earlier report: a directory holding anything the report did not write,
+    the working directory or one above it, and a file are refused."""
+    here = os.path.realpath(os.getcwd())
+    real = os.path.realpath(out)
+    if here == real or here.startswith(real.rstrip(os.sep) + os.sep):
+        return f"is the working directory or above it ({here})"
+    if os.path.lexists(out) and not os.path.isdir(out):
+        return "exists and is not a directory"
+    if os.path.islink(out):
+        return "is a symbolic link: give the directory itself"
+    if not os.path.isdir(out) or not os.listdir(out):
+        return None
+    ours = report_files(out)
+    if ours is None:
+        return "exists and is not an earlier mesobench report (no report.json in it); give a new or empty directory"
+    foreign = sorted(set(os.listdir(out)) - ours)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        return f"holds files an earlier report did not write ({shown}); give a new or empty directory"
+    return None
+
+
+def remove_report(path, names):
+    """Removes the files of an earlier report and then its directory: never
+    anything else (a file that appeared meanwhile keeps the directory)."""
+    for n in names:
+        p = os.path.join(path, n)
+        if os.path.isfile(p) and not os.path.islink(p):
+            os.remove(p)
+    try:
+        os.rmdir(path)
+    except OSError:
+        print(f"report: kept {path}: it holds files an earlier report did not write", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="results directory (searched recursively)")
-    ap.add_argument("-o", "--output", default="mesobench-report", help="output directory (replaced)")
+    ap.add_argument("-o", "--output", default="mesobench-report",
+                    help="output directory: new, empty, or an earlier report (replaced)")
     ap.add_argument("--dpi", type=int, default=72, help="resolution of the PNGs (default 72: small files)")
     args = ap.parse_args()
     if not os.path.isdir(args.dir):
         print(f"report: results directory '{args.dir}' does not exist", file=sys.stderr)
         return 2
+    if not args.output:
+        print("report: -o '' is invalid: give an output directory", file=sys.stderr)
+        return 2
     out = os.path.normpath(args.output)
+    why = check_output(out)
+    if why:
+        print(f"report: -o '{args.output}' {why}", file=sys.stderr)
+        return 2
     parent = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(parent):
         print(f"report: -o {args.output}: directory {parent} does not exist", file=sys.stderr)
@@ -319,10 +381,21 @@ def main():
             return 2
         write_page(rep, counts, unreadable, args.dir)
         os.chmod(tmp, 0o755)  # mkdtemp made it private
+        old = None
         if os.path.isdir(out):
-            shutil.rmtree(out)
+            # Checked again: the directory may have changed while the figures were drawn.
+            why = check_output(out)
+            if why:
+                print(f"report: -o '{args.output}' {why}", file=sys.stderr)
+                return 2
+            names = report_files(out) or set()
+            old = tempfile.mkdtemp(prefix=os.path.basename(out) + ".old-", dir=parent)
+            os.rmdir(old)
+            os.rename(out, old)
         os.rename(tmp, out)
         tmp = None
+        if old:
+            remove_report(old, names)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -28,6 +28,7 @@
 #include "meso/validation/validation_case.hpp"
 #include "production.hpp"
 #include "trajectory_sink.hpp"
+#include "output_paths.hpp"
 #include "progress_line.hpp"
 #include "report.hpp"
 #include "results_report.hpp"
@@ -83,6 +84,11 @@ const CLI::Validator kFinite(
       return "value '" + v + "' is invalid: it must be a finite number";
     },
     "finite");
+
+// An output option given as '' would otherwise be taken as "not given".
+const CLI::Validator kFileName(
+    [](std::string& v) -> std::string { return v.empty() ? "value '' is invalid: give a file name" : ""; },
+    "FILE");
 
 // --quiet and --progress-interval of the commands that run simulations.
 void add_progress_options(CLI::App* app, CommonOptions& o) {
@@ -172,8 +178,24 @@ int cmd_list(const CommonOptions& o, const BackendRegistry& reg) {
   return 0;
 }
 
+// Every file `run` or `validate` reads and writes, checked together before
+// anything runs (output_paths.hpp): no output overwrites an input or another.
+void check_paths(const CommonOptions& o) {
+  PathPlan plan;
+  plan.read("--restart", o.out.restart);
+  plan.read("--resume", o.resume);
+  for (const auto& m : o.merge) plan.read("--merge", m);
+  plan.write("--json", o.json);
+  plan.write("--trajectory", o.out.trajectory);
+  plan.write("--checkpoint", o.out.checkpoint);
+  // Continuing in place: the input is read whole before it is replaced.
+  plan.allow_same("--checkpoint", "--restart");
+  plan.allow_same("--json", "--resume");
+  plan.check();
+}
+
 int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
-  if (!o.json.empty()) check_writable(o.json);
+  check_paths(o);
   check_output_options(o.out);
   const Selection s = select(o, reg, false);
   const bool files = !o.out.trajectory.empty() || !o.out.checkpoint.empty() || !o.out.restart.empty();
@@ -212,7 +234,6 @@ int cmd_run(const CommonOptions& o, const BackendRegistry& reg) {
 int cmd_validate_with_trajectory(const CommonOptions& o, const BackendRegistry& reg) {
   if (o.out.trajectory.empty()) return cmd_validate(o, reg);
   if (!o.merge.empty()) throw_input_error("--trajectory with --merge: merging runs no simulation");
-  require_output_directory("--trajectory", o.out.trajectory);
   H5mdFrameSink sink(o.out.trajectory, o.out.every ? o.out.every : 1000,
                      {"", "validate " + o.filter, "", o.backend, o.variant});
   const int rc = cmd_validate(o, reg);
@@ -270,7 +291,7 @@ int main(int argc, char** argv) {
 
   auto* run = app.add_subcommand("run", "Run benchmark cases (default suite without --filter)");
   add_selection_options(run, o);
-  run->add_option("--json", o.json, "Write results with provenance to this JSON file");
+  run->add_option("--json", o.json, "Write results with provenance to this JSON file")->check(kFileName);
   run->add_option("--param", o.params,
                   "Override a workload parameter, key=value (dpd-fluid: rho a gamma kT rc s N L dt "
                   "skin rebuild_every integrator lambda seed types; lj-liquid: rho phi kT rc ron mode N dt "
@@ -289,12 +310,14 @@ int main(int argc, char** argv) {
                   "Run exactly this many steps (after --restart: up to this step) instead of timed repeats")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
   auto* traj = run->add_option("--trajectory", o.out.trajectory,
-                                "Write an H5MD trajectory to this file (needs --steps)");
+                                "Write an H5MD trajectory to this file (needs --steps)")
+                   ->check(kFileName);
   run->add_option("--every", o.out.every, "Steps between trajectory frames (default: --steps / 100)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
       ->needs(traj);
   auto* ckpt = run->add_option("--checkpoint", o.out.checkpoint,
-                               "Write the full state to this file at the end (and every --checkpoint-every steps)");
+                               "Write the full state to this file at the end (and every --checkpoint-every steps)")
+                   ->check(kFileName);
   run->add_option("--checkpoint-every", o.out.checkpoint_every, "Steps between checkpoints")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
       ->needs(ckpt);
@@ -307,7 +330,7 @@ int main(int argc, char** argv) {
 
   auto* validate = app.add_subcommand("validate", "Run validation cases and their pass/fail gates");
   add_selection_options(validate, o);
-  validate->add_option("--json", o.json, "Write the results (with series for plots) to this file");
+  validate->add_option("--json", o.json, "Write the results (with series for plots) to this file")->check(kFileName);
   validate->add_flag("--long", o.long_form, "Full form (published system size; meant for a GPU)");
   validate->add_option("--param", o.params,
                        "Override a knob of the selected cases, key=value (see `mesobench list`); "
@@ -334,7 +357,8 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   auto* vtraj = validate->add_option(
       "--trajectory", o.out.trajectory,
-      "Write each simulation the cases run as H5MD: FILE, then FILE with .1, .2, ... before its extension");
+      "Write each simulation the cases run as H5MD: FILE, then FILE with .1, .2, ... before its extension")
+                    ->check(kFileName);
   validate->add_option("--every", o.out.every, "Steps between trajectory frames (default 1000)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
       ->needs(vtraj);
@@ -352,7 +376,9 @@ int main(int argc, char** argv) {
   auto* report = app.add_subcommand(
       "report", "Turn a results directory into figures and one Markdown page (python3 with matplotlib)");
   report->add_option("DIR", ro.dir, "Results directory (searched recursively for *.json, *.json.xz)")->required();
-  report->add_option("-o,--output", ro.out, "Output directory, replaced as a whole (default mesobench-report)");
+  report->add_option("-o,--output", ro.out,
+                    "Output directory: new, empty, or an earlier report, whose files alone are replaced "
+                    "(default mesobench-report)");
 
   ScaleOptions so;
   std::string ranks_list = "1,2";
@@ -403,7 +429,7 @@ int main(int argc, char** argv) {
   point->add_option("--grid", po.grid, "Rank grid AxBxC (default: the least domain surface)");
   point->add_option("--mode", po.mode, "Recorded: weak or strong");
   point->add_option("--per-rank", po.per_rank, "Recorded: particles per rank of a weak sweep");
-  point->add_option("--json", po.json, "Write the point (kind scaling) here, from rank 0");
+  point->add_option("--json", po.json, "Write the point (kind scaling) here, from rank 0")->check(kFileName);
   point->add_flag("--quiet,-q", o.quiet, "No progress lines");
 
   try {
@@ -445,6 +471,7 @@ int main(int argc, char** argv) {
     if (*report) return cmd_report(ro);
     if (*list) return cmd_list(o, registry);
     const ProgressScope progress(o.quiet, o.progress_interval);
+    if (*validate) check_paths(o);
     if (*validate && !o.merge.empty() && o.out.trajectory.empty()) return cmd_merge(o);
     if (*validate) return cmd_validate_with_trajectory(o, registry);
     return cmd_run(o, registry);  // `run`, or no subcommand: the default suite

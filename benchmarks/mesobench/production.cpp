@@ -183,32 +183,13 @@ BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::
 }
 
 
-bool same_file(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  std::error_code ec;
-  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
-}
-
 }  // namespace
-
-void require_output_directory(const char* option, const std::string& path) {
-  if (path.empty()) return;
-  const std::filesystem::path p(path);
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  if (std::filesystem::is_directory(p)) throw_input_error(option, " ", path, " is a directory: give a file name");
-  if (!std::filesystem::is_directory(dir))
-    throw_input_error(option, " ", path, ": directory ", dir.string(), " does not exist");
-}
 
 void check_output_options(const OutputOptions& o) {
   if (!o.any()) return;
   if (o.steps == 0)
     throw_input_error("--trajectory, --checkpoint and --restart need --steps N (the number of steps to run, or the "
                       "step to run up to after --restart)");
-  if (same_file(o.trajectory, o.checkpoint) || same_file(o.trajectory, o.restart))
-    throw_input_error("--trajectory '", o.trajectory, "' must differ from the checkpoint files");
-  require_output_directory("--trajectory", o.trajectory);
-  require_output_directory("--checkpoint", o.checkpoint);
   if (!o.restart.empty()) (void)io::read_checkpoint(o.restart);  // truncated or corrupt: refused now
 }
 

@@ -26,12 +26,8 @@ struct OutputOptions {
 
 // Refuses (InputError) combinations that cannot work before anything runs:
 // outputs without --steps, a restart file that is unreadable, truncated or
-// corrupt, identical output and input paths.
+// corrupt. The paths themselves are checked by output_paths.hpp.
 void check_output_options(const OutputOptions& o);
-
-// Refuses (InputError) an output path whose directory does not exist or
-// that names a directory, before anything runs; "" is accepted.
-void require_output_directory(const char* option, const std::string& path);
 
 // What a checkpoint of this case must match to be continued.
 io::CheckpointIdentity checkpoint_identity(const BenchCase& c, const std::string& backend,

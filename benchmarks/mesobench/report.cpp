@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "meso/error.hpp"
+#include "meso/io/durable_file.hpp"
 
 namespace meso::bench {
 
@@ -116,35 +117,8 @@ void print_table(const std::vector<BenchResult>& results) {
   std::cout.unsetf(std::ios::floatfield);
 }
 
-void check_writable(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw_input_error("--json '' is invalid: give a file name");
-  const fs::path p(path);
-  if (fs::is_directory(p)) throw_input_error("--json ", path, " is a directory: give a file name");
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir))
-    throw_input_error("--json ", path, ": directory ", dir.string(), " does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw_input_error("--json ", path, ": directory ", dir.string(), " is not writable");
-}
-
 void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    out << doc.dump(2) << '\n';
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("could not write " + tmp);
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("could not rename " + tmp + " to " + path + ": " + ec.message());
-  }
+  io::write_file_durably(path, doc.dump(2) + "\n");
 }
 
 }  // namespace meso::bench

@@ -24,10 +24,8 @@ nlohmann::json to_json(const BenchResult& r);
 
 void print_table(const std::vector<BenchResult>& results);
 
-// Throws InputError when `path`'s directory does not exist or is not writable,
-// so a bad --json is reported before any work is done.
-void check_writable(const std::string& path);
-// Writes `doc` to `path` atomically (temporary file + rename).
+// Writes `doc` to `path` durably (io::write_file_durably: a temporary file,
+// fsync, rename). Check the path first with output_paths.hpp.
 void write_json_atomically(const std::string& path, const nlohmann::json& doc);
 
 }  // namespace meso::bench

@@ -66,13 +66,9 @@ int cmd_report(const ReportOptions& o) {
   if (!fs::is_directory(dir)) throw_input_error("report: '", o.dir, "' is not a directory");
   if (!holds_results(dir))
     throw_input_error("report: '", o.dir, "' holds no results (no *.json or *.json.xz file below it)");
-  const fs::path out(o.out);
-  // The report replaces OUT as a whole: never a directory it did not write.
-  if (fs::exists(out) && (!fs::is_directory(out) ||
-                          (!fs::is_empty(out) && !fs::exists(out / "report.json"))))
-    throw_input_error("report: -o '", o.out,
-                      "' exists and is not an earlier mesobench report (no report.json in it); give a new "
-                      "or empty directory");
+  // What -o may be (new, empty, or an earlier report, whose files alone are
+  // replaced) is decided by the script, which also serves users directly.
+  if (o.out.empty()) throw_input_error("report: -o '' is invalid: give an output directory");
   const std::string script = scripts_dir() + "/report_results.py";
   if (!fs::exists(script)) throw_input_error("report: the report script '", script, "' is missing (MESO_SCRIPTS_DIR)");
   const int probe = run_program({"python3", "-c", "import matplotlib, numpy"}, true);

@@ -20,6 +20,7 @@
 #include "meso/mpcd_simulation.hpp"
 #include "meso/provenance.hpp"
 #include "meso/simulation.hpp"
+#include "output_paths.hpp"
 #include "report.hpp"
 #include "variant_defaults.hpp"
 #include "workloads.hpp"
@@ -293,7 +294,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
 #else
   const int rank = mpi && mpi->active() ? mpi->rank() : 0;
   const int ranks = mpi && mpi->active() ? mpi->size() : 1;
-  if (!o.json.empty() && rank == 0) check_writable(o.json);
+  if (!o.json.empty() && rank == 0) check_output_file("--json", o.json);
   if (o.n == 0) throw_input_error("scale-point needs --n N (the whole system's particles)");
   const BenchCase c = scaling_case(o.workload, o.params, o.n);
   BackendRegistry registry;

@@ -12,6 +12,7 @@
 #include "meso/progress.hpp"
 #include "meso/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
+#include "output_paths.hpp"
 #include "report.hpp"
 
 namespace meso::bench {
@@ -103,7 +104,7 @@ nlohmann::json read_json(const std::string& path, const char* option) {
 }
 
 int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
-  if (!o.json.empty()) check_writable(o.json);
+  if (!o.json.empty()) check_output_file("--json", o.json);
   validation::Context ctx;
   ctx.registry = &reg;
   std::vector<const validation::Case*> selected;
@@ -224,7 +225,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
 }
 
 int merge_impl(const ValidateOptions& o) {
-  if (!o.json.empty()) check_writable(o.json);
+  if (!o.json.empty()) check_output_file("--json", o.json);
   // Every shard of one run: the same form, backend, variant, seed and knobs,
   // shard indices 0..N-1 once each.
   std::vector<nlohmann::json> docs;

@@ -67,4 +67,37 @@ done
 expect_refused "need --steps" run --backend cpu ${select[dpd]} --checkpoint "$work/out.ckpt"
 expect_refused "requires --checkpoint" run --backend cpu ${select[dpd]} --steps 10 --checkpoint-every 5
 expect_refused "exactly one case" run --backend cpu --filter dpd-fluid --steps 10 --checkpoint "$work/out.ckpt"
+
+# No output may overwrite an input or another output (a run once replaced its
+# own --restart checkpoint with its --json and exited 0); continuing a
+# checkpoint in place (--restart F --checkpoint F) is the one allowed pair.
+cp "$work/dpd-part.ckpt" "$work/keep.ckpt"
+ck=(run --backend cpu ${select[dpd]} --steps 120)
+expect_refused "--json '$work/keep.ckpt' is the same file as --restart" "${ck[@]}" --restart "$work/keep.ckpt" \
+  --json "$work/keep.ckpt"
+expect_refused "is the same file as --restart" "${ck[@]}" --restart "$work/keep.ckpt" --trajectory "$work/keep.ckpt"
+expect_refused "is the same file as --checkpoint" "${ck[@]}" --checkpoint "$work/x.out" --json "$work/x.out"
+expect_refused "is the same file as --trajectory" "${ck[@]}" --trajectory "$work/x.out" --json "$work/x.out"
+expect_refused "is the same file as --checkpoint" "${ck[@]}" --checkpoint "$work/x.out" \
+  --json "$work/../$(basename "$work")/./x.out"
+ln "$work/keep.ckpt" "$work/hardlink.ckpt"
+expect_refused "is the same file as --restart" "${ck[@]}" --restart "$work/keep.ckpt" --json "$work/hardlink.ckpt"
+ln -s "$work/keep.ckpt" "$work/symlink.ckpt"
+expect_refused "is the same file as --restart" "${ck[@]}" --restart "$work/keep.ckpt" --json "$work/symlink.ckpt"
+cmp "$work/keep.ckpt" "$work/dpd-part.ckpt" || { echo "FAIL: a refused run changed its checkpoint"; exit 1; }
+[[ ! -e "$work/x.out" ]] || { echo "FAIL: a refused run wrote x.out"; exit 1; }
+# Empty, a directory, a device, an unwritable place, a name too long: refused before running.
+expect_refused "give a file name" "${ck[@]}" --json ""
+expect_refused "give a file name" "${ck[@]}" --checkpoint ""
+expect_refused "give a file name" "${ck[@]}" --trajectory ""
+expect_refused "is a directory" "${ck[@]}" --json "$work"
+expect_refused "is not a regular file" "${ck[@]}" --json /dev/null
+expect_refused "is too long" "${ck[@]}" --json "$work/$(printf 'x%.0s' {1..254})"
+if [[ $(id -u) -ne 0 ]]; then
+  mkdir "$work/ro" && chmod a-w "$work/ro"
+  expect_refused "is not writable" "${ck[@]}" --json "$work/ro/out.json"
+fi
+# Continuing in place is allowed and ends as the uninterrupted run.
+"$bin" "${ck[@]}" --restart "$work/keep.ckpt" --checkpoint "$work/keep.ckpt" > /dev/null
+cmp "$work/dpd-whole.ckpt" "$work/keep.ckpt" || { echo "FAIL: the in-place restart is not bitwise"; exit 1; }
 echo "restart ok"

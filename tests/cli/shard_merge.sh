@@ -33,6 +33,10 @@ source "$(dirname "$0")/expect_refused.sh"
 expect_refused "shards {0} of 2 are missing" validate --merge "$work/s1.json"
 expect_refused "given twice" validate --merge "$work/s0.json" "$work/s0.json" "$work/s1.json"
 expect_refused "is not a shard" validate --merge "$work/whole.json" "$work/s0.json"
+# The merged result may not replace one of its shards.
+cp "$work/s0.json" "$work/s0-keep.json"
+expect_refused "is the same file as --merge" validate --merge "$work/s0.json" "$work/s1.json" --json "$work/s0.json"
+cmp "$work/s0.json" "$work/s0-keep.json" || { echo "FAIL: a refused merge changed a shard"; exit 1; }
 expect_refused "I/N with 0 <= I < N" "${case_args[@]}" --shard 2/2
 expect_refused "fewer than the 3 shards" "${case_args[@]}" --shard 0/3
 expect_refused "cannot be sharded" validate --filter dpd-temperature --shard 0/2

@@ -86,6 +86,26 @@ PY
 [[ -e "$T/out/speedup.png" ]]
 echo "report replaced"
 
+# Data safety: -o '' once deleted the working directory's contents; the
+# working directory, a directory above it, and an earlier report that holds a
+# user's file are refused, and nothing in them is touched.
+mkdir -p "$T/cwd/sub" && echo precious > "$T/cwd/keep.txt"
+(cd "$T/cwd" && expect_refused "-o '' is invalid" report "$S/tests/data/report-sample" -o "")
+(cd "$T/cwd" && expect_refused "is the working directory" report "$S/tests/data/report-sample" -o .)
+(cd "$T/cwd/sub" && expect_refused "is the working directory or above it" report "$S/tests/data/report-sample" -o ..)
+[[ -f "$T/cwd/keep.txt" && -d "$T/cwd/sub" ]] || { echo "report touched the working directory" >&2; exit 1; }
+echo "mine" > "$T/out/my-notes.txt"
+expect_refused "holds files an earlier report did not write (my-notes.txt)" \
+  report "$S/tests/data/report-sample" -o "$T/out"
+[[ -f "$T/out/my-notes.txt" && -f "$T/out/speedup.png" ]] || { echo "report touched a user's file" >&2; exit 1; }
+rm "$T/out/my-notes.txt"
+# The results directory itself (it holds results the report did not write).
+cp -r "$S/tests/data/report-sample/bench" "$T/results-copy"
+"$B" report "$T/results-copy" -o "$T/results-copy/report" > /dev/null
+expect_refused "give a new or empty directory" report "$T/results-copy" -o "$T/results-copy"
+[[ -d "$T/results-copy/report" ]] || { echo "report removed the results directory" >&2; exit 1; }
+echo "report output refusals ok"
+
 # Scaling results without the time split (as a hand-written file has): a
 # synthetic pair of kind "scaling" files, valid against the schema, checks
 # that the weak and strong figures are drawn when such results appear.
