@@ -65,14 +65,10 @@ void CudaContextBase::set_step(uint64_t step) {  // host-side; stream must be id
   push_ctl();
 }
 
-ControlArgs CudaContextBase::control_args() const {
+ControlArgs CudaContextBase::control_args(const StepRules& rules) const {
   ControlArgs c;
-  const double hs = 0.5 * params.skin;
-  c.half_skin_sq = hs * hs;
-  c.rebuild_every = params.rebuild_every;
-  c.sort_every = variant.sort;
+  c.rules = rules;
   c.seed = params.seed;
-  c.reorder = variant.reorder != ReorderKind::none;
   c.tea = tea;
   return c;
 }

@@ -80,7 +80,7 @@ class CudaContextBase {
   // Host-side step number and TEA key of the step (the stream must be idle).
   void set_step(uint64_t step);
   // The arguments of open_step (step_control.cuh) for this system.
-  ControlArgs control_args() const;
+  ControlArgs control_args(const StepRules& rules) const;
   void synchronize() const;
 
   // Views published by the operations that own the arrays (null until then).

@@ -87,6 +87,7 @@ CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
   }
   if (!ok) throw std::logic_error("cuda backend: the plan holds an operation of another backend");
   fused_ = plan.second_half_fused();
+  rules_ = plan.rules();
   for (const DeviceOp* op : ops()) serials_.push_back(op->serial());
 }
 
@@ -160,13 +161,13 @@ void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr
   // noise keys), but there is no rebuild body for a conditional to select.
   if (!nlist_) graph = false;
   if (method_->folds_step_opening()) {
-    const StepOpening open{true, ctx_.control_args(), hr, graph};
+    const StepOpening open{true, ctx_.control_args(rules_), hr, graph};
     method_->enqueue_first_half(&open);
     return;
   }
   method_->enqueue_first_half(nullptr);
   if (nlist_) nlist_->enqueue_displacement();
-  step_control(ctx_.ctl.data(), ctx_.control_args(), hr, graph, ctx_.stream);
+  step_control(ctx_.ctl.data(), ctx_.control_args(rules_), hr, graph, ctx_.stream);
 }
 
 void CudaStepGraph::enqueue_forces(bool sums) {
@@ -257,9 +258,8 @@ void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
   }
   if (rebuild) {
     if (!mine) {  // as open_step decides a rebuild, for this rank too
-      const ControlArgs c = ctx_.control_args();
       h->list.rebuild = 1;
-      h->list.sort_due = c.reorder && h->list.steps_since_sort >= c.sort_every;
+      h->list.sort_due = rules_.sort_due(h->list.steps_since_sort);
       ctx_.push_ctl();
     }
     host_rebuild(h->list.sort_due, &comm);

@@ -57,6 +57,7 @@ class CudaStepGraph {
   std::vector<DeviceForce*> forces_;
   std::vector<uint64_t> serials_;  // of the operations above, in that order
   bool fused_ = false;             // the last force performs the second half
+  StepRules rules_;                // the plan's rebuild and sort decisions
 
   cudaGraph_t graph_ = nullptr, graph_sums_ = nullptr;
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;

@@ -14,12 +14,13 @@
 namespace meso::cuda {
 
 // A 32-byte aligned 4-vector of doubles (CUDA 13 deprecates double4; see
-// DESIGN.md sec. 10). Loaded as two 16-byte vector loads.
+// ARCHITECTURE.md, "Toolchain notes"). Loaded as two 16-byte vector loads.
 struct alignas(32) Double4 {
   double x, y, z, w;
 };
 
-// Precision policies (DESIGN.md sec. 2, `precision` axis). S4 is the storage
+// Precision policies (the `precision` axis; ARCHITECTURE.md, "Backends and
+// variants"). S4 is the storage
 // of positions, velocities and forces (w of a position holds the type); A is
 // the arithmetic of the pair evaluator.
 //   double: fp64 storage and arithmetic.

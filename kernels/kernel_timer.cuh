@@ -1,7 +1,7 @@
 // Times one piece of a step for the per-kernel profiles (profile_kernels,
 // profile_mpcd): CUDA events around `repeats` launches on the stream after
-// one untimed warm-up, median in microseconds (DESIGN.md sec. 5), with the
-// minimum bytes the piece must move.
+// one untimed warm-up, median in microseconds (ARCHITECTURE.md,
+// "Performance methodology"), with the minimum bytes the piece must move.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -484,7 +484,7 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   if (!m.loaded) throw std::logic_error("profile_mpcd: no MPCD solvent (set_mpcd first)");
   CudaMpcdStream<P> stream(ctx);
   CudaMpcdCollide<P> collide(ctx, m.sys.params.rule == MpcdRule::at);
-  const bool sorts = ctx.variant.reorder == ReorderKind::cell && ctx.variant.sort > 0;
+  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as MpcdSimulation (meso/step_rules.hpp)
   std::unique_ptr<CudaMpcdSort<P>> sort;
   if (sorts) sort = std::make_unique<CudaMpcdSort<P>>(ctx);
 

@@ -57,9 +57,9 @@ class CudaNeighborList final : public NeighborListOp,
 
   // The displacement check and the opening of the step (step_control):
   // counts the step and decides the rebuild on the device.
-  bool stale() override {
+  bool stale(const StepRules& rules) override {
     enqueue_displacement();
-    step_control(ctx_.ctl.data(), ctx_.control_args(), 0, false, ctx_.stream);
+    step_control(ctx_.ctl.data(), ctx_.control_args(rules), 0, false, ctx_.stream);
     ctx_.pull_ctl();
     return ctx_.h_ctl->list.rebuild;
   }

@@ -1,4 +1,5 @@
-// Space-filling-curve reordering (DESIGN.md `reorder` axis).
+// Space-filling-curve reordering (the `reorder` axis; ARCHITECTURE.md,
+// "Backends and variants").
 //
 // morton2 (Tang & Karniadakis, CPC 2014, sec. 3.4): two-level Morton order,
 //   cells in Morton (Z) order of their coordinates, then particles inside a

@@ -19,6 +19,7 @@
 
 #include "list_control.cuh"
 #include "meso/physics/pair_noise.hpp"
+#include "meso/step_rules.hpp"
 #include "nose_hoover_state.cuh"
 
 namespace meso::cuda {
@@ -32,11 +33,8 @@ struct StepControl {
 };
 
 struct ControlArgs {
-  double half_skin_sq;
-  uint32_t rebuild_every;  // 0: displacement-triggered
-  uint32_t sort_every;     // a sort at the first rebuild this many steps after the last
+  StepRules rules;  // the plan's (StepPlan::rules): rebuild and sort decisions
   uint32_t seed;
-  bool reorder;
   bool tea;
 };
 
@@ -49,17 +47,14 @@ __device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a
     const double d2 = __longlong_as_double(static_cast<long long>(l.max_disp_bits));
     l.max_disp_bits = 0;
     l.steps_since_build += 1;
-    if (a.reorder) l.steps_since_sort += 1;
-    const bool moved = d2 > a.half_skin_sq;
+    if (a.rules.reorder) l.steps_since_sort += 1;
     if (l.force_rebuild) {
       rebuild = true;
       l.force_rebuild = 0;
-    } else if (a.rebuild_every == 0) {
-      rebuild = moved;
     } else {
-      rebuild = l.steps_since_build >= a.rebuild_every;
+      rebuild = a.rules.rebuild_due(l.steps_since_build, d2);
       // A fixed period is the user's promise; count the builds that broke it.
-      if (rebuild && moved) l.dangerous_builds += 1;
+      if (rebuild && a.rules.period_broken(d2)) l.dangerous_builds += 1;
     }
     if (a.tea) {
       const physics::TeaPairKey k = physics::tea_pair_key(ctl->step, a.seed);
@@ -68,7 +63,7 @@ __device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a
     l.cell_overflow = 0;
     l.nlist_overflow = 0;
     l.rebuild = rebuild;
-    l.sort_due = rebuild && a.reorder && l.steps_since_sort >= a.sort_every;
+    l.sort_due = rebuild && a.rules.sort_due(l.steps_since_sort);
   }
   if (graph) cudaGraphSetConditional(hr, rebuild ? 1u : 0u);
 }

@@ -11,7 +11,7 @@ import json
 import sys
 
 TARGET_TPS = 20000.0
-TITAN_TPS = 1270.0  # REFERENCES.md: HOOMD-blue 0.11.3, GTX Titan, N = 64000
+TITAN_TPS = 1270.0  # docs/reference.md: HOOMD-blue 0.11.3, GTX Titan, N = 64000
 
 
 def short(variant):

@@ -57,7 +57,7 @@ const std::vector<Case>& all_cases() {
         "cross: box edge across the gradient (y, z) in cells"}},
       {"dppc-density",
        "Zhu et al. (GALAMOST), J. Comput. Chem. 34, 2197 (2013), MD-SCF validation; HylleraasMD DPPC "
-       "example parameters (REFERENCES.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm at 323 K",
+       "example parameters (docs/reference.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm at 323 K",
        run_dppc_density,
        {"equilibrate: equilibration (ps)", "production: averaging time (ps)", "update: steps between field updates",
         "compare: 0 skips the CPU comparison run of a GPU backend", "shift: 0 keeps the grid fixed"}},

@@ -20,32 +20,14 @@ constexpr double kMdParticleBytes = 3 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + s
 constexpr double kMpcdParticleBytes = 2 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
 constexpr double kMaxParticles = 4294967295.0;  // tags are 32-bit
 
-std::string describe_size(const BenchCase& c) {
-  std::ostringstream os;
-  const double n = particle_count(c);
-  os << "N = ";
-  if (n < 1e15)
-    os << static_cast<uint64_t>(n);
-  else
-    os << n;
-  if (c.mpcd)
-    os << " (rho = " << c.srd.rho << ", L = " << c.srd.L << ")";
-  else if (c.style == PairStyle::dpd && c.fluid.lx > 0.0)
-    os << " (rho = " << c.fluid.rho << ", box " << c.fluid.lx << " x " << c.fluid.ly << " x " << c.fluid.lz << ")";
-  return os.str();
-}
+std::string describe_size(const BenchCase& c) { return c.workload->size_text(c); }
 
 }  // namespace
 
-double particle_count(const BenchCase& c) {
-  if (c.mpcd) return std::round(c.srd.rho * c.srd.L * c.srd.L * c.srd.L);
-  if (c.style == PairStyle::dpd && c.fluid.lx > 0.0)
-    return std::round(c.fluid.rho * c.fluid.lx * c.fluid.ly * c.fluid.lz);
-  return static_cast<double>(c.n());
-}
+double particle_count(const BenchCase& c) { return c.workload->particle_count(c); }
 
 double host_bytes_at_least(const BenchCase& c) {
-  return 2.0 * particle_count(c) * (c.mpcd ? kMpcdParticleBytes : kMdParticleBytes);
+  return 2.0 * particle_count(c) * (c.solvent() ? kMpcdParticleBytes : kMdParticleBytes);
 }
 
 double host_bytes_available() {

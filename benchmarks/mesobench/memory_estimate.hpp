@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "workloads.hpp"
+#include "workload.hpp"
 
 namespace meso::bench {
 

@@ -20,53 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A double in the shortest form that reads back to the same value.
-struct Exact {
-  double x;
-};
-std::ostream& operator<<(std::ostream& os, Exact e) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), e.x);
-  return os.write(buf, r.ptr - buf);
-}
-
 // Every parameter that shapes the system or the dynamics, exactly, as
 // space-separated key=value: a checkpoint continues only the run it came from.
-std::string setup_of(const BenchCase& c) {
-  std::ostringstream os;
-  if (c.mpcd) {
-    const MpcdParams& m = c.solvent;
-    os << "L=" << Exact{c.srd.L} << " rho=" << Exact{c.srd.rho} << " a=" << Exact{m.cell_size}
-       << " m=" << Exact{m.mass} << " kT=" << Exact{m.kT} << " angle=" << Exact{m.angle_deg} << " dt=" << Exact{m.dt}
-       << " shift=" << m.grid_shift << " thermostat=" << m.thermostat << " rule=" << to_string(m.rule)
-       << " seed=" << m.seed << " init_seed=" << c.srd.seed;
-    return os.str();
-  }
-  if (c.style == PairStyle::none) {
-    const DppcBilayerParams d = c.dppc_params();
-    os << "dppc lipids=" << d.lipids << " waters=" << d.waters << " L=" << Exact{d.lx} << 'x' << Exact{d.ly} << 'x'
-       << Exact{d.lz} << " K=" << Exact{d.kelvin} << " grid=" << Exact{d.grid_spacing} << " sigma="
-       << Exact{d.filter_sigma} << " update=" << d.update_every << " kappa=" << Exact{d.kappa}
-       << " rho0=" << Exact{d.rho0} << " shift=" << d.grid_shift << " init_seed=" << d.seed;
-  } else if (c.style == PairStyle::lj) {
-    const LjLiquidParams& l = c.lj;
-    os << "N=" << l.n << " rho=" << Exact{l.density()} << " kT0=" << Exact{l.kT} << " eps=" << Exact{l.epsilon}
-       << " sigma=" << Exact{l.sigma} << " alpha=" << Exact{l.alpha} << " rc=" << Exact{l.rcut}
-       << " ron=" << Exact{l.ron} << " mode=" << static_cast<int>(l.mode) << " m=" << Exact{l.mass}
-       << " init_seed=" << l.seed;
-  } else {
-    const DpdFluidParams& f = c.fluid;
-    os << "N=" << f.n << " rho=" << Exact{f.rho} << " a=" << Exact{f.a} << " gamma=" << Exact{f.gamma}
-       << " kT=" << Exact{f.kT} << " rc=" << Exact{f.rcut} << " s=" << Exact{f.s} << " m=" << Exact{f.mass}
-       << " L=" << Exact{f.lx} << 'x' << Exact{f.ly} << 'x' << Exact{f.lz} << " init_seed=" << f.seed;
-    if (f.types > 1) os << " types=" << f.types;
-  }
-  const RunParams& r = c.run;
-  os << " dt=" << Exact{r.dt} << " integrator=" << to_string(r.integrator) << " lambda=" << Exact{r.lambda}
-     << " skin=" << Exact{r.skin} << " rebuild_every=" << r.rebuild_every << " seed=" << r.seed
-     << " thermostat_kT=" << Exact{r.kT} << " tau=" << Exact{r.tau} << " langevin_gamma=" << Exact{r.gamma};
-  return os.str();
-}
+std::string setup_of(const BenchCase& c) { return c.workload->setup(c); }
 
 // The next step at which some output is due after `step` (or `end`).
 uint64_t next_stop(uint64_t step, uint64_t end, uint64_t every, uint64_t checkpoint_every) {
@@ -109,7 +65,7 @@ void drive(BenchResult& r, uint64_t first, const OutputOptions& o, Backend& b, A
 }
 
 io::H5mdMetadata metadata(const BenchCase& c, const BenchResult& r) {
-  return {"", c.workload, setup_of(c), r.backend, r.variant_requested};
+  return {"", c.workload_name(), setup_of(c), r.backend, r.variant_requested};
 }
 
 // The identity of this run (with its actual N); a checkpoint to continue
@@ -155,7 +111,7 @@ BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::
                      const ResolvedVariant& rv, const OutputOptions& o,
                      const std::optional<io::CheckpointFile>& from) {
   BenchResult r;
-  MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+  MpcdSystem sys = c.make_solvent();
   const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, sys.particles.size(), o, from);
   if (from) sys.particles = from->solvent;
   MpcdSimulation sim(reg.create(backend, rv.variant), sys);
@@ -166,7 +122,7 @@ BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::
   if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, sys.box, metadata(c, r));
   auto frame = [&] {
     const MpcdParticles p = sim.particles();
-    traj->append({sim.step(), static_cast<double>(sim.step()) * c.solvent.dt, &p.position, &p.velocity, &p.image,
+    traj->append({sim.step(), static_cast<double>(sim.step()) * c.workload->time_step(c), &p.position, &p.velocity, &p.image,
                   &p.type});
   };
   auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim.step(), sim.particles()); };
@@ -197,7 +153,7 @@ io::CheckpointIdentity checkpoint_identity(const BenchCase& c, const std::string
                                            uint64_t n) {
   // The variant's axes other than precision change the order of the sums,
   // so they are part of the setup too: a continued run must use the same.
-  return {c.workload, setup_of(c) + " variant=" + variant.to_string(), backend, to_string(variant.precision), n};
+  return {c.workload_name(), setup_of(c) + " variant=" + variant.to_string(), backend, to_string(variant.precision), n};
 }
 
 BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, const std::string& backend,
@@ -209,19 +165,17 @@ BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, 
     // The MD-SCF field of the last update is not in the checkpoint: a
     // continued run would recompute it at its first step, not at the last
     // update, and would not be the uninterrupted run.
-    if (c.style == PairStyle::none)
-      throw_input_error("--restart is not provided for ", c.workload,
-                        ": checkpoints do not hold the MD-SCF field grid yet, so the continued run would not "
-                        "be the uninterrupted one; run it in one piece (--checkpoint still saves the state)");
+    if (const std::string why = c.workload->restart_refusal(); !why.empty())
+      throw_input_error("--restart is not provided for ", c.workload_name(), ": ", why);
     from = io::read_checkpoint(o.restart);
-    if (from->identity.workload == c.workload && from->mpcd != c.mpcd)
+    if (from->identity.workload == c.workload_name() && from->mpcd != c.solvent())
       throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",
-                        ", not the state of ", c.workload);
+                        ", not the state of ", c.workload_name());
     if (from->step > o.steps)
       throw_input_error("--steps ", o.steps, " is before the checkpoint's step ", from->step,
                         ": after --restart, --steps is the step to run up to");
   }
-  return c.mpcd ? run_mpcd(c, registry, backend, rv, o, from) : run_md(c, registry, backend, rv, o, from);
+  return c.solvent() ? run_mpcd(c, registry, backend, rv, o, from) : run_md(c, registry, backend, rv, o, from);
 }
 
 }  // namespace meso::bench

@@ -25,49 +25,10 @@ nlohmann::json result_document(const char* kind, const Provenance& p) {
 }
 
 nlohmann::json to_json(const BenchResult& r) {
-  const auto& f = r.bench.fluid;
-  const auto& run = r.bench.run;
-  nlohmann::json params;
-  if (r.bench.mpcd) {
-    const auto& m = r.bench.solvent;
-    params = {{"solvent", "mpcd"}, {"rule", to_string(m.rule)}, {"L", r.bench.srd.L},
-              {"rho", r.bench.srd.rho}, {"a", m.cell_size}, {"mass", m.mass}, {"kT", m.kT},
-              {"angle_deg", m.angle_deg}, {"dt", m.dt}, {"grid_shift", m.grid_shift},
-              {"thermostat", m.thermostat}, {"seed", r.bench.srd.seed},
-              {"box", {r.box[0], r.box[1], r.box[2]}}};
-  } else if (r.bench.style == PairStyle::none) {
-    const DppcBilayerParams d = r.bench.dppc_params();
-    uint32_t gx = 0, gy = 0, gz = 0;
-    MdscfField::grid_for(Box(d.lx, d.ly, d.lz), d.grid_spacing, gx, gy, gz);
-    const double rho = double(r.n) / (d.lx * d.ly * d.lz);  // mean bead density (nm^-3)
-    params = {{"pair_style", "none"}, {"model", "DPPC/water MD-SCF (REFERENCES.md)"}, {"rho", rho},
-              {"units", DppcUnits::describe()}, {"lipids", d.lipids}, {"waters", d.waters},
-              {"replicate", r.bench.replicate}, {"kelvin", d.kelvin}, {"kT", DppcUnits::kT(d.kelvin)},
-              {"grid", {gx, gy, gz}}, {"grid_spacing_target_nm", d.grid_spacing},
-              {"filter_sigma_nm", d.filter_sigma}, {"update_every", d.update_every}, {"grid_shift", d.grid_shift}, {"kappa_mol_per_kj", d.kappa},
-              {"rho0_per_nm3", d.rho0}, {"seed", d.seed}, {"dt", run.dt}, {"dt_ps", run.dt * DppcUnits::time_ps()},
-              {"integrator", to_string(run.integrator)}, {"langevin_gamma", run.gamma},
-              {"box", {r.box[0], r.box[1], r.box[2]}}};
-  } else if (r.bench.style == PairStyle::lj) {
-    const auto& l = r.bench.lj;
-    params = {{"pair_style", "lj"}, {"rho", l.density()}, {"packing_fraction", l.packing_fraction},
-              {"kT", l.kT}, {"epsilon", l.epsilon}, {"sigma", l.sigma}, {"rc", l.rcut},
-              {"mode", to_string(l.mode)}, {"mass", l.mass}, {"seed", l.seed}, {"dt", run.dt},
-              {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
-              {"integrator", to_string(run.integrator)}, {"thermostat_kT", run.kT}, {"tau", run.tau},
-              {"box", {r.box[0], r.box[1], r.box[2]}}};
-    if (l.mode == physics::LjMode::xplor) params["ron"] = l.ron;
-  } else params = {{"rho", f.rho},   {"a", f.a},          {"gamma", f.gamma},
-                           {"kT", f.kT},     {"rc", f.rcut},      {"s", f.s},
-                           {"mass", f.mass}, {"seed", f.seed},    {"dt", run.dt},
-                           {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
-                           {"integrator", to_string(run.integrator)},
-                           {"box", {r.box[0], r.box[1], r.box[2]}}};
-  if (r.bench.style == PairStyle::dpd && run.integrator == Integrator::groot_warren) params["lambda"] = run.lambda;
-  if (r.bench.style == PairStyle::dpd && f.types > 1) params["types"] = f.types;
+  const nlohmann::json params = r.bench.workload->parameters_json(r.bench, r.box);
   return {{"name", r.name},
-          {"workload", r.bench.workload},
-          {"kernel", r.bench.kernel},
+          {"workload", r.bench.workload_name()},
+          {"kernel", r.bench.kernel()},
           {"backend", r.backend},
           {"variant_requested", r.variant_requested},
           {"variant_default", r.variant_default},

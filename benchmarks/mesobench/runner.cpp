@@ -84,7 +84,7 @@ BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
   const Variant& variant = rv.variant;
   BenchResult r;
   const auto t_setup = Clock::now();
-  const MpcdSystem sys = make_srd_fluid(c.srd, c.solvent);
+  const MpcdSystem sys = c.make_solvent();
   MpcdSimulation sim(registry.create(backend, variant), sys);
   Backend& b = sim.backend();
   describe(r, c, b, variant, sys.box);
@@ -104,7 +104,7 @@ BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
 
 BenchResult run_case_impl(const BenchCase& c, const BackendRegistry& registry,
                           const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
-  if (c.mpcd) {
+  if (c.solvent()) {
     BenchResult r = run_mpcd_case(c, registry, backend, rv, opt);
     r.variant_default = rv.base;
     r.variant_given = rv.given;

@@ -12,7 +12,7 @@
 
 #include "meso/backend.hpp"
 #include "variant_defaults.hpp"
-#include "workloads.hpp"
+#include "workload.hpp"
 
 namespace meso::bench {
 
@@ -36,7 +36,7 @@ struct BenchResult {
   std::string variant_default;    // the workload's default it started from (variant_defaults.hpp)
   std::string variant_given;      // the axes --variant named over it
   std::string variant_effective;  // the axes the backend honoured
-  std::string variant_ignored;    // the axes it did not (DESIGN.md section 2.3)
+  std::string variant_ignored;    // the axes it did not (ARCHITECTURE.md, "Backends and variants")
   uint64_t n = 0;
   double box[3] = {0, 0, 0};
   uint64_t steps_per_repeat = 0;

@@ -23,7 +23,7 @@
 #include "output_paths.hpp"
 #include "report.hpp"
 #include "variant_defaults.hpp"
-#include "workloads.hpp"
+#include "workload.hpp"
 #ifdef MESO_HAVE_MPI
 #include "meso/scaling/mpi_communicator.hpp"
 #include "meso/scaling/rank_grid.hpp"
@@ -45,18 +45,22 @@ double median(std::vector<double> v) {
 
 // The workload's first registered case with --param overrides and N.
 BenchCase scaling_case(const std::string& workload, const std::vector<std::string>& params, uint64_t n) {
+  const Workload& w = find_workload(workload);
+  if (const std::string why = w.decomposition_refusal(); !why.empty()) {
+    std::string can;
+    for (const Workload* other : workloads())
+      if (other->decomposition_refusal().empty()) can += (can.empty() ? "" : ", ") + other->name();
+    throw_input_error("workload '", workload, "' is not decomposed over ranks yet (", why, "); scale runs ", can);
+  }
   for (const BenchCase& c0 : all_cases()) {
-    if (c0.workload != workload) continue;
-    if (c0.style == PairStyle::none && !c0.mpcd)
-      throw_input_error("workload '", workload, "' is not decomposed over ranks yet (bonded forces and the ",
-                        "MD-SCF field run on one rank); scale runs dpd-fluid, lj-liquid and srd-fluid");
+    if (c0.workload != &w) continue;
     BenchCase c = c0;
     for (const auto& kv : params) apply_param(c, kv);
-    if (n) apply_param(c, "N=" + std::to_string(n));
+    if (n) w.set_particle_count(c, n);
     c.validate();
     return c;
   }
-  throw_input_error("--workload '", workload, "' is not a workload (dpd-fluid, lj-liquid, srd-fluid)");
+  throw_input_error("--workload '", workload, "' has no registered case");
 }
 
 // The box a case decomposes and its ghost width: r_c + skin for MD, two
@@ -65,12 +69,11 @@ struct DecomposedBox {
   Box box;
   double width = 0.0;
 };
-DecomposedBox solvent_box(const BenchCase& c) {
-  const double l = c.srd.L * c.solvent.cell_size;
-  return {Box(l, l, l), 2.0 * c.solvent.cell_size};
-}
 DecomposedBox md_box(const BenchCase& c, const System& sys) { return {sys.box, sys.max_rcut() + c.run.skin}; }
-DecomposedBox decomposed_box(const BenchCase& c) { return c.mpcd ? solvent_box(c) : md_box(c, c.make_system()); }
+DecomposedBox decomposed_box(const BenchCase& c) {
+  if (c.solvent()) return {c.workload->box(c), 2.0 * c.workload->solvent_params(c).cell_size};
+  return md_box(c, c.make_system());
+}
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
@@ -300,14 +303,14 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   BackendRegistry registry;
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
-  const ResolvedVariant rv = resolve_variant(c.workload, o.backend, o.variant);
+  const ResolvedVariant rv = resolve_variant(c.workload_name(), o.backend, o.variant);
   // The system, built once (outside the setup time): the MD particles or
   // the MPCD solvent.
   std::optional<System> md_sys;
   std::optional<MpcdSystem> solvent_sys;
-  if (c.mpcd) solvent_sys = make_srd_fluid(c.srd, c.solvent);
+  if (c.solvent()) solvent_sys = c.make_solvent();
   else md_sys = c.make_system();
-  const DecomposedBox dbox = c.mpcd ? solvent_box(c) : md_box(c, *md_sys);
+  const DecomposedBox dbox = c.solvent() ? decomposed_box(c) : md_box(c, *md_sys);
   const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
                                                 : scaling::parse_rank_grid(o.grid);
   const auto t_setup = Clock::now();
@@ -318,7 +321,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   const Communicator* comm = &one_rank;
   Backend* b = nullptr;
   uint64_t n_total = 0;
-  if (c.mpcd) {
+  if (c.solvent()) {
     const MpcdSystem& sys = *solvent_sys;
     n_total = sys.particles.size();
     if (ranks > 1)

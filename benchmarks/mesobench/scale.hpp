@@ -1,5 +1,5 @@
 // `mesobench scale`: weak and strong scaling sweeps over MPI ranks
-// (DESIGN.md section 8; docs/scaling.md).
+// (ARCHITECTURE.md, "Domain decomposition and scaling"; docs/scaling.md).
 //
 //   mesobench scale --mode weak|strong --workload W --ranks 1,2,4,8
 //                   (--per-rank N | --total N) [--emit slurm DIR]

@@ -1,6 +1,7 @@
-// The default variant of each workload, per backend and precision (DESIGN.md
-// sec. 2: "Each workload's default variant is its fastest one that passes
-// every gate on the device the suite runs on"). `mesobench run` without
+// The default variant of each workload, per backend and precision
+// (ARCHITECTURE.md, "Backends and variants": the fastest variant measured on
+// the device the committed figures come from, among those that passed every
+// gate of the workload's physics). `mesobench run` without
 // --variant runs a case with its workload's default for the backend, in the
 // workload's default precision; --variant overrides it axis by axis (a given
 // precision selects that precision's default first). The table says, for
@@ -12,16 +13,9 @@
 #include <vector>
 
 #include "meso/variant.hpp"
+#include "workload.hpp"
 
 namespace meso::bench {
-
-struct VariantDefault {
-  std::string workload;  // "dpd-fluid", "lj-liquid", "srd-fluid"
-  std::string backend;   // "cpu", "cuda"
-  Precision precision;
-  std::string variant;   // the axes that differ from Variant{} (precision included)
-  std::string evidence;  // the measurement and the gates behind it
-};
 
 // Every entry; a (workload, backend, precision) not listed runs Variant{}
 // with that precision.

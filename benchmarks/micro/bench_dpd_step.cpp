@@ -4,6 +4,7 @@
 // BM_<kernel>/<N>. The mesobench CLI measures whole runs; these isolate pieces.
 #include <benchmark/benchmark.h>
 
+#include "meso/presets.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
 
@@ -12,12 +13,7 @@ namespace {
 using namespace meso;
 
 System fluid(int64_t n) {
-  DpdFluidParams p;
-  p.rho = 3.0;
-  p.a = 25.0;
-  p.gamma = 4.5;
-  p.s = 0.5;
-  p.n = static_cast<uint64_t>(n);
+  DpdFluidParams p = presets::tang_dpd_fluid(3.0, static_cast<uint64_t>(n));
   p.seed = 7;
   return make_dpd_fluid(p);
 }

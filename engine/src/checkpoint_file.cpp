@@ -1,6 +1,7 @@
 #include "meso/io/checkpoint_file.hpp"
 
 #include <cstring>
+#include <stdexcept>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -137,6 +138,9 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, con
   w.put_all(p.tag, n);
   const ListRestartState& l = cp.lists;
   const bool lists = cp.exact();
+  if (lists && (l.order.size() != n || l.build_position.size() != n))
+    throw std::logic_error("write_checkpoint: list state of " + std::to_string(l.order.size()) + " tags and " +
+                           std::to_string(l.build_position.size()) + " build positions for N = " + std::to_string(n));
   w.put(static_cast<uint8_t>(lists));
   if (lists) {
     w.put_all(l.order, n);

@@ -38,7 +38,7 @@ std::vector<double> dppc_chi() {
     chi[a * kDppcNumTypes + b] = v;
     chi[b * kDppcNumTypes + a] = v;
   };
-  // REFERENCES.md "DPPC / water" (kJ/mol); the others are 0.
+  // docs/reference.md, "DPPC and water model" (kJ/mol); the others are 0.
   set(kDppcC, kDppcW, 42.24);
   set(kDppcG, kDppcC, 10.47);
   set(kDppcN, kDppcW, -3.77);
@@ -150,7 +150,7 @@ System make_dppc_bilayer(const DppcBilayerParams& p) {
   }
   draw_maxwell_boltzmann(sys, sys.kT, p.seed);
 
-  // Topology (REFERENCES.md): bonds r0 nm / k kJ/mol/nm^2, angles theta0 /
+  // Topology (docs/reference.md): bonds r0 nm / k kJ/mol/nm^2, angles theta0 /
   // k kJ/mol/rad^2.
   Topology& t = sys.topology;
   auto bond_type = [&](const char* name, double r0) {

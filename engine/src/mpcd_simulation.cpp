@@ -95,12 +95,13 @@ void MpcdSimulation::create_operations() {
   stream_ = be_->create_as<MpcdStreamOp>("mpcd/stream");
   collide_ = be_->create_as<MpcdCollideOp>(std::string("mpcd/collide/") + to_string(sys_.params.rule));
   const Variant& v = be_->variant();
-  if (be_->honours("reorder") && v.reorder != ReorderKind::none && v.sort > 0) {
+  if (be_->honours("reorder") && v.reorder != ReorderKind::none) {
     if (v.reorder != ReorderKind::cell)
       throw_input_error("variant reorder=", to_string(v.reorder),
                         " is not provided for the MPCD solvent: it is sorted by cell (reorder=cell)");
     sort_ = be_->create_as<MpcdSortOp>("mpcd/sort");
-    sort_every_ = v.sort;
+    rules_.reorder = true;
+    rules_.sort_every = v.sort;
   }
 }
 
@@ -114,7 +115,12 @@ void MpcdSimulation::run(uint64_t ncollisions, uint64_t sample_every,
     if (md_) md_->run(md_period_);
     // Sorting before the collision puts the particles of a cell next to each
     // other when the cell properties are summed (HOOMD-blue sorts then).
-    if (sort_ && step_ % sort_every_ == 0) sort_->sort();
+    // The cell list is rebuilt every collision, so sort=N sorts on the
+    // collisions numbered N, 2N, ... (sort=0: every one): the collisions
+    // since the last sort follow from the number, and a restart needs no
+    // counter of its own.
+    const uint64_t since_sort = rules_.sort_every ? (step_ - 1) % rules_.sort_every + 1 : 1;
+    if (sort_ && rules_.sort_due(since_sort)) sort_->sort();
     collide_->collide(step_);
     // With embedded MD the MD steps report themselves; else one per collision
     // (the sink reads its clock only about twice a second).

@@ -32,8 +32,12 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   // gain from reordering for them: the plan has no cells, list or reorder.
   if (pair && b.honours("reorder") && v.reorder != ReorderKind::none) {
     plan->reorder_ = b.create_as<ReorderOp>("reorder");
-    plan->sort_every_ = v.sort;
+    plan->rules_.reorder = true;
+    plan->rules_.sort_every = v.sort;
   }
+  const double half_skin = 0.5 * rp.skin;
+  plan->rules_.half_skin_sq = half_skin * half_skin;
+  plan->rules_.rebuild_every = rp.rebuild_every;
   if (pair) {
     plan->cells_ = b.create_as<CellListOp>("cell_list");
     plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
@@ -96,7 +100,7 @@ void StepPlan::rebuild() {
   // Migration first: a reorder permutes local particles only, and the
   // ghosts are built again after it.
   if (nlist_) comm_->migrate();
-  if (reorder_ && steps_since_sort_ >= sort_every_) {
+  if (reorder_ && rules_.sort_due(steps_since_sort_)) {
     reorder_->apply();
     steps_since_sort_ = 0;
   }
@@ -130,7 +134,7 @@ void StepPlan::run_step(uint64_t step, bool sums) {
   if (reorder_) ++steps_since_sort_;
   if (!nlist_) {
     // no lists (pair style none)
-  } else if (comm_->any(nlist_->stale()))  // every rank rebuilds together
+  } else if (comm_->any(nlist_->stale(rules_)))  // every rank rebuilds together
     rebuild();
   else
     comm_->update_ghosts();

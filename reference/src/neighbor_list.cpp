@@ -88,16 +88,14 @@ class CpuNeighborList final : public NeighborListOp, public testing::NeighborLis
  public:
   explicit CpuNeighborList(CpuContext<Real>& c) : c_(c) {}
 
-  bool stale() override {
+  bool stale(const StepRules& rules) override {
     const uint32_t steps_since_build = ++c_.nlist.steps_since_build;
-    const double half_skin = 0.5 * c_.params.skin;
-    const auto* pos = c_.p.position.data();
-    if (c_.params.rebuild_every == 0)
-      return c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin;
-    if (steps_since_build < c_.params.rebuild_every) return false;
+    if (!rules.needs_displacement(steps_since_build)) return false;
+    const double d2 = c_.nlist.max_displacement_sq(c_.sys.box, c_.p.position.data());
+    const bool rebuild = rules.rebuild_due(steps_since_build, d2);
     // A fixed period is the user's promise; count the builds where it was broken.
-    if (c_.nlist.max_displacement_sq(c_.sys.box, pos) > half_skin * half_skin) ++dangerous_builds_;
-    return true;
+    if (rebuild && rules.period_broken(d2)) ++dangerous_builds_;
+    return rebuild;
   }
   void build() override {
     c_.nlist.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.cells, c_.r_list());

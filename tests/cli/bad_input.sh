@@ -91,5 +91,27 @@ expect_bad "value 'lots' is invalid" run --filter 'N=8192$' --max-n lots
 # Physically valid input that diverges is refused, and nothing is written.
 expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0
 
+# The workloads' parameter tables: an unknown key lists the workload's keys
+# from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).
+expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, seed" \
+  run --filter 'srd-fluid.*L=10$' --param colour=1
+expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 'srd-fluid.*L=10$' --param thermostat=2
+expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes
+expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=528/' --param rho=3
+out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
+[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, lj-liquid, mdscf-dppc, srd-fluid)"* ]] ||
+  { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
+# `list --params` prints every workload's table: each key with its unit and meaning.
+params=$("$bin" list --params)
+for w in dpd-fluid lj-liquid mdscf-dppc srd-fluid; do
+  grep -q "^$w: " <<< "$params" || { echo "FAIL: list --params has no $w"; failures=$((failures + 1)); }
+done
+grep -Eq '^  gamma \[1/ps\] +Langevin drag' <<< "$params" ||
+  { echo "FAIL: list --params lacks mdscf-dppc's gamma in 1/ps"; failures=$((failures + 1)); }
+[[ $("$bin" list --params --filter lj | grep -c '^[a-z]') -eq 1 ]] ||
+  { echo "FAIL: list --params --filter lj lists other workloads"; failures=$((failures + 1)); }
+awk 'length > 100 { bad = 1 } END { exit bad }' <<< "$params" ||
+  { echo "FAIL: list --params has lines over 100 columns"; failures=$((failures + 1)); }
+
 if [[ $failures -ne 0 ]]; then echo "$failures bad-input check(s) failed"; exit 1; fi
 echo "all bad-input checks passed"

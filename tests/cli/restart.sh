@@ -100,4 +100,10 @@ fi
 # Continuing in place is allowed and ends as the uninterrupted run.
 "$bin" "${ck[@]}" --restart "$work/keep.ckpt" --checkpoint "$work/keep.ckpt" > /dev/null
 cmp "$work/dpd-whole.ckpt" "$work/keep.ckpt" || { echo "FAIL: the in-place restart is not bitwise"; exit 1; }
+# A workload without lists (the MD-SCF bilayer) writes a checkpoint too: the
+# CPU backend once handed the writer a tag order without build positions,
+# and the run crashed (SIGSEGV) at the end.
+"$bin" run --backend cpu --filter 'mdscf-dppc.*lipids=528/' --param lipids=32 --param waters=800 --steps 20 \
+  --checkpoint "$work/dppc.ckpt" > /dev/null
+[[ -s "$work/dppc.ckpt" ]] || { echo "FAIL: no mdscf-dppc checkpoint"; exit 1; }
 echo "restart ok"

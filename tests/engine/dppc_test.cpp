@@ -1,4 +1,4 @@
-// The DPPC bilayer builder (meso/dppc.hpp): the REFERENCES.md system's
+// The DPPC bilayer builder (meso/dppc.hpp): the docs/reference.md system's
 // counts, types and topology, bonds near their rest lengths in the start,
 // the unit mapping by hand, the MD-SCF parameters, and bad input named.
 #include "meso/dppc.hpp"

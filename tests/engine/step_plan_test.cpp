@@ -31,7 +31,7 @@ class RecCells final : public CellListOp {
 class RecList final : public NeighborListOp {
  public:
   explicit RecList(Log& l) : l_(l) {}
-  bool stale() override {
+  bool stale(const StepRules&) override {
     l_.calls.push_back("stale");
     return l_.next_stale < l_.stale_answers.size() && l_.stale_answers[l_.next_stale++];
   }

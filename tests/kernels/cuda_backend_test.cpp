@@ -73,13 +73,14 @@ Diff rel_l2(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
   return {std::sqrt(num / den)};
 }
 
-// Fixed tolerance of the relative L2 force error per precision (DESIGN.md
-// sec. 4): double 1e-12; mixed 1e-5 (fp32 positions relative to the box
-// centre carry 6e-8 relative error, amplified by the steep conservative
-// force); single 1e-4 (fp32 arithmetic as well, so cancellation in sums of
-// ~30 pair forces adds about sqrt(30) ulps of the largest term; not a
-// DESIGN.md gate). Used where no error model is computed (initial forces at
-// N = 100000); the per-variant comparisons use Tolerances below.
+// Fixed tolerance of the relative L2 force error per precision
+// (ARCHITECTURE.md, "Correctness strategy"): double 1e-12; mixed 1e-5 (fp32
+// positions relative to the box centre carry 6e-8 relative error, amplified
+// by the steep conservative force); single 1e-4 (fp32 arithmetic as well, so
+// cancellation in sums of ~30 pair forces adds about sqrt(30) ulps of the
+// largest term; a sanity bound, not a gate). Used where no error model is
+// computed (initial forces at N = 100000); the per-variant comparisons use
+// Tolerances below.
 double tolerance(const std::string& precision) {
   if (precision == "double") return 1e-12;
   if (precision == "mixed") return 1e-5;

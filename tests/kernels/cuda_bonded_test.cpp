@@ -219,7 +219,7 @@ PairSums term_magnitudes(const System& sys, const ParticleData<double>& p) {
 //
 // Tolerances (relative L2 of the forces; energy and virial: the relative
 // round-off 1e-12 times the sum of the terms' magnitudes):
-//  - double: 1e-12 (DESIGN.md sec. 4).
+//  - double: 1e-12 (ARCHITECTURE.md, "Correctness strategy").
 //  - mixed: the GPU stores fp32 positions and velocities, so the reference
 //    runs on the same values rounded to fp32 (rounded_to_fp32) and the
 //    arithmetic (fp64 on both) agrees to 1e-12 as in double; what remains
@@ -230,7 +230,8 @@ PairSums term_magnitudes(const System& sys, const ParticleData<double>& p) {
 //    ||F_pair|| from a reference run without the topology. The energy and
 //    virial are fp64 sums of fp64 terms from the same positions: 1e-12.
 //  - single: fp32 arithmetic as well; 1e-4 and 1e-5 for the sums, as the
-//    single DPD comparisons (cuda_backend_test.cpp), not a DESIGN.md gate.
+//    single DPD comparisons (cuda_backend_test.cpp), a sanity bound, not a
+//    gate.
 TEST(CudaBonded, InitialForcesEnergyAndVirialMatchReference) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();

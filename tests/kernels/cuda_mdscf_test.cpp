@@ -153,11 +153,12 @@ void print(const char* what, const std::string& variant, const Errors& e) {
 // percent after the filter: the 1e-16 round-off of V becomes ~1e-14 of the
 // force at most, still two orders below 1e-12 (measured on an H100: phi
 // 1.4e-16, V 3e-16, forces 1.1e-15, energy 4e-15).
-// mixed and single, 1e-5 (DESIGN.md's mixed gate): positions are stored in
-// fp32, relative to the box centre, so up to 2.4e-7 absolute here (half
-// the longest side, 6, times 2^-24 * 2, rounding to nearest); that moves a
-// weight by ~3e-7 of a cell and the interpolated force by the same fraction
-// of the gradient's change across a cell: ~1e-6 relative, all in fp64
+// mixed and single, 1e-5 (the mixed gate of ARCHITECTURE.md, "Correctness
+// strategy"): positions are stored in fp32, relative to the box centre, so
+// up to 2.4e-7 absolute here (half the longest side, 6, times 2^-24 * 2,
+// rounding to nearest); that moves a weight by ~3e-7 of a cell and the
+// interpolated force by the same fraction of the gradient's change across a
+// cell: ~1e-6 relative, all in fp64
 // (measured: phi 1.1e-7, forces 3e-7).
 TEST(CudaMdscf, InitialFieldMatchesReference) {
   REQUIRE_GPU();

@@ -143,6 +143,24 @@ TEST(MpcdRun, SortVariantThroughTheSimulationIsBitwiseEqual) {
   EXPECT_TRUE(mt::bitwise_equal(a.particles(), b.particles()));
 }
 
+// sort=0 sorts at every collision (the cell list is rebuilt at every one),
+// as it reorders at every list rebuild for MD: one meaning of the axis
+// (meso/step_rules.hpp). It once meant "never" for the solvent.
+TEST(MpcdRun, SortZeroSortsEveryCollision) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  MpcdParams prm;
+  prm.seed = static_cast<uint32_t>(seed);
+  const MpcdSystem sys = mt::random_solvent(seed, prm, 5, 5, 5, 6.0);
+  MpcdSimulation a(cpu(), sys), every(cpu("reorder=cell,sort=0"), sys), each(cpu("reorder=cell,sort=1"), sys);
+  ASSERT_NE(every.sort_op(), nullptr);
+  a.run(12);
+  every.run(12);
+  each.run(12);
+  EXPECT_TRUE(mt::bitwise_equal(a.particles(), every.particles()));
+  EXPECT_TRUE(mt::bitwise_equal(every.particles(), each.particles()));
+}
+
 TEST(MpcdRun, SameSeedSameRunBitwise) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -1,6 +1,6 @@
 // dppc-density: density profiles of the MD-SCF DPPC bilayer in water
-// (REFERENCES.md "DPPC / water"; GALAMOST's validation against OCCAM). See
-// README.md beside this file for the protocol, the gates and why.
+// (docs/reference.md, "DPPC and water model"; GALAMOST's validation against
+// OCCAM). See README.md beside this file for the protocol, the gates and why.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -142,7 +142,7 @@ nlohmann::json profiles_json(const Profiles& p) {
 Result run_dppc_density(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
   Protocol pr;
-  // The REFERENCES.md system in both forms: 528 DPPC + 14000 W, 13 x 13 x
+  // The docs/reference.md system in both forms: 528 DPPC + 14000 W, 13 x 13 x
   // 14 nm, 323 K; the field on a 0.65 nm grid with the published 0.5 nm
   // Gaussian filter, updated every 10 steps, the grid shifted at random at
   // every update (MdscfField::grid_shift; knob shift = 0 for the fixed grid
@@ -216,7 +216,7 @@ Result run_dppc_density(const Context& ctx) {
   r.rule = "D_PP in [3.6, 4.4] nm; W(|z| < 0.25 nm) < 5% of bulk; bulk W (|z| >= lz/2 - 2 nm) within 2% of rho0; "
            "mirror symmetry and GPU-vs-CPU profiles: reduced chi^2 <= nu/(nu-2) + 5 sd (20 blocks)";
   r.passed = pp_ok && centre_ok && bulk_ok && sym_ok && cmp_ok;
-  r.data = {{"model", "DPPC/water MD-SCF (REFERENCES.md), 528 DPPC + 14000 W, 13 x 13 x 14 nm"},
+  r.data = {{"model", "DPPC/water MD-SCF (docs/reference.md), 528 DPPC + 14000 W, 13 x 13 x 14 nm"},
             {"units", DppcUnits::describe()},
             {"kelvin", pr.model.kelvin},
             {"dt_ps", 0.03},

@@ -22,7 +22,8 @@ namespace meso::validation {
 
 namespace {
 
-// Table 2 (REFERENCES.md): value and its 2-SEM bracket, CPU rows.
+// Table 2 (docs/reference.md, "NVE energy and momentum drift"): value and its
+// 2-SEM bracket, CPU rows.
 struct Published {
   double de_over_e, de_over_e_2sem;
   double e_drift, e_drift_2sem;

@@ -19,7 +19,7 @@ Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& da
 
 Result run_poiseuille_transient(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
-  // REFERENCES.md: rho = 5, a = 15, sigma = 3, kT = 1 (gamma = 4.5), r_c = 1,
+  // docs/reference.md: rho = 5, a = 15, sigma = 3, kT = 1 (gamma = 4.5), r_c = 1,
   // s = 1, dt = 0.01; N = 262144 in 59.4123 x 7.42654 x 118.825; profiles
   // averaged over [T - 0.5, T + 0.5]; 10 repeats.
   DpdFluidParams fluid;

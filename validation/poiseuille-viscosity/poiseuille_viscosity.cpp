@@ -11,7 +11,7 @@ namespace meso::validation {
 Result run_poiseuille_viscosity(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
   ReversePoiseuilleSetup s;
-  // REFERENCES.md: sigma = 4.5, kT = 0.5 (gamma = sigma^2 / (2 kT) = 20.25),
+  // docs/reference.md: sigma = 4.5, kT = 0.5 (gamma = sigma^2 / (2 kT) = 20.25),
   // a = 0, s = 1, r_c = 1, rho = 6, dt = 0.001, g = 0.055, box 12 x 8 x 8.
   s.fluid.rho = 6.0;
   s.fluid.a = 0.0;

@@ -1,8 +1,8 @@
 // srd-momentum: conservation and thermal properties of the SRD solvent of
 // Howard, Panagiotopoulos & Nikoubashman (CPC 230, 10 (2018); HOOMD-blue's
-// MPCD), the benchmark solvent of REFERENCES.md (a = 1, m = 1, kT = 1, alpha =
-// 130 deg, dt_c = 0.1, rho = 10, random grid shift). See README.md beside
-// this file for the protocol, the bounds and why.
+// MPCD), the benchmark solvent of docs/reference.md (a = 1, m = 1, kT = 1,
+// alpha = 130 deg, dt_c = 0.1, rho = 10, random grid shift). See README.md
+// beside this file for the protocol, the bounds and why.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,23 +11,12 @@
 #include "meso/linear_fit.hpp"
 #include "meso/mpcd_simulation.hpp"
 #include "meso/physics/philox.hpp"
+#include "meso/presets.hpp"
 #include "meso/progress.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {
 namespace {
-
-MpcdParams benchmark_solvent(uint32_t seed) {
-  MpcdParams p;
-  p.cell_size = 1.0;
-  p.mass = 1.0;
-  p.kT = 1.0;
-  p.angle_deg = 130.0;
-  p.dt = 0.1;
-  p.grid_shift = true;
-  p.seed = seed;
-  return p;
-}
 
 double max_abs(const Vec3d& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); }
 
@@ -63,7 +52,7 @@ Result run_srd_momentum(const Context& ctx) {
   fluid.L = L;
   fluid.rho = 10.0;
   fluid.seed = ctx.seed;
-  const MpcdParams solvent = benchmark_solvent(seed);
+  const MpcdParams solvent = presets::howard_srd_solvent(seed);
   const MpcdSystem sys = make_srd_fluid(fluid, solvent);
   const double n = double(sys.particles.size());
   const double vth = std::sqrt(solvent.kT / solvent.mass);  // per component

@@ -6,6 +6,7 @@
 // for the protocol, the choice of g and box, and the tolerance rule.
 #include <cmath>
 
+#include "meso/presets.hpp"
 #include "meso/validation/channel_flow.hpp"
 #include "meso/validation/validation_case.hpp"
 
@@ -24,13 +25,8 @@ constexpr double kModelError = 0.02;
 Result run_srd_viscosity(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
   SrdReversePoiseuilleSetup s;
-  // REFERENCES.md, "SRD / MPCD": the benchmark solvent.
-  s.solvent.cell_size = 1.0;
-  s.solvent.mass = 1.0;
-  s.solvent.kT = 1.0;
-  s.solvent.angle_deg = 130.0;
-  s.solvent.dt = 0.1;
-  s.solvent.grid_shift = true;
+  // docs/reference.md, "SRD and MPCD solvent": the benchmark solvent.
+  s.solvent = presets::howard_srd_solvent(s.solvent.seed);
   // The Maxwell-Boltzmann cell thermostat removes the viscous heat
   // (README.md): it rescales velocities relative to each cell's mean, so it
   // leaves the flow alone.

@@ -1,7 +1,7 @@
 // The DPPC bilayer in water of the hybrid particle-field model
-// (REFERENCES.md "DPPC / water"; HylleraasMD's DPPC example, GALAMOST's
-// MD-SCF validation): 12-bead lipids N-P-G-G + two 4-bead tails, water
-// beads W, harmonic bonds and angles, and the MD-SCF field in place of
+// (docs/reference.md, "DPPC and water model"; HylleraasMD's DPPC example,
+// GALAMOST's MD-SCF validation): 12-bead lipids N-P-G-G + two 4-bead tails,
+// water beads W, harmonic bonds and angles, and the MD-SCF field in place of
 // pair forces (pair style none).
 //
 // Units. The model is physical (nm, ps, kJ/mol, g/mol, K); the engine's
@@ -68,7 +68,7 @@ struct DppcBilayerParams {
 // G1, G2, C1A..C4A, C1B..C4B), waters follow.
 System make_dppc_bilayer(const DppcBilayerParams& p);
 
-// The chi table (kJ/mol) of REFERENCES.md for the five types above.
+// The chi table (kJ/mol) of docs/reference.md for the five types above.
 std::vector<double> dppc_chi();
 
 }  // namespace meso

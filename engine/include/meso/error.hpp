@@ -1,7 +1,7 @@
 // Errors the user can fix. Anything wrong with options, config values or
 // physical parameters is reported as an InputError: the message names the bad
 // value and the allowed range, and the command-line tools exit with code 2
-// (DESIGN.md section 9) before any output file is opened.
+// (ARCHITECTURE.md, "Conventions") before any output file is opened.
 #pragma once
 
 #include <sstream>

@@ -1,8 +1,8 @@
 // The MPCD solvent (SRD or MPC-AT; Howard, Panagiotopoulos & Nikoubashman,
 // CPC 2018, HOOMD-blue's MPCD package): its parameters, its particles and the
 // benchmark solvent. The solvent is a lean container of its own beside the MD
-// ParticleData (DESIGN.md sec. 3): every particle has the one solvent mass,
-// no force field acts on it, and collisions act per cell.
+// ParticleData (ARCHITECTURE.md, "Data model"): every particle has the one
+// solvent mass, no force field acts on it, and collisions act per cell.
 #pragma once
 
 #include <cstdint>
@@ -69,10 +69,10 @@ struct MpcdSystem {
   void validate() const;
 };
 
-// The benchmark solvent of REFERENCES.md ("SRD / MPCD"): a cubic box of L
-// cells a side, rho particles per cell on average, uniform random positions
-// and Maxwell-Boltzmann velocities at kT with the total momentum removed
-// exactly (the "initial correction"), all from `seed`.
+// The benchmark solvent (docs/reference.md, "SRD and MPCD solvent"): a cubic
+// box of L cells a side, rho particles per cell on average, uniform random
+// positions and Maxwell-Boltzmann velocities at kT with the total momentum
+// removed exactly (the "initial correction"), all from `seed`.
 struct SrdFluidParams {
   double L = 50.0;   // box edge in cells (a = params.cell_size)
   double rho = 10.0; // particles per cell

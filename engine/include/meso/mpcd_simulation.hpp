@@ -16,6 +16,7 @@
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "meso/simulation.hpp"
+#include "meso/step_rules.hpp"
 
 namespace meso {
 
@@ -79,7 +80,7 @@ class MpcdSimulation {
   std::unique_ptr<MpcdSortOp> sort_;
   std::unique_ptr<Communicator> comm_;  // several ranks only
   uint64_t n_global_ = 0;
-  uint32_t sort_every_ = 0;
+  StepRules rules_;  // when a collision sorts the solvent (meso/step_rules.hpp)
   uint64_t step_ = 0;
   // Frames for an installed io::FrameSink (validate --trajectory).
   uint64_t serial_ = 0;

@@ -1,5 +1,6 @@
-// Provenance recorded with every benchmark and validation result (DESIGN.md
-// section 5): git commit, compiler, build type, CPU and GPU model, date.
+// Provenance recorded with every benchmark and validation result
+// (ARCHITECTURE.md, "Performance methodology"): git commit, compiler, build
+// type, CPU and GPU model, date.
 #pragma once
 
 #include <string>

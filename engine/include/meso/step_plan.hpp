@@ -6,7 +6,7 @@
 // same plan into a conditional CUDA graph (kernels/cuda_step_graph.cu).
 //
 //   first half:   method.first_half
-//   list update:  if nlist.stale() on any rank:
+//   list update:  if nlist.stale(rules()) on any rank:
 //                   comm.migrate()
 //                   [reorder.apply() when sort is due]
 //                   comm.exchange_ghosts()
@@ -18,11 +18,11 @@
 //
 // Bonded forces and the MD-SCF field are further entries of forces(); with
 // pair style none they are the only ones and the plan has no cells, list or
-// reorder. Where the coming operations go: the MPCD solvent adds a stage after the second half
-// (stream every step; sort, grid shift, cell properties and collide every
-// `period` steps) with its own operations. A multi-rank run hands the plan
-// its Communicator (scaling/: MpiCommunicator); the single-rank one is the
-// default.
+// reorder. The MPCD solvent is not part of the plan: MpcdSimulation
+// (mpcd_simulation.hpp) runs its own operations once a collision period
+// (stream, the MD steps of the period, sort when due, collide). A
+// multi-rank run hands the plan its Communicator (scaling/:
+// MpiCommunicator); the single-rank one is the default.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +35,7 @@
 #include "meso/ops/integration_method.hpp"
 #include "meso/ops/neighbor_list.hpp"
 #include "meso/ops/reorder.hpp"
+#include "meso/step_rules.hpp"
 #include "meso/system.hpp"
 #include "meso/thermo.hpp"
 
@@ -85,9 +86,9 @@ class StepPlan {
   const std::vector<std::unique_ptr<ForceOp>>& forces() { return forces_; }
   Communicator& comm() { return *comm_; }
   const Communicator& comm() const { return *comm_; }
-  // Steps between reorders (variant sort): a reorder runs at the first
-  // rebuild at least this many steps after the previous one.
-  uint32_t sort_every() const { return sort_every_; }
+  // When the list is rebuilt and a rebuild reorders (meso/step_rules.hpp):
+  // the one policy the host loop and a backend's device loop both follow.
+  const StepRules& rules() const { return rules_; }
   // The last force performs the second half-step (fuse=on).
   bool second_half_fused() const { return fused_; }
 
@@ -98,7 +99,7 @@ class StepPlan {
   std::unique_ptr<NeighborListOp> nlist_;
   std::vector<std::unique_ptr<ForceOp>> forces_;
   std::unique_ptr<Communicator> comm_;
-  uint32_t sort_every_ = 0;
+  StepRules rules_;
   bool fused_ = false;
   uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list
   void rebuild();

@@ -82,7 +82,7 @@ struct System {
 };
 
 // The parameters of a homogeneous DPD fluid (the `dpd-fluid` workload and
-// the REFERENCES.md cases): one bead type, a, gamma, kT, r_c, s, density.
+// the docs/reference.md cases): one bead type, a, gamma, kT, r_c, s, density.
 struct DpdFluidParams {
   double rho = 3.0;
   double a = 25.0;

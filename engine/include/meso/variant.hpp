@@ -1,6 +1,6 @@
 // A variant selects how a backend traverses data, never the physics
-// (DESIGN.md section 2.3). It is parsed once from strings such as
-// "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4"
+// (ARCHITECTURE.md, "Backends and variants"). It is parsed once from strings
+// such as "nlist=ballot,pow=fast,precision=mixed,sort=100,rng=philox,fuse=off,tpp=4"
 // into typed axes; unspecified axes keep their defaults (those of Variant{},
 // or of a base variant: a workload's default, see parse(text, base)). Every
 // result records the variant it ran with, split into the axes the backend
@@ -45,7 +45,10 @@ struct Variant {
   NlistKind nlist = NlistKind::ballot;
   CellsKind cells = CellsKind::atomic;
   ReorderKind reorder = ReorderKind::none;
-  uint32_t sort = 0;  // reorder at the first rebuild at least N steps after the last (0: every rebuild)
+  // Reorder at the first rebuild at least N steps after the last (0: every
+  // rebuild); the MPCD solvent's cell list is rebuilt every collision, so it
+  // sorts every N collisions (0: every collision). meso/step_rules.hpp.
+  uint32_t sort = 0;
   PowKind pow = PowKind::libm;
   Precision precision = Precision::double_;
   RngKind rng = RngKind::philox;

@@ -22,7 +22,7 @@ Vec3d cross(Vec3d a, Vec3d b) {
 double norm(Vec3d a) { return std::sqrt(dot(a, a)); }
 
 TEST(HarmonicBond, HandValues) {
-  // The DPPC N-P bond (REFERENCES.md): k = 1250 kJ/mol/nm^2, r0 = 0.47 nm,
+  // The DPPC N-P bond (docs/reference.md): k = 1250 kJ/mol/nm^2, r0 = 0.47 nm,
   // stretched to 0.5 nm: V = 1250/2 0.03^2 = 0.5625, F = -k (r - r0) = -37.5
   // along r_ij, f_over_r = -37.5 / 0.5 = -75.
   const auto b = harmonic_bond<double>(0.25, {1250.0, 0.47});

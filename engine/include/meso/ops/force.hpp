@@ -1,7 +1,8 @@
 // A force: adds its contribution to the net force on every local particle
 // (HOOMD-blue's ForceCompute). The pair forces (DPD, Lennard-Jones) are one
-// templated operation over the evaluators of meso/physics; bonded and field
-// forces will be further ForceOps of the same plan.
+// templated operation over the evaluators of meso/physics; the bonded force
+// ("bonded") and the MD-SCF field ("field/mdscf", field.hpp) are further
+// ForceOps of the same plan.
 #pragma once
 
 #include <cstdint>

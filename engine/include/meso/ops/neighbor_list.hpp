@@ -1,11 +1,12 @@
-// Verlet neighbor list over the cell list, of radius r_c + skin. It decides
-// itself when it is stale: after any particle moved more than skin/2 since
-// the last build, or every rebuild_every steps (RunParams).
+// Verlet neighbor list over the cell list, of radius r_c + skin. It is
+// stale by the plan's rules (meso/step_rules.hpp): after any particle moved
+// more than skin/2 since the last build, or every rebuild_every steps.
 #pragma once
 
 #include <cstdint>
 
 #include "meso/ops/operation.hpp"
+#include "meso/step_rules.hpp"
 
 namespace meso {
 
@@ -22,8 +23,9 @@ struct NeighborStats {
 class NeighborListOp : public Operation {
  public:
   // Called once per step, after the first half-step: counts the step and
-  // says whether the list must be rebuilt before this step's forces.
-  virtual bool stale() = 0;
+  // says whether the list must be rebuilt before this step's forces, by
+  // `rules` (the plan's).
+  virtual bool stale(const StepRules& rules) = 0;
   // Builds from the cell list (built just before).
   virtual void build() = 0;
   virtual NeighborStats stats() const = 0;

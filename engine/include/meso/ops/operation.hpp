@@ -1,9 +1,11 @@
 // An operation is one piece of a time step that a backend implements (the
 // OpenMM Platform/Kernel pattern: the engine declares the abstract operation,
 // each backend registers a factory for it under its name, and the engine's
-// StepPlan composes them; see docs/architecture.md).
+// StepPlan, or MpcdSimulation for the MPCD solvent, composes them; see
+// ARCHITECTURE.md, "Operations").
 //
-// The operations of today and their registered names:
+// The registered names (the table in ARCHITECTURE.md lists them too, and
+// tests/scripts/architecture_ops.sh checks it against the registrations):
 //   cell_list              CellListOp           (cell_list.hpp)
 //   neighbor_list          NeighborListOp       (neighbor_list.hpp)
 //   reorder                ReorderOp            (reorder.hpp)
@@ -12,9 +14,12 @@
 //   field/mdscf            MdscfFieldOp: the MD-SCF mean field (field.hpp)
 //   integrate/vv, gw, nve, nvt, langevin
 //                          IntegrationMethodOp  (integration_method.hpp)
-// Where the coming ones go: mpcd/stream, mpcd/sort, mpcd/collide/{srd,at}
-// (an MpcdOp family beside these), and the Communicator
-// (communicator.hpp) for ghost exchange and migration.
+//   domain                 DomainStorageOp      (domain_storage.hpp)
+//   mpcd/stream, mpcd/sort, mpcd/collide/srd, mpcd/collide/at, mpcd/domain
+//                          MpcdStreamOp, MpcdSortOp, MpcdCollideOp,
+//                          MpcdDomainOp         (mpcd.hpp)
+// The Communicator (communicator.hpp) of ghost exchange and migration is
+// not an operation: it reaches the particles through "domain".
 #pragma once
 
 #include <functional>

@@ -1,5 +1,5 @@
-// Bonded interactions, written once for every backend (the CPU reference and,
-// later, the CUDA kernels), in HOOMD-blue's conventions (md.bond.Harmonic,
+// Bonded interactions, written once for every backend (the CPU reference and
+// the CUDA kernels), in HOOMD-blue's conventions (md.bond.Harmonic,
 // md.bond.FENEWCA, md.angle.Harmonic) and GALAMOST's parameter forms:
 //
 //   harmonic bond   V(r) = k/2 (r - r0)^2
@@ -15,7 +15,7 @@
 // Angle convention: for the angle (a, b, c), b is the vertex and theta the
 // angle between the bond vectors r_ab = r_a - r_b and r_cb = r_c - r_b, in
 // [0, pi]: a straight chain has theta = pi (GALAMOST's and HOOMD-blue's
-// convention; REFERENCES.md's DPPC angles "P-G-C 180" are straight).
+// convention; the DPPC angles "P-G-C 180" of docs/reference.md are straight).
 //
 // Vectors are minimum-image differences computed by the caller; the
 // evaluators return forces, energies and the virial (sum over the

@@ -30,7 +30,7 @@ inline constexpr double kTwoPi = 6.283185307179586476925286766559;
 // there is no rounding of 2 pi u2 and no trigonometric range-reduction slow
 // path in the kernel. The host has no cospi in standard C++ and uses
 // cos(2 pi u2); the two differ by a few ulp, far inside the 1e-12 host/device
-// force tolerance of DESIGN.md sec. 4.
+// force tolerance (ARCHITECTURE.md, "Correctness strategy").
 MESO_HD double box_muller(double u1, double u2) {
   const double r = ::sqrt(-2.0 * ::log(u1));
 #ifdef __CUDA_ARCH__

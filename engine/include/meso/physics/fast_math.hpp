@@ -1,6 +1,6 @@
 // Branchless double-precision pow, log2, exp2, log and cospi for the DPD
 // weight function w_R = w_C^s and the Box-Muller transform, selected by the
-// `pow=fast` variant axis (DESIGN.md sec. 2).
+// `pow=fast` variant axis (ARCHITECTURE.md, "Backends and variants").
 //
 // Source: Y.-H. Tang, G. E. Karniadakis, "Accelerating dissipative particle
 // dynamics simulations on GPUs: Algorithms, numerics and applications",
@@ -27,7 +27,7 @@
 //     ln 2 in two parts. 2^n is applied as two exact power-of-two factors so
 //     that overflow gives +inf and underflow gives gradual underflow / 0.
 //
-// Measured accuracy (tests/engine/include/meso/physics/fast_math_test.cpp, host, 2^20
+// Measured accuracy (tests/engine/physics/fast_math_test.cpp, host, 2^20
 // random inputs per range against an 80-bit long double reference, several
 // seeds; docs/fast_math.md carries the device figures):
 //   fast_pow  a in [1e-10, 2],      b in [0.25, 3]: max 1.04 ULP (DPD range)

@@ -1,6 +1,6 @@
 // Host-only accuracy oracle for fast_math.hpp, shared by the host unit test,
 // the GPU test and the microbenchmark so that all three measure error the
-// same way: the published input ranges and bounds (REFERENCES.md, "Fast
+// same way: the published input ranges and bounds (docs/reference.md, "Fast
 // math"), random inputs over them, and an extended-precision reference.
 //
 // Reference: x87 80-bit long double (64-bit significand) powl/logl/sinl from

@@ -1,9 +1,9 @@
 // Per-particle Langevin noise: three independent standard normal deviates for
 // particle `tag` at step `step`, a pure function of (tag, step, seed) so that
 // every backend, rank count and particle order draws the same numbers
-// (DESIGN.md sec. 3). Philox4x32-10 with its own stream id in key word 1
-// ("LNGV"), so it never shares counters with the DPD pair noise ("DPD!") or
-// the initial-configuration draws under the same user seed.
+// (ARCHITECTURE.md, "Random numbers"). Philox4x32-10 with its own stream id
+// in key word 1 ("LNGV"), so it never shares counters with the DPD pair
+// noise ("DPD!") or the initial-configuration draws under the same user seed.
 //
 // counter = {tag, step low word, step high word, draw}, draw = 0, 1: each
 // call gives four 32-bit words = two 53-bit uniforms = two normals (Box-

@@ -1,7 +1,7 @@
 // The hybrid particle-field (MD-SCF) pieces written once for every backend
 // (Milano & Kawakatsu, J. Chem. Phys. 130 (2009) 214106; GALAMOST, Zhu et
-// al., J. Comput. Chem. 34 (2013) 2197, sec. "MD-SCF"; REFERENCES.md "DPPC /
-// water"): the density of each bead type on a periodic grid by
+// al., J. Comput. Chem. 34 (2013) 2197, sec. "MD-SCF"; docs/reference.md,
+// "DPPC and water model"): the density of each bead type on a periodic grid by
 // cloud-in-cell, the mean-field potential
 //
 //   V_K(v) = sum_K' chi_KK' phi_K'(v) + (1/kappa) (sum_K' phi_K'(v) - 1),

@@ -3,7 +3,8 @@
 // equal and opposite and momentum is conserved exactly (Groot & Warren, J.
 // Chem. Phys. 107 (1997) 4423, eq. 3 with theta_ij = theta_ji). The noise is a
 // pure function of its key, never of particle order, rank or backend
-// (DESIGN.md sec. 3), so that GPU and CPU forces can be compared pair by pair.
+// (ARCHITECTURE.md, "Random numbers"), so that GPU and CPU forces can be
+// compared pair by pair.
 //
 // Two generators, selected by the `rng` variant axis:
 //   philox: Philox4x32-10 keyed by (min tag, max tag, step, seed); see philox.hpp.

@@ -3,14 +3,14 @@
 // Source: J. K. Salmon, M. A. Moraes, R. O. Dror, D. E. Shaw, "Parallel random
 // numbers: as easy as 1, 2, 3", SC11 (2011); written from the specification,
 // not copied from Random123. Random123's published known-answer vectors
-// (examples/kat_vectors) are checked in tests/engine/include/meso/physics/philox_test.cpp.
+// (examples/kat_vectors) are checked in tests/engine/physics/philox_test.cpp.
 //
 // Why a counter-based generator: the DPD pair noise and the SRD cell rotations
 // must be a pure function of (global ids, step, seed) so that every backend,
 // every rank count and every particle ordering draws the same numbers
-// (DESIGN.md sec. 3). Philox has no state to carry or to partition, and 10
-// rounds is the variant Salmon et al. report as passing BigCrush with a safety
-// margin (they found 7 rounds already sufficient).
+// (ARCHITECTURE.md, "Random numbers"). Philox has no state to carry or to
+// partition, and 10 rounds is the variant Salmon et al. report as passing
+// BigCrush with a safety margin (they found 7 rounds already sufficient).
 #pragma once
 
 #include <cstdint>

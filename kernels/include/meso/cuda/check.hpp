@@ -1,7 +1,7 @@
-// Every CUDA call is checked (DESIGN.md section 9). MESO_CUDA_CHECK throws
-// with the file, line, call and the runtime's message; MESO_CUDA_CHECK_LAUNCH
-// checks the launch and, in debug builds, waits for the kernel so a fault is
-// reported at the launch that caused it.
+// Every CUDA call is checked (ARCHITECTURE.md, "Conventions").
+// MESO_CUDA_CHECK throws with the file, line, call and the runtime's message;
+// MESO_CUDA_CHECK_LAUNCH checks the launch and, in debug builds, waits for
+// the kernel so a fault is reported at the launch that caused it.
 #pragma once
 
 #include <cuda_runtime.h>

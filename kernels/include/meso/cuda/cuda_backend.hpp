@@ -1,7 +1,9 @@
 // The CUDA backend ("cuda"): the operations of meso/ops/ on the GPU (cell
-// lists, neighbor lists, reordering, DPD and Lennard-Jones pair forces, the
-// vv, gw, nve, nvt and Langevin integrators) with every variant axis of
-// DESIGN.md (nlist, cells, reorder + sort, pow, precision, rng, fuse, tpp).
+// lists, neighbor lists, reordering, DPD and Lennard-Jones pair forces,
+// bonded forces, the MD-SCF field, the vv, gw, nve, nvt and Langevin
+// integrators, domain storage and the MPCD solvent's operations) with every
+// variant axis of ARCHITECTURE.md, "Backends and variants" (nlist, cells,
+// reorder + sort, pow, precision, rng, fuse, tpp, noise, gather, density).
 // The step loop stays on the device: the engine's StepPlan is compiled into
 // one CUDA graph per step whose neighbor-list rebuild is a conditional node
 // set by a device-side displacement check, so the host never waits between

@@ -25,9 +25,9 @@ namespace meso::validation {
 // mass g, kinematic viscosity nu:
 //   u(z,t) = g d^2/(8 nu) (1 - (2z/d)^2)
 //            - sum_n 4 (-1)^n g d^2 / (nu pi^3 (2n+1)^3) cos((2n+1) pi z/d) exp(-(2n+1)^2 pi^2 nu t/d^2)
-// REFERENCES.md writes F for the driving; with nu kinematic, F/nu must be an
-// acceleration over a kinematic viscosity (F = rho g over eta = rho nu is the
-// same ratio), so F = g here.
+// docs/reference.md writes F for the driving; with nu kinematic, F/nu must be
+// an acceleration over a kinematic viscosity (F = rho g over eta = rho nu is
+// the same ratio), so F = g here.
 // Returns the average of u over z in [z0, z1] and t in [t0, t1] (exact
 // integrals of each term; z0 == z1 or t0 == t1 give point values).
 double startup_channel_velocity(double z0, double z1, double t0, double t1, double g, double nu, double d);

@@ -1,8 +1,9 @@
 // A validation case compares physics against a published or analytic value
-// (DESIGN.md section 6). Each case lives in validation/<name>/ with a README
-// stating source, parameters, reference value, tolerance and why. It runs in
-// two forms sharing one code path: `short_form` on the CPU in CI (ctest -L
-// validation) and `long_form` with the full system (ctest -L long).
+// (ARCHITECTURE.md, "Validation cases"). Each case lives in validation/<name>/
+// with a README stating source, parameters, reference value, tolerance and
+// why. It runs in two forms sharing one code path: `short_form` on the CPU in
+// CI (ctest -L validation) and `long_form` with the full system (ctest -L
+// long).
 #pragma once
 
 #include <chrono>

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/refactor/ (issue 18, backends as composed
-# operations), in one device call: every GPU test (kernels_test), the
-# before/after check (scripts/device_refactor_check.sh: bitwise trajectories
-# and TPS), and compute-sanitizer memcheck and racecheck of short runs of
-# the default and fast variants of both workloads.
-# Usage: scripts/device_issue18.sh <before bin dir> <after bin dir> <output dir>
+# A refactor's GPU checks, the runs behind results/refactor/ (issue 18,
+# backends as composed operations), in one device call: every GPU test
+# (kernels_test), the before/after check (scripts/device_refactor_check.sh:
+# bitwise trajectories and TPS), and compute-sanitizer memcheck and
+# racecheck of short runs of the default and fast variants of dpd-fluid and
+# lj-liquid.
+# Usage: scripts/device_refactor_sanitizers.sh <before bin dir> <after bin dir> <output dir>
 set -u
 BEF=$1
 AFT=$2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/cuda-dpd/ (issue 4), in one call on the device
-# machine: GPU tests, Table 2 / Table 3 microbenchmarks, the dpd-fluid step
-# sweep per precision and variant, and the CPU reference on the same host.
-# Usage: scripts/device_issue4.sh <build dir with bin/> <output dir>
+# The CUDA DPD measurements behind results/cuda-dpd/ (first CUDA backend,
+# issue 4), in one call on the device machine: GPU tests, Tang &
+# Karniadakis' Table 2 / Table 3 microbenchmarks, the dpd-fluid step sweep per
+# precision and variant, and the CPU reference on the same host.
+# Usage: scripts/device_cuda_dpd.sh <build dir with bin/> <output dir>
 set -u
 B=${1:-build/default}/bin
 O=${2:-results/cuda-dpd}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/cuda-dpd/issue13-part2/ (issue 13, second
-# part: the masked traversal of the DPD force kernel, noise=fp32 by default
+# The DPD speed work's second part, with the per-kernel speed of light: the
+# GPU runs behind results/cuda-dpd/issue13-part2/ (issue 13, second part:
+# the masked traversal of the DPD force kernel, noise=fp32 by default
 # in mixed, the list capacity shrunk after equilibration with the reorder
 # scratch in the list's storage, the per-kernel speed of light, the step
 # against N), in one device call, most important first, each part bounded by
@@ -22,7 +23,7 @@
 # After every part the outputs are packed into $TGZ, so a call stopped at its
 # limit still returns what finished. PARTS (default "1 2 3 4 5") selects the
 # parts; the committed results ran "1 2 3 5", "6" and "4 7" in three calls.
-# Usage: [PARTS="..."] scripts/device_issue13_part2.sh <bin dir> <output dir> <tgz>
+# Usage: [PARTS="..."] scripts/device_dpd_speed_of_light.sh <bin dir> <output dir> <tgz>
 # where <bin dir> holds kernels_test, mesobench and trajectory_digest of a
 # device build (cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 # -DCMAKE_CUDA_ARCHITECTURES=90; ninja -C build kernels_test mesobench

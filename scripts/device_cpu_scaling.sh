@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The runs behind results/scaling/ (issue 14: MPI domain decomposition) on a
-# device machine, in one call, each part bounded by a timeout:
+# MPI domain decomposition on CPU ranks: the runs behind results/scaling/
+# (issue 14, first part) on a device machine, in one call, each part bounded
+# by a timeout:
 #  1. every GPU test (kernels_test): this change touched kernels/ (device
 #     selection per rank) and the engine's step plan that the CUDA backend
 #     compiles;
@@ -15,7 +16,7 @@
 # After every part the outputs are packed into $TGZ.
 # CPU_VARIANT (parts 3 and 4, e.g. reorder=cell,sort=100): the CPU runs'
 # --variant (default: the workload's cpu default, reorder=none).
-# Usage: [PARTS="..."] [CPU_VARIANT=...] scripts/device_issue14.sh <bin dir> <output dir> <tgz>
+# Usage: [PARTS="..."] [CPU_VARIANT=...] scripts/device_cpu_scaling.sh <bin dir> <output dir> <tgz>
 set -u
 BIN=$1
 O=$2

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/cuda-lj/ (issue 5, GPU half): every GPU test
-# (kernels_test: label gpu), lj-liquid at N = 64000 per precision and
-# neighbor-list builder (with and without reordering and lanes per
-# particle), N = 1M, and the nve-drift short form on the GPU per precision.
-# Usage: scripts/device_issue5.sh <dir with kernels_test and mesobench> <output dir>
+# The CUDA Lennard-Jones measurements behind results/cuda-lj/ (issue 5, GPU
+# half): every GPU test (kernels_test: label gpu), lj-liquid at N = 64000 per
+# precision and neighbor-list builder (with and without reordering and lanes
+# per particle), N = 1M, and the nve-drift short form on the GPU per
+# precision.
+# Usage: scripts/device_cuda_lj.sh <dir with kernels_test and mesobench> <output dir>
 set -u
 B=${1:-build/default/bin}
 O=${2:-results/cuda-lj}

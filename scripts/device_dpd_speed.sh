@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/cuda-dpd/issue13/ (issue 13: DPD speed,
-# per-workload default variants, the error model of the fp32 comparisons),
-# in one device call, most important first, each part bounded by a timeout:
+# The DPD speed work's GPU runs behind results/cuda-dpd/issue13/ (issue 13:
+# DPD speed, per-workload default variants, the error model of the fp32
+# comparisons), in one device call, most important first, each part bounded
+# by a timeout:
 #  1. every GPU test (kernels_test), none skipped;
 #  2. CudaDpdBackend.EveryVariantMatchesReference for >= 200 fresh seeds
 #     (16 processes x 13 repeats, OMP_NUM_THREADS=1 each);
@@ -18,7 +19,7 @@
 #     on 20-step runs of the new kernels (trajectory_digest, N = 8192).
 # After every part the outputs are packed into $TGZ, so a call stopped at its
 # limit still returns what finished.
-# Usage: scripts/device_issue13.sh <new bin dir> <base bin dir> <output dir> <tgz>
+# Usage: scripts/device_dpd_speed.sh <new bin dir> <base bin dir> <output dir> <tgz>
 set -u
 NEW=$1
 BASE=$2

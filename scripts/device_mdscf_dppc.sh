@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/dppc/ (issue 15: CUDA bonded forces, the
-# MD-SCF field with gather and scatter density assignment, pair style none,
-# the DPPC bilayer), in one device call, most important first, each part
-# bounded by a timeout:
+# The MD-SCF / DPPC GPU runs behind results/dppc/ (issue 15: CUDA bonded
+# forces, the MD-SCF field with gather and scatter density assignment, pair
+# style none, the DPPC bilayer), in one device call, most important first,
+# each part bounded by a timeout:
 #  1. every GPU test (kernels_test), none skipped;
 #  2. compute-sanitizer memcheck (graphs on) and racecheck
 #     (MESO_CUDA_GRAPHS=0) on the bonded and MD-SCF GPU tests and on 40-step
@@ -15,7 +15,7 @@
 #  5. the dppc-density long form on the GPU (with its CPU comparison run),
 #     VARIANT (default: the workload's cuda default).
 # After every part the outputs are packed into $TGZ.
-# Usage: [PARTS="..."] [VARIANT=...] scripts/device_issue15.sh <bin dir> <output dir> <tgz>
+# Usage: [PARTS="..."] [VARIANT=...] scripts/device_mdscf_dppc.sh <bin dir> <output dir> <tgz>
 set -u
 BIN=$1
 O=$2

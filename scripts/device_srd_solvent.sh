@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The GPU runs behind results/srd/ (issue 12, MPCD/SRD solvent), in one
+# The MPCD/SRD solvent's GPU runs behind results/srd/ (issue 12), in one
 # device call: every GPU test, compute-sanitizer memcheck and racecheck of
 # the MPCD tests (kernels enqueued directly: MESO_CUDA_GRAPHS=0), the
 # srd-fluid benchmark (L = 50 and 100, double and mixed, sort period, SRD,
 # SRD + thermostat and AT), the CPU reference on all host cores, and the
 # srd-momentum long forms (double and mixed).
-# Usage: scripts/device_issue12.sh <bin dir> <output dir>
+# Usage: scripts/device_srd_solvent.sh <bin dir> <output dir>
 set -u
 B=$1
 O=$2

@@ -1,0 +1,104 @@
+#include "options.hpp"
+
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "../validate.hpp"
+#include "meso/error.hpp"
+#include "meso/validation/validation_case.hpp"
+
+namespace meso::bench {
+
+namespace {
+constexpr uint64_t kCpuDefaultMaxN = 262144;
+}  // namespace
+
+const CLI::Validator kParticleCount(
+    [](std::string& v) -> std::string {
+      const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+      return digits && v.find_first_not_of('0') != std::string::npos
+                 ? ""
+                 : "value '" + v + "' is invalid: it must be a particle count >= 1";
+    },
+    "N >= 1");
+
+const CLI::Validator kFinite(
+    [](std::string& v) -> std::string {
+      try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used == v.size() && std::isfinite(x)) return "";
+      } catch (const std::exception&) {
+      }
+      return "value '" + v + "' is invalid: it must be a finite number";
+    },
+    "finite");
+
+const CLI::Validator kFileName(
+    [](std::string& v) -> std::string { return v.empty() ? "value '' is invalid: give a file name" : ""; },
+    "FILE");
+
+void add_selection_options(CLI::App* app, SelectionOptions& o) {
+  add_filter_backend_variant(app, o.filter, o.backend, o.variant);
+}
+
+void add_filter_backend_variant(CLI::App* app, std::string& filter, std::string& backend, std::string& variant) {
+  app->add_option("--filter", filter, "Regular expression matched against the full case name");
+  app->add_option("--backend", backend, "Backend: auto (best present), cpu, cuda");
+  app->add_option("--variant", variant,
+                  "Variant axes over each workload's default variant (`list --variants`), e.g. "
+                  "precision=double,rng=philox (axes: nlist cells reorder sort pow precision rng fuse "
+                  "tpp noise gather)");
+}
+
+void add_progress_options(CLI::App* app, ProgressOptions& o) {
+  app->add_flag("--quiet,-q", o.quiet, "No progress lines on stderr");
+  app->add_option("--progress-interval", o.progress_interval,
+                  "Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)")
+      ->check(kFinite)
+      ->check(CLI::Range(0.0, 86400.0));
+}
+
+Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bool for_listing) {
+  Selection s;
+  Variant::parse(o.variant);  // a bad --variant is refused before anything else
+  s.backend = reg.resolve(o.backend);
+  // Creating the backend validates name and variant before anything runs;
+  // one probe per distinct variant.
+  std::map<std::string, std::vector<std::string>> axes_of;
+  auto effective = [&](const Variant& v) {
+    const std::string key = v.to_string();
+    auto it = axes_of.find(key);
+    if (it == axes_of.end()) it = axes_of.emplace(key, reg.create(s.backend, v)->applicable_axes()).first;
+    return v.to_string(it->second);
+  };
+  const uint64_t max_n = o.max_n ? o.max_n : (s.backend == "cpu" ? kCpuDefaultMaxN : 0);
+  const std::regex re = compile_filter(o.filter);
+  for (BenchCase c : all_cases()) {
+    const ResolvedVariant rv = resolve_variant(c.workload_name(), s.backend, o.variant);
+    const std::string eff = effective(rv.variant);
+    // The filter selects registered cases by their registered names; --param
+    // then overrides parameters of the selected ones (and renames them).
+    const bool wanted = o.filter.empty() && !for_listing ? c.in_default_suite
+                                                          : std::regex_search(c.name(s.backend, eff), re);
+    if (!wanted || (max_n && c.n() > max_n)) continue;
+    for (const auto& kv : o.params) apply_param(c, kv);
+    const std::string name = c.name(s.backend, eff);
+    // Catch bad physical parameters before the first case runs.
+    c.validate();
+    s.cases.push_back(c);
+    s.names.push_back(name);
+    s.variants.push_back(rv);
+  }
+  // A listing may match only validation cases (`list --filter poiseuille`).
+  bool validation_match = false;
+  for (const auto& v : validation::all_cases()) validation_match = validation_match || std::regex_search(v.name, re);
+  if (s.cases.empty() && !(for_listing && validation_match))
+    throw_input_error("--filter '", o.filter, "' matches no benchmark case",
+                      max_n ? " with N <= " + std::to_string(max_n) + " (see --max-n)" : "",
+                      "; `mesobench list` shows the names");
+  return s;
+}
+
+}  // namespace meso::bench

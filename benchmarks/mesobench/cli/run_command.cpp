@@ -1,0 +1,124 @@
+// `mesobench run` (and mesobench with no subcommand: the default suite):
+// timed repeats of the selected cases, or one case run for --steps with its
+// trajectory and checkpoints.
+#include <iostream>
+
+#include "../backends.hpp"
+#include "../output_paths.hpp"
+#include "../production.hpp"
+#include "../progress_line.hpp"
+#include "../report.hpp"
+#include "../runner.hpp"
+#include "command.hpp"
+#include "meso/error.hpp"
+#include "meso/provenance.hpp"
+#include "options.hpp"
+
+namespace meso::bench {
+namespace {
+
+// The keys of every workload, for --help.
+std::string param_keys_help() {
+  std::string out;
+  for (const Workload* w : workloads()) {
+    out += (out.empty() ? "" : "; ") + w->name() + ":";
+    for (const auto& p : w->params()) out += " " + p.key;
+  }
+  return out;
+}
+
+class RunCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* run = app.add_subcommand("run", "Run benchmark cases (default suite without --filter)");
+    add_selection_options(run, o_);
+    run->add_option("--json", json_, "Write results with provenance to this JSON file")->check(kFileName);
+    run->add_option("--param", o_.params,
+                    "Override a workload parameter, key=value; repeatable (`mesobench list --params` lists "
+                    "each workload's keys, units and meaning: " + param_keys_help() + ")");
+    run->add_option("--repeats", timing_.repeats, "Timed repeats per case (median and spread reported)")
+        ->check(CLI::Range(1, 1000));
+    run->add_option("--min-time", timing_.min_time, "Seconds per timed repeat, at least")
+        ->check(kFinite)
+        ->check(CLI::Range(1e-3, 3600.0));
+    run->add_option("--warmup-time", timing_.warmup_time, "Seconds of untimed warm-up steps")
+        ->check(kFinite)
+        ->check(CLI::Range(0.0, 3600.0));
+    run->add_option("--steps", out_.steps,
+                    "Run exactly this many steps (after --restart: up to this step) instead of timed repeats")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+    auto* traj = run->add_option("--trajectory", out_.trajectory,
+                                 "Write an H5MD trajectory to this file (needs --steps)")
+                     ->check(kFileName);
+    run->add_option("--every", out_.every, "Steps between trajectory frames (default: --steps / 100)")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+        ->needs(traj);
+    auto* ckpt = run->add_option("--checkpoint", out_.checkpoint,
+                                 "Write the full state to this file at the end (and every --checkpoint-every steps)")
+                     ->check(kFileName);
+    run->add_option("--checkpoint-every", out_.checkpoint_every, "Steps between checkpoints")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+        ->needs(ckpt);
+    run->add_option("--restart", out_.restart,
+                    "Continue the run saved in this checkpoint (same case, backend and variant), bit for bit")
+        ->check(CLI::ExistingFile);
+    run->add_option("--max-n", o_.max_n, "Skip cases with more particles (default: 262144 on cpu)")
+        ->check(kParticleCount);
+    add_progress_options(run, progress_);
+    return run;
+  }
+
+  int run(const CommandContext& ctx) override {
+    // Every file read and written, checked together before anything runs:
+    // no output overwrites an input or another output (output_paths.hpp).
+    PathPlan plan;
+    plan.read("--restart", out_.restart);
+    plan.write("--json", json_);
+    plan.write("--trajectory", out_.trajectory);
+    plan.write("--checkpoint", out_.checkpoint);
+    plan.allow_same("--checkpoint", "--restart");  // continuing in place: read whole before replaced
+    plan.check();
+    check_output_options(out_);
+    const ProgressScope progress(progress_.quiet, progress_.progress_interval);
+    const Selection s = select_cases(o_, ctx.registry, false);
+    const bool files = !out_.trajectory.empty() || !out_.checkpoint.empty() || !out_.restart.empty();
+    if (files && s.cases.size() != 1)
+      throw_input_error("--trajectory, --checkpoint and --restart need exactly one case; --filter '", o_.filter,
+                        "' selects ", s.cases.size());
+    RunOptions ro = timing_;
+    ro.inspect = inspect_backend;
+    ro.inspect_mpcd = inspect_mpcd_backend;
+    const Provenance prov = collect_provenance();
+    std::cout << "mesobench " << prov.version << " (" << prov.git_commit << ", " << prov.build_type
+              << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads
+              << " threads  GPU: " << (prov.gpu_model.empty() ? "none" : prov.gpu_model) << "\n\n";
+    std::vector<BenchResult> results;
+    for (std::size_t k = 0; k < s.cases.size(); ++k) {
+      results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_)
+                                   : run_case(s.cases[k], ctx.registry, s.backend, s.variants[k], ro));
+      std::cerr << "  done " << results.back().name << '\n';
+    }
+    print_table(results);
+    if (!json_.empty()) {
+      nlohmann::json doc = result_document("benchmark", prov);
+      doc["results"] = nlohmann::json::array();
+      for (const auto& r : results) doc["results"].push_back(to_json(r));
+      write_json_atomically(json_, doc);
+      std::cout << "\nwrote " << json_ << '\n';
+    }
+    return 0;
+  }
+
+ private:
+  SelectionOptions o_;
+  std::string json_;
+  RunOptions timing_;
+  OutputOptions out_;  // --steps, --trajectory, --checkpoint, --restart (production.hpp)
+  ProgressOptions progress_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+}  // namespace meso::bench

@@ -1,0 +1,193 @@
+#include "workload.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "memory_estimate.hpp"
+#include "meso/error.hpp"
+
+namespace meso::bench {
+namespace {
+
+std::vector<std::unique_ptr<Workload>>& registry() {
+  static std::vector<std::unique_ptr<Workload>> r;
+  return r;
+}
+
+std::string key_list(const Workload& w) {
+  std::string keys;
+  for (const auto& p : w.params()) keys += (keys.empty() ? "" : ", ") + p.key;
+  return keys;
+}
+
+}  // namespace
+
+WorkloadRegistration::WorkloadRegistration(std::unique_ptr<Workload> w) {
+  for (const auto& other : registry())
+    if (other->name() == w->name()) throw std::logic_error("workload '" + w->name() + "' registered twice");
+  registry().push_back(std::move(w));
+}
+
+const std::vector<const Workload*>& workloads() {
+  static const std::vector<const Workload*> sorted = [] {
+    std::vector<const Workload*> v;
+    for (const auto& w : registry()) v.push_back(w.get());
+    std::sort(v.begin(), v.end(), [](const Workload* a, const Workload* b) { return a->name() < b->name(); });
+    return v;
+  }();
+  return sorted;
+}
+
+const Workload& find_workload(const std::string& name, const char* option) {
+  std::string names;
+  for (const Workload* w : workloads()) {
+    if (w->name() == name) return *w;
+    names += (names.empty() ? "" : ", ") + w->name();
+  }
+  throw_input_error(option, " '", name, "' is not a workload (", names, ")");
+}
+
+const std::vector<BenchCase>& all_cases() {
+  static const std::vector<BenchCase> cases = [] {
+    std::vector<BenchCase> v;
+    for (const Workload* w : workloads())
+      for (BenchCase& c : w->cases()) v.push_back(std::move(c));
+    return v;
+  }();
+  return cases;
+}
+
+void Workload::add_param(std::string key, std::string unit, std::string meaning,
+                         std::function<void(BenchCase&, const std::string&)> set) {
+  params_.push_back({std::move(key), std::move(unit), std::move(meaning), std::move(set)});
+}
+
+Precision Workload::default_precision(const std::string& backend) const {
+  return backend == "cuda" ? Precision::mixed : Variant{}.precision;
+}
+
+std::string Workload::size_text(const BenchCase& c) const {
+  std::ostringstream os;
+  const double n = particle_count(c);
+  os << "N = ";
+  if (n < 1e15)
+    os << static_cast<uint64_t>(n);
+  else
+    os << n;
+  return os.str();
+}
+
+System Workload::make_system(const BenchCase&) const {
+  throw std::logic_error("workload '" + name() + "' has no MD system");
+}
+
+MpcdSystem Workload::make_solvent(const BenchCase&) const {
+  throw std::logic_error("workload '" + name() + "' has no solvent");
+}
+
+MpcdParams Workload::solvent_params(const BenchCase&) const {
+  throw std::logic_error("workload '" + name() + "' has no solvent");
+}
+
+void Workload::set_particle_count(BenchCase& c, uint64_t n) const { apply_param(c, "N=" + std::to_string(n)); }
+
+const std::string& BenchCase::workload_name() const { return workload->name(); }
+const std::string& BenchCase::kernel() const { return workload->kernel(); }
+bool BenchCase::solvent() const { return workload->solvent(); }
+uint64_t BenchCase::n() const { return static_cast<uint64_t>(workload->particle_count(*this)); }
+
+void BenchCase::validate() const {
+  // Size first, so that a box too large is named with N and the bytes it
+  // would need (the engine's own N check would name only N).
+  check_fits_in_memory(*this);
+  workload->validate(*this);
+}
+
+System BenchCase::make_system() const { return workload->make_system(*this); }
+MpcdSystem BenchCase::make_solvent() const { return workload->make_solvent(*this); }
+
+std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
+  return workload->name() + '/' + workload->kernel() + '/' + backend + '/' + variant + '/' +
+         workload->name_parameters(*this);
+}
+
+void apply_param(BenchCase& c, const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw_input_error("--param '", kv, "' is invalid: expected key=value");
+  const std::string key = kv.substr(0, eq);
+  const std::string value = kv.substr(eq + 1);
+  for (const auto& p : c.workload->params())
+    if (p.key == key) return p.set(c, value);
+  throw_input_error("--param key '", key, "' is unknown for ", c.workload->name(), ": allowed keys are ",
+                    key_list(*c.workload), " (`mesobench list --params` says what each sets)");
+}
+
+double parse_param_double(const std::string& key, const std::string& v) {
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(v, &used);
+    if (used == v.size()) return x;
+  } catch (const std::exception&) {
+  }
+  throw_input_error("--param ", key, "=", v, " is invalid: expected a number");
+}
+
+uint64_t parse_param_uint(const std::string& key, const std::string& v) {
+  uint64_t x = 0;
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec != std::errc{} || p != v.data() + v.size() || v.empty())
+    throw_input_error("--param ", key, "=", v, " is invalid: expected a non-negative integer");
+  return x;
+}
+
+bool parse_param_flag(const std::string& key, const std::string& v) {
+  if (v == "0") return false;
+  if (v == "1") return true;
+  throw_input_error("--param ", key, "=", v, " is invalid: expected 0 (off) or 1 (on)");
+}
+
+// A time step in which a particle at the thermal speed sqrt(3 kT / m) moves
+// more than `limit` gives a meaningless trajectory (and TPS figures for it):
+// refuse it a priori, naming dt and the displacement.
+void check_step_length(double dt, double kT, double mass, double limit, const char* limit_is) {
+  const double speed = std::sqrt(3.0 * kT / mass);
+  const double moved = speed * dt;
+  if (moved > limit)
+    throw_input_error("dt = ", dt, " is too large: at the thermal speed sqrt(3 kT/m) = ", speed,
+                      " a particle moves ", moved, " per step, more than ", limit_is, " (", limit,
+                      "); use dt <= ", limit / speed);
+}
+
+void check_list_step(const BenchCase& c, double kT, double mass, double rcut) {
+  if (c.run.skin > 0.0)
+    check_step_length(c.run.dt, kT, mass, 0.5 * c.run.skin, "half the neighbor-list skin");
+  else
+    check_step_length(c.run.dt, kT, mass, 0.5 * rcut, "half the cutoff (skin = 0)");
+}
+
+std::string run_setup(const RunParams& r) {
+  std::ostringstream os;
+  os << " dt=" << exact_number(r.dt) << " integrator=" << to_string(r.integrator)
+     << " lambda=" << exact_number(r.lambda) << " skin=" << exact_number(r.skin)
+     << " rebuild_every=" << r.rebuild_every << " seed=" << r.seed << " thermostat_kT=" << exact_number(r.kT)
+     << " tau=" << exact_number(r.tau) << " langevin_gamma=" << exact_number(r.gamma);
+  return os.str();
+}
+
+std::string format_number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+std::string exact_number(double x) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), x);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace meso::bench

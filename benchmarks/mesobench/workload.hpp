@@ -1,0 +1,183 @@
+// Workloads: the named systems mesobench times, as LAMMPS styles are named.
+// Each is one file in workloads/ that implements `Workload` and registers it
+// by name (MESO_REGISTER_WORKLOAD): its parameter table, its published
+// defaults, the sizes registered as cases, its default variants, and how it
+// builds its system. Nothing outside that file names a workload; the CLI,
+// the JSON, the error messages and `list --params` read the table.
+//
+// A case name reads like a Google Benchmark name and encodes everything that
+// makes two numbers comparable:
+//   <workload>/<kernel>/<backend>/<effective variant>/<parameters>
+//   dpd-fluid/step/cuda/precision=mixed,.../rho=3/rc=1/s=0.5/N=32768
+#pragma once
+
+#include <any>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "meso/backend.hpp"
+#include "meso/mpcd.hpp"
+#include "meso/system.hpp"
+#include "meso/variant.hpp"
+
+namespace meso::bench {
+
+class Workload;
+
+// One case of a workload: its parameters (the workload's own struct, held
+// by value) and, for MD workloads, how it is run.
+struct BenchCase {
+  const Workload* workload = nullptr;
+  std::any params;  // the workload's parameter struct (Workload::params_of)
+  RunParams run;    // MD workloads: integrator, time step, lists, thermostat
+  bool in_default_suite = false;
+
+  const std::string& workload_name() const;
+  const std::string& kernel() const;
+  bool solvent() const;  // the MPCD solvent alone (MpcdSimulation), not MD particles
+  uint64_t n() const;
+  void validate() const;  // the parameters, the run's, the memory they need
+  System make_system() const;        // MD workloads
+  MpcdSystem make_solvent() const;   // solvent workloads
+  // Full name for a backend and the variant string it honoured.
+  std::string name(const std::string& backend, const std::string& variant) const;
+};
+
+// One `--param key=value` of a workload.
+struct WorkloadParam {
+  std::string key;
+  std::string unit;     // "" when dimensionless or a name
+  std::string meaning;  // what it sets, and its published default
+  std::function<void(BenchCase&, const std::string& value)> set;
+};
+
+// The default variant of a workload on a backend in one precision, with the
+// measurement and the gates that made it the default (variant_defaults.hpp).
+struct VariantDefault {
+  std::string workload;  // filled from the registering workload
+  std::string backend;   // "cpu", "cuda"
+  Precision precision;
+  std::string variant;   // the axes that differ from Variant{} (precision included)
+  std::string evidence;  // the measurement and the gates behind it
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+
+  const std::string& name() const { return name_; }
+  // What one timed step is: "step" (an MD step) or "collide" (a collision period).
+  const std::string& kernel() const { return kernel_; }
+  // One line: the system and the paper it comes from.
+  virtual std::string summary() const = 0;
+  // The MPCD solvent alone (MpcdSimulation) rather than MD particles (Simulation).
+  virtual bool solvent() const { return false; }
+  const std::vector<WorkloadParam>& params() const { return params_; }
+  // The registered cases (sizes), in listing order.
+  virtual std::vector<BenchCase> cases() const = 0;
+  // The default variants per backend and precision (none: Variant{}).
+  virtual std::vector<VariantDefault> variant_defaults() const { return {}; }
+  // The precision on `backend` when --variant names none: mixed on the GPU
+  // (what the gates and targets are stated for); the CPU reference has no mixed.
+  virtual Precision default_precision(const std::string& backend) const;
+
+  // The particle count before building (may be far too large: validate()
+  // refuses it, naming size_text()).
+  virtual double particle_count(const BenchCase& c) const = 0;
+  virtual std::string size_text(const BenchCase& c) const;  // "N = ..." and what fixes it
+  virtual void validate(const BenchCase& c) const = 0;
+  // The parameter part of the case name, e.g. "rho=3/rc=1/s=0.5/N=32768".
+  virtual std::string name_parameters(const BenchCase& c) const = 0;
+  // The "parameters" object of the JSON result (box: the built box's edges).
+  virtual nlohmann::json parameters_json(const BenchCase& c, const double box[3]) const = 0;
+  // Every parameter that shapes the system or the dynamics, exactly: a
+  // checkpoint continues only the run it came from.
+  virtual std::string setup(const BenchCase& c) const = 0;
+  virtual System make_system(const BenchCase& c) const;         // MD workloads
+  virtual MpcdSystem make_solvent(const BenchCase& c) const;    // solvent workloads
+  virtual MpcdParams solvent_params(const BenchCase& c) const;  // solvent workloads
+  // The periodic box of the case (an MD workload builds its system for it).
+  virtual Box box(const BenchCase& c) const { return make_system(c).box; }
+  // Time of one step (dt, or the collision time of a solvent).
+  virtual double time_step(const BenchCase& c) const { return c.run.dt; }
+  // Why --restart cannot continue this workload exactly ("" when it can).
+  virtual std::string restart_refusal() const { return ""; }
+  // Why it cannot run decomposed over ranks ("" when it can).
+  virtual std::string decomposition_refusal() const { return ""; }
+  // Sets the particle count to about n (the scaling harness's --per-rank
+  // and --total); the built system reports the count it made.
+  virtual void set_particle_count(BenchCase& c, uint64_t n) const;
+
+  // The case's parameters as the workload's struct P.
+  template <class P>
+  static P& params_of(BenchCase& c) { return std::any_cast<P&>(c.params); }
+  template <class P>
+  static const P& params_of(const BenchCase& c) { return std::any_cast<const P&>(c.params); }
+
+ protected:
+  Workload(std::string name, std::string kernel) : name_(std::move(name)), kernel_(std::move(kernel)) {}
+  // A case of this workload holding `params`.
+  template <class P>
+  BenchCase make_case(P params, bool in_default_suite) const {
+    BenchCase c;
+    c.workload = this;
+    c.params = std::move(params);
+    c.in_default_suite = in_default_suite;
+    return c;
+  }
+  void add_param(std::string key, std::string unit, std::string meaning,
+                 std::function<void(BenchCase&, const std::string&)> set);
+
+ private:
+  std::string name_, kernel_;
+  std::vector<WorkloadParam> params_;
+};
+
+// Every registered workload, by name (the listing order).
+const std::vector<const Workload*>& workloads();
+// The workload called `name`; InputError naming the registered ones otherwise.
+const Workload& find_workload(const std::string& name, const char* option = "--workload");
+// Every registered case of every workload, in listing order.
+const std::vector<BenchCase>& all_cases();
+
+// `--param key=value`: the workload's table sets it. InputError naming the
+// key and the workload's keys when unknown, or the value when it does not
+// parse; physical validity is checked by validate().
+void apply_param(BenchCase& c, const std::string& key_value);
+
+// Registration (one line per workload file): a static object whose
+// construction adds the workload to the registry before main().
+struct WorkloadRegistration {
+  explicit WorkloadRegistration(std::unique_ptr<Workload> w);
+};
+#define MESO_REGISTER_WORKLOAD(Type) \
+  static const ::meso::bench::WorkloadRegistration meso_workload_registration_##Type{std::make_unique<Type>()}
+
+// Value parsers of the parameter tables: each names key and value when the
+// value is not a number, a non-negative integer, or 0/1.
+double parse_param_double(const std::string& key, const std::string& v);
+uint64_t parse_param_uint(const std::string& key, const std::string& v);
+bool parse_param_flag(const std::string& key, const std::string& v);
+
+// Refuses a time step in which a particle at the thermal speed sqrt(3 kT/m)
+// moves more than `limit` (`limit_is` says what the limit is).
+void check_step_length(double dt, double kT, double mass, double limit, const char* limit_is);
+
+// MD workloads: refuses a step that moves a particle at the thermal speed
+// more than half the skin (the displacement check would rebuild too late),
+// or half the cutoff without a skin (rebuilt every step).
+void check_list_step(const BenchCase& c, double kT, double mass, double rcut);
+// MD workloads: the run's part of Workload::setup (starts with a space).
+std::string run_setup(const RunParams& r);
+
+// x as a case name shows it (six significant digits: "3", "0.5").
+std::string format_number(double x);
+// x in the shortest form that reads back to the same double (setup strings).
+std::string exact_number(double x);
+
+}  // namespace meso::bench

@@ -1,0 +1,46 @@
+// When a step rebuilds the neighbor list and when a rebuild also reorders
+// the particles: the policy of the step written once, like the physics, and
+// read by every loop that decides it (StepPlan on the host, the CUDA step
+// control on the device, the decomposed step, the MPCD collision loop).
+// The plan fills it (StepPlan::rules()) from the run parameters and the
+// variant; a backend never reads variant.sort or RunParams::skin for it.
+#pragma once
+
+#include <cstdint>
+
+#include "meso/physics/meso_hd.hpp"
+
+namespace meso {
+
+struct StepRules {
+  double half_skin_sq = 0.0;   // (skin/2)^2: a particle that moved farther may miss pairs
+  uint32_t rebuild_every = 0;  // 0: rebuild when a particle moved more than skin/2
+  // The variant's sort=N: a reorder at the first rebuild at least N steps
+  // (MPCD: collisions) after the previous one; 0 reorders at every rebuild.
+  // The MPCD cell list is rebuilt at every collision, so there sort=N sorts
+  // every N collisions and sort=0 every collision.
+  uint32_t sort_every = 0;
+  bool reorder = false;  // the plan reorders at all (variant reorder != none)
+
+  // A fixed period reads the displacement only when it is up (to count a
+  // broken promise); a displacement-triggered rebuild reads it every step.
+  MESO_HD bool needs_displacement(uint32_t steps_since_build) const {
+    return rebuild_every == 0 || steps_since_build >= rebuild_every;
+  }
+  // Whether the list must be rebuilt before this step's forces, given the
+  // steps since the last build (this one counted) and the largest squared
+  // displacement since then.
+  MESO_HD bool rebuild_due(uint32_t steps_since_build, double max_disp_sq) const {
+    return rebuild_every == 0 ? max_disp_sq > half_skin_sq : steps_since_build >= rebuild_every;
+  }
+  // A fixed-period rebuild at which some particle had already moved more
+  // than skin/2: the user's promise was broken, pairs may have been missed.
+  MESO_HD bool period_broken(double max_disp_sq) const {
+    return rebuild_every != 0 && max_disp_sq > half_skin_sq;
+  }
+  // Whether a rebuild (or an MPCD collision) also reorders, given the steps
+  // since the last reorder (this one counted; UINT64_MAX before the first).
+  MESO_HD bool sort_due(uint64_t steps_since_sort) const { return reorder && steps_since_sort >= sort_every; }
+};
+
+}  // namespace meso
