@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The MPCD solvent on CPU ranks (issue 14, third part) on a device machine,
 # in one call, each part bounded by a timeout:
-#  1. every GPU test (kernels_test; kernels/mpcd_ops.cu refuses a
+#  1. every GPU test (kernels_test; kernels/mpcd/mpcd_op.cu refuses a
 #     communicator of several ranks), and decomposition_gpu_test on 1 and 2
 #     ranks (the refusal of srd-fluid on CUDA ranks);
 #  2. decomposition_test (CPU) on 2, 4, 8 and 16 ranks: the MPCD solvent

@@ -101,9 +101,7 @@ BenchResult run_md(const BenchCase& c, const BackendRegistry& reg, const std::st
   if (traj) traj->close();
   r.neighbors = sim->neighbor_stats();
   r.final_thermo = sim->thermo();
-  if (!std::isfinite(r.final_thermo.temperature))
-    throw_input_error(r.name, ": the simulation produced a non-finite temperature at step ", sim->step(),
-                      " (dt = ", c.run.dt, " may be too large for these parameters)");
+  check_not_diverged(c, r.name, r.final_thermo.temperature, r.final_thermo.pressure, sim->step());
   return r;
 }
 
@@ -133,8 +131,7 @@ BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::
   r.final_thermo.kinetic_energy = t.kinetic_energy;
   r.final_thermo.temperature = t.temperature;
   r.final_thermo.momentum = t.momentum;
-  if (!std::isfinite(t.temperature))
-    throw_input_error(r.name, ": the solvent has a non-finite temperature after ", t.step, " collisions");
+  check_not_diverged(c, r.name, t.temperature, 0.0, t.step);
   return r;
 }
 

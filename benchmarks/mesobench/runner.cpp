@@ -97,8 +97,7 @@ BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
   r.final_thermo.temperature = t.temperature;
   r.final_thermo.momentum = t.momentum;
   if (opt.inspect_mpcd) r.device = opt.inspect_mpcd(b, r.n);
-  if (!std::isfinite(r.final_thermo.temperature))
-    throw_input_error(r.name, ": the solvent has a non-finite temperature after ", t.step, " collisions");
+  check_not_diverged(c, r.name, t.temperature, 0.0, t.step);
   return r;
 }
 
@@ -126,9 +125,7 @@ BenchResult run_case_impl(const BenchCase& c, const BackendRegistry& registry,
   r.final_thermo = sim.thermo();
   if (opt.inspect) r.device = opt.inspect(b, r.n);
   // A benchmark of a diverged simulation measures nothing: refuse to report it.
-  if (!std::isfinite(r.final_thermo.temperature) || !std::isfinite(r.final_thermo.pressure))
-    throw_input_error(r.name, ": the simulation produced a non-finite temperature or pressure at step ",
-                      sim.step(), " (dt = ", c.run.dt, " may be too large for these parameters)");
+  check_not_diverged(c, r.name, r.final_thermo.temperature, r.final_thermo.pressure, sim.step());
   return r;
 }
 

@@ -394,8 +394,8 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
     temperature = t.temperature;
     pressure = t.pressure;
   }
-  if (!std::isfinite(temperature) || !std::isfinite(pressure))
-    throw_input_error("the ", ranks, "-rank run of ", o.workload, " produced a non-finite temperature or pressure");
+  check_not_diverged(c, "the " + std::to_string(ranks) + "-rank run of " + o.workload, temperature, pressure,
+                     o.warmup + o.steps * static_cast<uint64_t>(o.repeats));
   if (rank != 0) return 0;
 
   const std::string variant = rv.variant.to_string(b->applicable_axes());

@@ -62,7 +62,21 @@ const std::vector<BenchCase>& all_cases() {
 
 void Workload::add_param(std::string key, std::string unit, std::string meaning,
                          std::function<void(BenchCase&, const std::string&)> set) {
-  params_.push_back({std::move(key), std::move(unit), std::move(meaning), std::move(set)});
+  params_.push_back({std::move(key), std::move(unit), std::move(meaning), std::nullopt, std::move(set)});
+}
+
+void Workload::add_param(std::string key, std::string unit, std::string meaning, ParamRange range,
+                         std::function<void(BenchCase&, const std::string&)> set) {
+  params_.push_back({std::move(key), std::move(unit), std::move(meaning), range, std::move(set)});
+}
+
+void Workload::require_used(const BenchCase& c, const std::string& key, bool used, const std::string& why) {
+  if (!used && c.was_given(key))
+    throw_input_error("--param ", key, " does nothing in this run: it is used only ", why);
+}
+
+bool BenchCase::was_given(const std::string& key) const {
+  return std::find(given.begin(), given.end(), key) != given.end();
 }
 
 Precision Workload::default_precision(const std::string& backend) const {
@@ -120,8 +134,19 @@ void apply_param(BenchCase& c, const std::string& kv) {
     throw_input_error("--param '", kv, "' is invalid: expected key=value");
   const std::string key = kv.substr(0, eq);
   const std::string value = kv.substr(eq + 1);
-  for (const auto& p : c.workload->params())
-    if (p.key == key) return p.set(c, value);
+  for (const auto& p : c.workload->params()) {
+    if (p.key != key) continue;
+    if (p.range) {
+      const double x = parse_param_double(key, value);
+      if (!(x >= p.range->lo && x <= p.range->hi))
+        throw_input_error("--param ", key, " = ", value, " is outside ", format_number(p.range->lo), " .. ",
+                          format_number(p.range->hi), p.unit.empty() ? "" : " " + p.unit, " (", key, ": ",
+                          p.meaning, ")");
+    }
+    p.set(c, value);
+    if (!c.was_given(key)) c.given.push_back(key);
+    return;
+  }
   throw_input_error("--param key '", key, "' is unknown for ", c.workload->name(), ": allowed keys are ",
                     key_list(*c.workload), " (`mesobench list --params` says what each sets)");
 }
@@ -160,6 +185,19 @@ void check_step_length(double dt, double kT, double mass, double limit, const ch
     throw_input_error("dt = ", dt, " is too large: at the thermal speed sqrt(3 kT/m) = ", speed,
                       " a particle moves ", moved, " per step, more than ", limit_is, " (", limit,
                       "); use dt <= ", limit / speed);
+}
+
+void check_not_diverged(const BenchCase& c, const std::string& name, double temperature, double pressure,
+                        uint64_t step) {
+  const double kT0 = c.workload->initial_kT(c);
+  const char* unit = c.solvent() ? " collisions" : " steps";
+  if (!std::isfinite(temperature) || !std::isfinite(pressure))
+    throw_input_error(name, ": the simulation produced a non-finite temperature or pressure after ", step, unit,
+                      " (dt = ", c.workload->time_step(c), " may be too large for these parameters)");
+  if (temperature > kDivergedFactor * kT0)
+    throw_input_error(name, ": the simulation diverged: temperature ", temperature, " after ", step, unit,
+                      ", more than ", kDivergedFactor, " times its start (kT = ", kT0, "); dt = ",
+                      c.workload->time_step(c), " may be too large for these parameters");
 }
 
 void check_list_step(const BenchCase& c, double kT, double mass, double rcut) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct BenchCase {
   std::any params;  // the workload's parameter struct (Workload::params_of)
   RunParams run;    // MD workloads: integrator, time step, lists, thermostat
   bool in_default_suite = false;
+  std::vector<std::string> given;  // the --param keys set, in order (a workload refuses unused ones)
+
+  bool was_given(const std::string& key) const;
 
   const std::string& workload_name() const;
   const std::string& kernel() const;
@@ -48,11 +52,19 @@ struct BenchCase {
   std::string name(const std::string& backend, const std::string& variant) const;
 };
 
+// The values a numeric parameter may take: outside them a run measures
+// nothing meaningful (an ideal gas in an astronomical box, a cutoff below
+// any spacing), so they are refused naming the range.
+struct ParamRange {
+  double lo, hi;
+};
+
 // One `--param key=value` of a workload.
 struct WorkloadParam {
   std::string key;
   std::string unit;     // "" when dimensionless or a name
   std::string meaning;  // what it sets, and its published default
+  std::optional<ParamRange> range;  // numeric parameters: the allowed values
   std::function<void(BenchCase&, const std::string& value)> set;
 };
 
@@ -103,6 +115,8 @@ class Workload {
   virtual MpcdParams solvent_params(const BenchCase& c) const;  // solvent workloads
   // The periodic box of the case (an MD workload builds its system for it).
   virtual Box box(const BenchCase& c) const { return make_system(c).box; }
+  // The temperature of the initial state (and of the thermostat, if any).
+  virtual double initial_kT(const BenchCase& c) const = 0;
   // Time of one step (dt, or the collision time of a solvent).
   virtual double time_step(const BenchCase& c) const { return c.run.dt; }
   // Why --restart cannot continue this workload exactly ("" when it can).
@@ -132,6 +146,12 @@ class Workload {
   }
   void add_param(std::string key, std::string unit, std::string meaning,
                  std::function<void(BenchCase&, const std::string&)> set);
+  void add_param(std::string key, std::string unit, std::string meaning, ParamRange range,
+                 std::function<void(BenchCase&, const std::string&)> set);
+  // Refuses a given --param that the case's settings do not use (`why`:
+  // what uses it), so that a mistyped integrator or mode is not silently
+  // run with a parameter that does nothing.
+  static void require_used(const BenchCase& c, const std::string& key, bool used, const std::string& why);
 
  private:
   std::string name_, kernel_;
@@ -167,6 +187,14 @@ bool parse_param_flag(const std::string& key, const std::string& v);
 // Refuses a time step in which a particle at the thermal speed sqrt(3 kT/m)
 // moves more than `limit` (`limit_is` says what the limit is).
 void check_step_length(double dt, double kT, double mass, double limit, const char* limit_is);
+
+// Refuses (InputError) to report a run that diverged: a non-finite
+// temperature or pressure, or a temperature over kDivergedFactor times the
+// initial one (a benchmark of an exploding system measures nothing; no
+// workload heats itself a hundredfold).
+constexpr double kDivergedFactor = 100.0;
+void check_not_diverged(const BenchCase& c, const std::string& name, double temperature, double pressure,
+                        uint64_t step);
 
 // MD workloads: refuses a step that moves a particle at the thermal speed
 // more than half the skin (the displacement check would rebuild too late),

@@ -28,8 +28,8 @@ expect_bad() {  # expect_bad <needle> <args...>
 
 expect_bad "rho = 0"            run --filter 'N=8192$' --param rho=0
 expect_bad "rho = -3"           run --filter 'N=8192$' --param rho=-3
-expect_bad "r_c = 0"            run --filter 'N=8192$' --param rc=0
-expect_bad "r_c = -1"           run --filter 'N=8192$' --param rc=-1
+expect_bad "rc = 0 is outside 0.1 .. 10" run --filter 'N=8192$' --param rc=0
+expect_bad "rc = -1 is outside 0.1 .. 10" run --filter 'N=8192$' --param rc=-1
 expect_bad "dt = 0"             run --filter 'N=8192$' --param dt=0
 expect_bad "dt = -0.01"         run --filter 'N=8192$' --param dt=-0.01
 expect_bad "box length 2.5 is too short" run --filter 'N=8192$' --param L=2.5
@@ -52,14 +52,15 @@ expect_bad "does not exist"     run --filter 'N=8192$' --json "$work/missing/dir
 expect_bad "integrator 'leapfrog'" run --filter 'N=8192$' --param integrator=leapfrog
 expect_bad "matches no validation case" validate --filter 'nothing-here'
 # Lennard-Jones workload: LJ parameters, thermostat and mode.
-expect_bad "LJ r_cut = -1"      run --filter 'lj-liquid' --param rc=-1
+expect_bad "rc = -1 is outside 1 .. 10 sigma" run --filter 'lj-liquid' --param rc=-1
 expect_bad "LJ r_on = 4"        run --filter 'lj-liquid' --param mode=xplor --param ron=4
 expect_bad "LJ mode 'smooth'"   run --filter 'lj-liquid' --param mode=smooth
 expect_bad "tau = 0"            run --filter 'lj-liquid' --param tau=0
 expect_bad "tau = -0.5"         run --filter 'lj-liquid' --param tau=-0.5
 expect_bad "integrator 'nph'"   run --filter 'lj-liquid' --param integrator=nph
 expect_bad "'a' is unknown for lj-liquid" run --filter 'lj-liquid' --param a=25
-expect_bad "too dense"          run --filter 'lj-liquid' --param rho=2
+expect_bad "rho = 2 is outside 0.001 .. 1.2" run --filter 'lj-liquid' --param rho=2
+expect_bad "too dense"          run --filter 'lj-liquid' --param rho=1.2 --param N=9
 expect_bad "--param 'colour=1'" validate --filter poiseuille --param colour=1
 expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
 expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
@@ -78,18 +79,41 @@ printf '#!/bin/bash\nulimit -v 600000\nOMP_NUM_THREADS=2 exec %q "$@"\n' "$bin" 
 bin=$oom expect_bad "N = 4194304 did not fit in host memory" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=4194304$' \
   --backend cpu --max-n 4194304 --repeats 1 --min-time 0.01 --warmup-time 0
 # A time step that moves a particle farther than half the skin in one step.
-expect_bad "dt = 1e+10 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10
-expect_bad "dt = 1e+10 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10 --param skin=0
-expect_bad "dt = 1 is too large" run --filter 'lj-liquid' --param dt=1
-expect_bad "dt = 1e+10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=1e10
+expect_bad "dt = 1e10 is outside 1e-06 .. 0.1" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10
+# Within its range, a dt that moves a particle at the thermal speed past half
+# the skin (half the cutoff without a skin; half the box for the solvent).
+expect_bad "dt = 0.1 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=0.1
+expect_bad "dt = 0.1 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=0.1 --param skin=0 \
+  --param kT=100
+expect_bad "dt = 0.05 is too large" run --filter 'lj-liquid' --param dt=0.05 --param kT=100
+expect_bad "dt = 10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=10
 expect_bad "dt = inf"           run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
 # --max-n takes a particle count (CLI11 alone would wrap -1 to 2^64 - 1).
 expect_bad "value '-1' is invalid" run --filter 'N=8192$' --max-n -1
 expect_bad "value '0' is invalid" run --filter 'N=8192$' --max-n 0
 expect_bad "value 'lots' is invalid" run --filter 'N=8192$' --max-n lots
 
-# Physically valid input that diverges is refused, and nothing is written.
-expect_bad "non-finite"         run --filter 'N=8192$' --param gamma=1e200 --repeats 1 --min-time 0.01 --warmup-time 0
+# Input within every range that still diverges (a hot, dense LJ liquid at
+# the largest dt: 4e36 kT after 10 steps, finite but meaningless) is
+# refused, and nothing is written.
+expect_bad "the simulation diverged: temperature" run --filter 'lj-liquid' --param N=4000 --param phi=0.6 \
+  --param kT=100 --param dt=0.05 --param skin=3 --param integrator=nve --steps 10
+
+# Values outside a parameter's meaningful range (an ideal gas in an
+# astronomical box, a cutoff below any spacing) are refused naming the range.
+expect_bad "rc = 1e-300 is outside 0.1 .. 10" run --filter 'N=8192$' --param rc=1e-300
+expect_bad "rho = 1e-300 is outside 0.1 .. 200" run --filter 'N=8192$' --param rho=1e-300
+expect_bad "angle = 200 is outside 1 .. 180" run --filter 'srd-fluid.*L=10$' --param angle=200
+expect_bad "kelvin = 5 is outside 200 .. 500" run --filter 'mdscf-dppc.*lipids=528/' --param kelvin=5
+# A parameter the run does not use, and an integrator the workload does not provide.
+expect_bad "--param lambda does nothing in this run: it is used only with integrator=gw" \
+  run --filter 'N=8192$' --param lambda=0.5
+expect_bad "--param ron does nothing in this run: it is used only with mode=xplor" run --filter 'lj-liquid' --param ron=2.5
+expect_bad "--param tau does nothing" run --filter 'lj-liquid' --param integrator=nve --param tau=1
+expect_bad "--param gamma does nothing" run --filter 'lj-liquid' --param gamma=2
+expect_bad "--param angle does nothing" run --filter 'srd-fluid.*L=10$' --param rule=at --param angle=90
+expect_bad "integrator=nvt is not provided for dpd-fluid" run --filter 'N=8192$' --param integrator=nvt
+expect_bad "integrator=gw is not provided for lj-liquid" run --filter 'lj-liquid' --param integrator=gw
 
 # The workloads' parameter tables: an unknown key lists the workload's keys
 # from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).

@@ -1,4 +1,4 @@
-// GPU (label gpu): the CUDA bonded force ("bonded", kernels/bonded_force.cu
+// GPU (label gpu): the CUDA bonded force ("bonded", kernels/md/bonded_force.cu
 // and bonded_force_op.cu) against the CPU reference (reference/src/
 // bonded_force.cpp) on fresh random polymer solutions: forces, energy and
 // virial in every precision; 200-step runs in double (velocity Verlet with

@@ -1,5 +1,5 @@
 // GPU (label gpu): the CUDA MD-SCF field ("field/mdscf", kernels/mdscf_*.cu)
-// against the CPU reference (reference/src/mdscf_force.cpp) on fresh random
+// against the CPU reference (reference/src/mdscf/mdscf_force.cpp) on fresh random
 // systems: the density (snapshot phi), the potential, the forces and the
 // energy of the initial update for density=gather and density=scatter, with
 // and without the Gaussian filter, in every precision; gather against

@@ -84,7 +84,7 @@ MpcdSystem drifting_solvent(uint64_t seed, int nx, int ny, int nz, double rho, M
 
 // The state an fp32 backend stores: components rounded to float, positions
 // folded back into the box when rounding lands on the upper face (as
-// kernels/mpcd_context.cuh does).
+// kernels/mpcd/mpcd_context.cuh does).
 MpcdSystem rounded_to_fp32(MpcdSystem s) {
   const Vec3d lo = s.box.lo(), L = s.box.lengths();
   auto fold = [](double x, double l, double len, int32_t& im) {

@@ -1,4 +1,4 @@
-// The reference MD-SCF field ("field/mdscf", reference/src/mdscf_force.cpp)
+// The reference MD-SCF field ("field/mdscf", reference/src/mdscf/mdscf_force.cpp)
 // through the plan: the cloud-in-cell density of particles on vertices by
 // hand, the potential at a vertex by hand, zero force in a uniform field,
 // the force of one particle in the field of another (direction and

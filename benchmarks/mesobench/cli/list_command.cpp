@@ -64,7 +64,9 @@ class ListCommand final : public Command {
       for (const auto& p : w->params()) {
         std::string key = "  " + p.key + (p.unit.empty() ? "" : " [" + p.unit + "]");
         key.resize(std::max<std::size_t>(key.size() + 1, 24), ' ');
-        std::cout << key << p.meaning << '\n';
+        std::cout << key << p.meaning;
+        if (p.range) std::cout << "; " << format_number(p.range->lo) << " .. " << format_number(p.range->hi);
+        std::cout << '\n';
       }
     }
     return 0;

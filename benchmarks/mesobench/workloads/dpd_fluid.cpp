@@ -16,17 +16,17 @@ class DpdFluid final : public Workload {
  public:
   DpdFluid() : Workload("dpd-fluid", "step") {
     auto f = [](BenchCase& c) -> DpdFluidParams& { return params_of<DpdFluidParams>(c); };
-    add_param("rho", "1/r_c^3", "number density (3)",
+    add_param("rho", "1/r_c^3", "number density (3)", ParamRange{0.1, 200.0},
               [f](BenchCase& c, const std::string& v) { f(c).rho = parse_param_double("rho", v); });
-    add_param("a", "kT/r_c", "conservative repulsion a_ij (25)",
+    add_param("a", "kT/r_c", "conservative repulsion a_ij (25)", ParamRange{0.0, 1000.0},
               [f](BenchCase& c, const std::string& v) { f(c).a = parse_param_double("a", v); });
-    add_param("gamma", "m/tau", "DPD dissipation gamma_ij (4.5; sigma^2 = 2 gamma kT)",
+    add_param("gamma", "m/tau", "DPD dissipation gamma_ij (4.5; sigma^2 = 2 gamma kT)", ParamRange{0.0, 1000.0},
               [f](BenchCase& c, const std::string& v) { f(c).gamma = parse_param_double("gamma", v); });
-    add_param("kT", "energy", "temperature of the DPD thermostat (1)",
+    add_param("kT", "energy", "temperature of the DPD thermostat (1)", ParamRange{0.001, 100.0},
               [f](BenchCase& c, const std::string& v) { f(c).kT = parse_param_double("kT", v); });
-    add_param("rc", "length", "cutoff r_c (1)",
+    add_param("rc", "length", "cutoff r_c (1)", ParamRange{0.1, 10.0},
               [f](BenchCase& c, const std::string& v) { f(c).rcut = parse_param_double("rc", v); });
-    add_param("s", "", "weight exponent, w_R = (1 - r/r_c)^s (0.5)",
+    add_param("s", "", "weight exponent, w_R = (1 - r/r_c)^s (0.5)", ParamRange{0.1, 2.0},
               [f](BenchCase& c, const std::string& v) { f(c).s = parse_param_double("s", v); });
     add_param("N", "particles", "particle count; the cubic box follows from rho (clears L)",
               [f](BenchCase& c, const std::string& v) {
@@ -39,9 +39,9 @@ class DpdFluid final : public Workload {
                 if (!(l > 0)) require_positive("L", l);
                 f(c).lx = f(c).ly = f(c).lz = l;
               });
-    add_param("dt", "tau", "time step (0.005)",
+    add_param("dt", "tau", "time step (0.005)", ParamRange{1e-06, 0.1},
               [](BenchCase& c, const std::string& v) { c.run.dt = parse_param_double("dt", v); });
-    add_param("skin", "r_c", "neighbor-list skin (0.3)",
+    add_param("skin", "r_c", "neighbor-list skin (0.3)", ParamRange{0.0, 5.0},
               [](BenchCase& c, const std::string& v) { c.run.skin = parse_param_double("skin", v); });
     add_param("rebuild_every", "steps", "list rebuild period; 0 rebuilds when a particle moved skin/2 (0)",
               [](BenchCase& c, const std::string& v) {
@@ -49,7 +49,7 @@ class DpdFluid final : public Workload {
               });
     add_param("integrator", "", "vv (velocity Verlet) or gw (Groot-Warren) (vv)",
               [](BenchCase& c, const std::string& v) { c.run.integrator = parse_integrator(v); });
-    add_param("lambda", "", "Groot-Warren predictor weight (0.65)",
+    add_param("lambda", "", "Groot-Warren predictor weight (0.65)", ParamRange{0.0, 1.0},
               [](BenchCase& c, const std::string& v) { c.run.lambda = parse_param_double("lambda", v); });
     add_param("seed", "", "seed of the initial configuration (12345)",
               [f](BenchCase& c, const std::string& v) { f(c).seed = parse_param_uint("seed", v); });
@@ -134,6 +134,12 @@ class DpdFluid final : public Workload {
     const auto& f = params_of<DpdFluidParams>(c);
     f.validate();
     c.run.validate();
+    // The DPD thermostat is in the pair force: the integrators are the two
+    // schemes of the papers, velocity Verlet and Groot-Warren.
+    if (c.run.integrator != Integrator::velocity_verlet && c.run.integrator != Integrator::groot_warren)
+      throw_input_error("integrator=", to_string(c.run.integrator), " is not provided for dpd-fluid (its ",
+                        "thermostat is the DPD pair force): use vv or gw");
+    require_used(c, "lambda", c.run.integrator == Integrator::groot_warren, "with integrator=gw");
     check_list_step(c, f.kT, f.mass, f.rcut);
   }
 
@@ -164,6 +170,8 @@ class DpdFluid final : public Workload {
     if (f.types > 1) p["types"] = f.types;
     return p;
   }
+
+  double initial_kT(const BenchCase& c) const override { return params_of<DpdFluidParams>(c).kT; }
 
   std::string setup(const BenchCase& c) const override {
     const auto& f = params_of<DpdFluidParams>(c);

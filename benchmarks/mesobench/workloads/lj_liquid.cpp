@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../workload.hpp"
+#include "meso/error.hpp"
 #include "meso/presets.hpp"
 
 namespace meso::bench {
@@ -15,27 +16,27 @@ class LjLiquid final : public Workload {
  public:
   LjLiquid() : Workload("lj-liquid", "step") {
     auto l = [](BenchCase& c) -> LjLiquidParams& { return params_of<LjLiquidParams>(c); };
-    add_param("rho", "1/sigma^3", "number density (clears phi)", [l](BenchCase& c, const std::string& v) {
+    add_param("rho", "1/sigma^3", "number density (clears phi)", ParamRange{0.001, 1.2}, [l](BenchCase& c, const std::string& v) {
       l(c).rho = parse_param_double("rho", v);
       l(c).packing_fraction = 0.0;
     });
-    add_param("phi", "", "packing fraction pi rho sigma^3 / 6 (0.20)",
+    add_param("phi", "", "packing fraction pi rho sigma^3 / 6 (0.20)", ParamRange{0.0005, 0.6},
               [l](BenchCase& c, const std::string& v) { l(c).packing_fraction = parse_param_double("phi", v); });
-    add_param("kT", "epsilon", "initial and thermostat temperature (1.2)", [l](BenchCase& c, const std::string& v) {
+    add_param("kT", "epsilon", "initial and thermostat temperature (1.2)", ParamRange{0.01, 100.0}, [l](BenchCase& c, const std::string& v) {
       l(c).kT = parse_param_double("kT", v);
       c.run.kT = l(c).kT;
     });
-    add_param("rc", "sigma", "cutoff (3.0)",
+    add_param("rc", "sigma", "cutoff (3.0)", ParamRange{1.0, 10.0},
               [l](BenchCase& c, const std::string& v) { l(c).rcut = parse_param_double("rc", v); });
-    add_param("ron", "sigma", "start of the XPLOR smoothing (mode=xplor)",
+    add_param("ron", "sigma", "start of the XPLOR smoothing (mode=xplor)", ParamRange{0.5, 10.0},
               [l](BenchCase& c, const std::string& v) { l(c).ron = parse_param_double("ron", v); });
     add_param("mode", "", "none, shift or xplor (shift)",
               [l](BenchCase& c, const std::string& v) { l(c).mode = parse_lj_mode(v); });
     add_param("N", "particles", "particle count (64000)",
               [l](BenchCase& c, const std::string& v) { l(c).n = parse_param_uint("N", v); });
-    add_param("dt", "tau", "time step (0.005)",
+    add_param("dt", "tau", "time step (0.005)", ParamRange{1e-06, 0.05},
               [](BenchCase& c, const std::string& v) { c.run.dt = parse_param_double("dt", v); });
-    add_param("skin", "sigma", "neighbor-list skin (0.4)",
+    add_param("skin", "sigma", "neighbor-list skin (0.4)", ParamRange{0.0, 5.0},
               [](BenchCase& c, const std::string& v) { c.run.skin = parse_param_double("skin", v); });
     add_param("rebuild_every", "steps", "list rebuild period; 0 rebuilds when a particle moved skin/2 (0)",
               [](BenchCase& c, const std::string& v) {
@@ -43,9 +44,9 @@ class LjLiquid final : public Workload {
               });
     add_param("integrator", "", "nvt (Nose-Hoover), nve, vv or langevin (nvt)",
               [](BenchCase& c, const std::string& v) { c.run.integrator = parse_integrator(v); });
-    add_param("tau", "tau", "Nose-Hoover time constant (0.5)",
+    add_param("tau", "tau", "Nose-Hoover time constant (0.5)", ParamRange{0.01, 1000.0},
               [](BenchCase& c, const std::string& v) { c.run.tau = parse_param_double("tau", v); });
-    add_param("gamma", "m/tau", "Langevin drag, F = -gamma v + noise (integrator=langevin; 1)",
+    add_param("gamma", "m/tau", "Langevin drag, F = -gamma v + noise (integrator=langevin; 1)", ParamRange{0.0, 1000.0},
               [](BenchCase& c, const std::string& v) { c.run.gamma = parse_param_double("gamma", v); });
     add_param("seed", "", "seed of the initial velocities (12345)",
               [l](BenchCase& c, const std::string& v) { l(c).seed = parse_param_uint("seed", v); });
@@ -101,6 +102,12 @@ class LjLiquid final : public Workload {
     const auto& l = params_of<LjLiquidParams>(c);
     l.validate();
     c.run.validate();
+    if (c.run.integrator == Integrator::groot_warren)
+      throw_input_error("integrator=gw is not provided for lj-liquid (Groot-Warren is a DPD scheme): use nvt, nve, vv "
+                        "or langevin");
+    require_used(c, "ron", l.mode == physics::LjMode::xplor, "with mode=xplor");
+    require_used(c, "tau", c.run.integrator == Integrator::nvt, "with integrator=nvt");
+    require_used(c, "gamma", c.run.integrator == Integrator::langevin, "with integrator=langevin");
     check_list_step(c, l.kT, l.mass, l.rcut);
   }
 
@@ -127,6 +134,8 @@ class LjLiquid final : public Workload {
     if (l.mode == physics::LjMode::xplor) p["ron"] = l.ron;
     return p;
   }
+
+  double initial_kT(const BenchCase& c) const override { return params_of<LjLiquidParams>(c).kT; }
 
   std::string setup(const BenchCase& c) const override {
     const auto& l = params_of<LjLiquidParams>(c);

@@ -43,31 +43,31 @@ class MdscfDppc final : public Workload {
               [](BenchCase& c, const std::string& v) {
                 params_of<DppcCase>(c).replicate = static_cast<uint32_t>(parse_param_uint("replicate", v));
               });
-    add_param("lx", "nm", "tile edge along x (13)",
+    add_param("lx", "nm", "tile edge along x (13)", ParamRange{2.0, 1000.0},
               [d](BenchCase& c, const std::string& v) { d(c).lx = parse_param_double("lx", v); });
-    add_param("ly", "nm", "tile edge along y (13)",
+    add_param("ly", "nm", "tile edge along y (13)", ParamRange{2.0, 1000.0},
               [d](BenchCase& c, const std::string& v) { d(c).ly = parse_param_double("ly", v); });
-    add_param("lz", "nm", "box edge along the normal z (14)",
+    add_param("lz", "nm", "box edge along the normal z (14)", ParamRange{4.0, 1000.0},
               [d](BenchCase& c, const std::string& v) { d(c).lz = parse_param_double("lz", v); });
-    add_param("kelvin", "K", "temperature of the start and of the thermostat (323)",
+    add_param("kelvin", "K", "temperature of the start and of the thermostat (323)", ParamRange{200.0, 500.0},
               [d](BenchCase& c, const std::string& v) {
                 d(c).kelvin = parse_param_double("kelvin", v);
                 c.run.kT = DppcUnits::kT(d(c).kelvin);
               });
-    add_param("grid", "nm", "target spacing of the density grid (0.65)",
+    add_param("grid", "nm", "target spacing of the density grid (0.65)", ParamRange{0.1, 5.0},
               [d](BenchCase& c, const std::string& v) { d(c).grid_spacing = parse_param_double("grid", v); });
-    add_param("sigma", "nm", "width of the Gaussian filter of the densities; 0: none (0.5)",
+    add_param("sigma", "nm", "width of the Gaussian filter of the densities; 0: none (0.5)", ParamRange{0.0, 5.0},
               [d](BenchCase& c, const std::string& v) { d(c).filter_sigma = parse_param_double("sigma", v); });
     add_param("update", "steps", "steps between updates of the field (10)", [d](BenchCase& c, const std::string& v) {
       d(c).update_every = static_cast<uint32_t>(parse_param_uint("update", v));
     });
-    add_param("kappa", "mol/kJ", "compressibility of the field (0.05)",
+    add_param("kappa", "mol/kJ", "compressibility of the field (0.05)", ParamRange{0.0001, 10.0},
               [d](BenchCase& c, const std::string& v) { d(c).kappa = parse_param_double("kappa", v); });
-    add_param("rho0", "1/nm^3", "reference bead density (8.86)",
+    add_param("rho0", "1/nm^3", "reference bead density (8.86)", ParamRange{1.0, 100.0},
               [d](BenchCase& c, const std::string& v) { d(c).rho0 = parse_param_double("rho0", v); });
-    add_param("dt", "ps", "time step (0.03)",
+    add_param("dt", "ps", "time step (0.03)", ParamRange{0.0001, 1.0},
               [](BenchCase& c, const std::string& v) { c.run.dt = DppcUnits::from_ps(parse_param_double("dt", v)); });
-    add_param("gamma", "1/ps", "Langevin drag rate of the thermostat (1)", [](BenchCase& c, const std::string& v) {
+    add_param("gamma", "1/ps", "Langevin drag rate of the thermostat (1)", ParamRange{0.0, 1000.0}, [](BenchCase& c, const std::string& v) {
       c.run.gamma = parse_param_double("gamma", v) * DppcUnits::time_ps();
     });
     add_param("seed", "", "seed of the initial configuration (12345)",
@@ -143,6 +143,8 @@ class MdscfDppc final : public Workload {
             {"dt_ps", run.dt * DppcUnits::time_ps()}, {"integrator", to_string(run.integrator)},
             {"langevin_gamma", run.gamma}, {"box", {box[0], box[1], box[2]}}};
   }
+
+  double initial_kT(const BenchCase& c) const override { return DppcUnits::kT(params_of<DppcCase>(c).dppc.kelvin); }
 
   std::string setup(const BenchCase& c) const override {
     const DppcBilayerParams d = params_of<DppcCase>(c).tiled();

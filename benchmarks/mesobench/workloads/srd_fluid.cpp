@@ -24,7 +24,7 @@ class SrdFluid final : public Workload {
  public:
   SrdFluid() : Workload("srd-fluid", "collide") {
     auto s = [](BenchCase& c) -> SrdCase& { return params_of<SrdCase>(c); };
-    add_param("L", "a", "cubic box edge in cells (50)",
+    add_param("L", "a", "cubic box edge in cells (50)", ParamRange{2.0, 10000.0},
               [s](BenchCase& c, const std::string& v) { s(c).srd.L = parse_param_double("L", v); });
     add_param("N", "particles", "the cubic box of whole cells nearest to N particles at rho (sets L)",
               [s](BenchCase& c, const std::string& v) {
@@ -34,13 +34,13 @@ class SrdFluid final : public Workload {
                 require_positive("rho", s(c).srd.rho);
                 s(c).srd.L = std::max(2.0, std::round(std::cbrt(n / s(c).srd.rho)));
               });
-    add_param("rho", "1/a^3", "particles per cell (10)",
+    add_param("rho", "1/a^3", "particles per cell (10)", ParamRange{1.0, 1000.0},
               [s](BenchCase& c, const std::string& v) { s(c).srd.rho = parse_param_double("rho", v); });
-    add_param("kT", "energy", "temperature of the start, the AT rule and the cell thermostat (1)",
+    add_param("kT", "energy", "temperature: the start, the AT rule, the cell thermostat (1)", ParamRange{0.01, 100.0},
               [s](BenchCase& c, const std::string& v) { s(c).solvent.kT = parse_param_double("kT", v); });
-    add_param("angle", "degrees", "SRD rotation angle (130)",
+    add_param("angle", "degrees", "SRD rotation angle (130)", ParamRange{1.0, 180.0},
               [s](BenchCase& c, const std::string& v) { s(c).solvent.angle_deg = parse_param_double("angle", v); });
-    add_param("dt", "time", "collision period dt_c (0.1)",
+    add_param("dt", "time", "collision period dt_c (0.1)", ParamRange{0.0001, 10.0},
               [s](BenchCase& c, const std::string& v) { s(c).solvent.dt = parse_param_double("dt", v); });
     add_param("rule", "", "collision rule: srd or at (Andersen thermostat) (srd)",
               [s](BenchCase& c, const std::string& v) { s(c).solvent.rule = parse_mpcd_rule(v); });
@@ -108,6 +108,8 @@ class SrdFluid final : public Workload {
   void validate(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     s.solvent.validate();
+    require_used(c, "angle", s.solvent.rule == MpcdRule::srd, "with rule=srd (the AT rule draws new velocities)");
+    require_used(c, "thermostat", s.solvent.rule == MpcdRule::srd, "with rule=srd");
     require_positive("L", s.srd.L);
     require_positive("rho", s.srd.rho);
     check_step_length(s.solvent.dt, s.solvent.kT, s.solvent.mass, 0.5 * s.srd.L, "half the box");
@@ -127,6 +129,8 @@ class SrdFluid final : public Workload {
             {"grid_shift", m.grid_shift}, {"thermostat", m.thermostat}, {"seed", s.srd.seed},
             {"box", {box[0], box[1], box[2]}}};
   }
+
+  double initial_kT(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent.kT; }
 
   std::string setup(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);

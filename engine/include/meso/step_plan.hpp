@@ -3,7 +3,7 @@
 // the plan from the System and RunParams out of the operations a backend
 // registered; backends never compose steps themselves. The generic loop
 // (run_step) is what the CPU reference runs; the CUDA backend compiles the
-// same plan into a conditional CUDA graph (kernels/cuda_step_graph.cu).
+// same plan into a conditional CUDA graph (kernels/core/cuda_step_graph.cu).
 //
 //   first half:   method.first_half
 //   list update:  if nlist.stale(rules()) on any rank:

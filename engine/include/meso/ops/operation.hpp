@@ -48,8 +48,8 @@ class Operation {
 // A backend's registered operations: name -> factory over the backend's
 // context (its particle storage, stream, parameters; OpenMM's platform data).
 // Adding an operation to a backend is one add() in that backend's
-// registration function (reference/src/cpu_operations.cpp,
-// kernels/cuda_operations.cu).
+// registration function (reference/src/core/cpu_operations.cpp,
+// kernels/core/cuda_operations.cu).
 template <class Context>
 class OperationTable {
  public:

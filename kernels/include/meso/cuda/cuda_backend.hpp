@@ -7,7 +7,7 @@
 // The step loop stays on the device: the engine's StepPlan is compiled into
 // one CUDA graph per step whose neighbor-list rebuild is a conditional node
 // set by a device-side displacement check, so the host never waits between
-// rebuilds (see kernels/cuda_step_graph.cu).
+// rebuilds (see kernels/core/cuda_step_graph.cu).
 #pragma once
 
 #include <cstddef>

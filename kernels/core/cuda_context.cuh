@@ -1,0 +1,162 @@
+// The shared device state of the CUDA backend (OpenMM's platform data): what
+// every CUDA operation works on. CudaBackend owns one; the operations it
+// creates (cuda_operations.cu) hold a reference to it.
+//
+//   CudaContextBase     the precision-independent part: the system and run
+//                       parameters, the stream, the step control words
+//                       (device + pinned host mirror), the cell grid, the
+//                       views the operations publish for one another, the
+//                       registry of live operations and the graph hook;
+//   CudaContext<P>      the particle arrays in the storage precision of P,
+//                       and the MPCD solvent (CudaMpcd, mpcd_context.cuh).
+//
+// Operations find each other's data here, never through each other: the
+// cell list publishes its CellView, the neighbor list its NlistView, and the
+// forces read the latter when they enqueue. An operation that reallocates an
+// array a captured graph may hold calls invalidate_graphs().
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/device_views.cuh"
+#include "meso/backend.hpp"
+#include "meso/cuda/device_buffer.hpp"
+#include "meso/particle_data.hpp"
+#include "meso/system.hpp"
+#include "meso/variant.hpp"
+#include "mpcd/mpcd_context.cuh"
+#include "core/step_control.cuh"
+
+namespace meso::cuda {
+
+class DeviceOp;
+
+uint32_t round_up(uint32_t x, uint32_t m);
+
+class CudaContextBase {
+ public:
+  explicit CudaContextBase(const Variant& v);
+  virtual ~CudaContextBase();
+  CudaContextBase(const CudaContextBase&) = delete;
+  CudaContextBase& operator=(const CudaContextBase&) = delete;
+
+  // ---- set by set_system (load); operations are created after it
+  Variant variant;
+  System sys;
+  RunParams params;
+  // Particles [0, n) are this rank's own; on several ranks the ghosts of
+  // the neighbouring domains follow them, [n, n + n_ghost) (the "domain"
+  // operation, domain_storage_op.cu). Integrators, list rows, forces and
+  // sums run over the n local particles; cells hold every stored particle,
+  // and a list entry may name a ghost. One rank has no ghosts.
+  uint32_t n = 0;
+  uint32_t n_ghost = 0;
+  uint32_t n_all() const { return n + n_ghost; }
+  // Slots allocated in every particle array (>= n_all(); grown by reserve).
+  uint32_t capacity = 0;
+  // Whether the forces of the step in progress read vel_pred (Groot-Warren's
+  // prediction, fused velocity Verlet's v(t + dt/2)) rather than vel: false
+  // for the forces of t = 0, set by the step loop of a run on several ranks
+  // so that ghosts carry the velocity their owner's forces read.
+  bool forces_read_pred = false;
+  bool loaded = false;
+  bool tea = false;  // rng=tea: the DPD noise reads TEA signatures
+  bool gw = false;   // Groot-Warren: forces read the predicted velocity (vel_pred)
+  CellGrid grid{};   // cells at least r_c + skin on a side (cell list, reorder keys)
+
+  cudaStream_t stream = nullptr;
+  // MESO_CUDA_GRAPHS=0 at construction: the host-driven step (no graphs).
+  bool use_graphs = true;
+
+  // Step control words on the device and their pinned host mirror.
+  DeviceBuffer<StepControl> ctl;
+  StepControl* h_ctl = nullptr;
+  void pull_ctl() const;  // device -> mirror; waits for the stream
+  void push_ctl() const;  // mirror -> device; waits for the stream
+  // Host-side step number and TEA key of the step (the stream must be idle).
+  void set_step(uint64_t step);
+  // The arguments of open_step (step_control.cuh) for this system.
+  ControlArgs control_args(const StepRules& rules) const;
+  void synchronize() const;
+
+  // Views published by the operations that own the arrays (null until then).
+  CellView cells{};  // by the cell_list operation
+  NlistView nlist{};  // by the neighbor_list operation
+  // Bytes of the reorder's scratch (keys, permutation, radix-sort and gather
+  // buffers), lent by the neighbor list's storage: a reorder only ever runs
+  // at a rebuild, right before the cells and the list are built again, so
+  // the list is dead while the scratch is in use. Set by the reorder
+  // operation, which the StepPlan creates before the neighbor list.
+  std::size_t list_scratch_bytes = 0;
+
+  // ctl->nh.mv2 holds sum m v^2 of the current velocities in the order of the
+  // current particles (nvt): false after set_system and after a reorder
+  // outside a step, true once a second half or ensure_nh_mv2 stored it.
+  bool nh_mv2_known = false;
+
+  // Graph invalidation: a captured graph holds array pointers and sizes, so
+  // an operation that reallocates calls invalidate_graphs() and the step
+  // graph recaptures before its next launch.
+  uint64_t graph_epoch = 0;
+  void invalidate_graphs() { ++graph_epoch; }
+
+  // The live operations of this context (DeviceOp registers itself), for
+  // device_bytes() and to tell a live operation from a destroyed one.
+  std::vector<DeviceOp*> ops;
+  uint64_t next_serial = 1;
+  bool alive(const DeviceOp* op, uint64_t serial) const;
+
+  double r_list() const { return sys.max_rcut() + params.skin; }
+  // Device memory of the context's arrays and of every live operation's.
+  std::size_t device_bytes() const;
+
+ protected:
+  // The precision-independent part of set_system: parameters, flags, grid,
+  // step control words reset.
+  void load_common(const System& sys, const RunParams& params);
+  virtual std::size_t particle_bytes() const = 0;
+};
+
+template <class P>
+class CudaContext final : public CudaContextBase {
+ public:
+  using S4 = typename P::S4;
+  using CudaContextBase::CudaContextBase;
+
+  // Copies the system in (converted to the storage precision), in the order
+  // given; forces too (the plan's prepare() overwrites them with those of
+  // t = 0, an exact restart keeps them: Simulation's Checkpoint).
+  void load(const System& sys, const RunParams& params);
+  // The current state in double precision, in tag order.
+  void get_particles(ParticleData<double>& out) const;
+  // Exact restarts (Backend::list_state, restore_list_state): the storage
+  // order, last_pos and the list counters of the step control.
+  void list_state(ListRestartState& out) const;
+  void restore_list_state(const ListRestartState& state, const ParticleData<double>& now);
+  // Grows every particle array to hold at least `slots` particles, keeping
+  // the n_all() stored ones (migration and ghosts on several ranks); a
+  // reallocation invalidates the graphs.
+  void reserve(uint32_t slots);
+
+  DeviceBuffer<S4> pos, vel, force, vel_pred, last_pos;
+  DeviceBuffer<uint32_t> tag, sig;
+  DeviceBuffer<Image> image;
+  DeviceBuffer<double> mass;  // per type
+
+  // The MPCD solvent, beside the MD particles (set by set_mpcd).
+  CudaMpcd<S4> mpcd;
+
+  ParticleView<S4> view() {
+    return {pos.data(), vel.data(), force.data(), vel_pred.data(), tag.data(),
+            image.data(), sig.data(), last_pos.data(), n, n_all()};
+  }
+
+ private:
+  std::size_t particle_bytes() const override;
+};
+
+}  // namespace meso::cuda

@@ -1,0 +1,39 @@
+// The one registration list of the CUDA backend's operations (names in
+// meso/ops/operation.hpp). Adding an operation is one add() here and its
+// factory in the file that defines it (cuda_operations.cuh).
+#include "core/cuda_operations.cuh"
+
+namespace meso::cuda {
+
+template <class P>
+const OperationTable<CudaContext<P>>& cuda_operations() {
+  static const OperationTable<CudaContext<P>> table = [] {
+    OperationTable<CudaContext<P>> t;
+    t.add("integrate/vv", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, false); });
+    t.add("integrate/nve", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, false); });
+    t.add("integrate/gw", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, true); });
+    t.add("integrate/nvt", make_cuda_nose_hoover<P>);
+    t.add("integrate/langevin", make_cuda_langevin<P>);
+    t.add("reorder", make_cuda_reorder<P>);
+    t.add("cell_list", make_cuda_cell_list<P>);
+    t.add("neighbor_list", make_cuda_neighbor_list<P>);
+    t.add("pair_force/dpd", make_cuda_dpd_force<P>);
+    t.add("pair_force/lj", make_cuda_lj_force<P>);
+    t.add("field/mdscf", make_cuda_mdscf_force<P>);
+    t.add("bonded", make_cuda_bonded_force<P>);
+    t.add("domain", make_cuda_domain_storage<P>);
+    t.add("mpcd/stream", make_cuda_mpcd_stream<P>);
+    t.add("mpcd/sort", make_cuda_mpcd_sort<P>);
+    t.add("mpcd/domain", make_cuda_mpcd_domain<P>);
+    t.add("mpcd/collide/srd", [](CudaContext<P>& c) { return make_cuda_mpcd_collide<P>(c, MpcdRule::srd); });
+    t.add("mpcd/collide/at", [](CudaContext<P>& c) { return make_cuda_mpcd_collide<P>(c, MpcdRule::at); });
+    return t;
+  }();
+  return table;
+}
+
+template const OperationTable<CudaContext<PrecDouble>>& cuda_operations<PrecDouble>();
+template const OperationTable<CudaContext<PrecMixed>>& cuda_operations<PrecMixed>();
+template const OperationTable<CudaContext<PrecSingle>>& cuda_operations<PrecSingle>();
+
+}  // namespace meso::cuda

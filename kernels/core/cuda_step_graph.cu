@@ -1,0 +1,425 @@
+// The step loop of the CUDA backend: a StepPlan compiled into a conditional
+// CUDA graph, one launch per step, without host round trips between
+// rebuilds:
+//
+//   A: method.first_half -> nlist.displacement -> step_control
+//      (a method that folds the step opening, Nose-Hoover, does all three
+//      in its first-half kernel)
+//   B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }
+//   C: forces [-> method.second_half, unless the last force finishes the step]
+//
+// where step_control (one thread) increments the device step counter,
+// decides the rebuild from the largest displacement since the last build (or
+// the fixed period) and sets the conditional node's value. Overflow of a cell
+// or of a neighbor row during an in-graph rebuild sets ctl->abort; every
+// later kernel then returns at once, so the state freezes at the failed step.
+// After the batch the host grows the arrays, redoes that step's rebuild and
+// finishes the step, then continues: no neighbor is ever dropped. A force
+// can stop the loop the same way for a state it cannot go on from (the
+// bonded force: a FENE bond at r >= R0); after the batch it throws its error
+// (DeviceForce::raise_if_stopped) with the state frozen at that step.
+//
+// With MESO_CUDA_GRAPHS=0 the same kernels run in the same order, enqueued
+// step by step from the host (host_step), which reads the rebuild decision
+// back after each step's opening.
+#include "core/cuda_step_graph.cuh"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "md/integrate_nose_hoover.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/ops/communicator.hpp"
+
+namespace meso::cuda {
+namespace {
+
+// Adds an IF conditional node after `dep` and returns its body graph.
+cudaGraph_t add_if_node(cudaGraph_t graph, cudaGraphConditionalHandle h, const cudaGraphNode_t* dep,
+                        cudaGraphNode_t* node) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = h;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 1;
+  MESO_CUDA_CHECK(cudaGraphAddNode(node, graph, dep, nullptr, 1, &p));
+  return p.conditional.phGraph_out[0];
+}
+
+__global__ void sort_flag_kernel(const StepControl* ctl, cudaGraphConditionalHandle hs) {
+  cudaGraphSetConditional(hs, (ctl->list.sort_due && !ctl->abort) ? 1u : 0u);
+}
+
+// The device interface of a plan's operation; null when it has none.
+template <class T, class Op>
+T* device_of(Op* op) {
+  return dynamic_cast<T*>(op);
+}
+
+// After steps that stopped on ctl->abort: a force that stopped them (the
+// bonded force on a FENE bond at r >= R0) throws its error here, before the
+// abort is taken for an overflow of the lists and recovered from.
+void raise_force_stops(const std::vector<DeviceForce*>& forces) {
+  for (DeviceForce* f : forces) f->raise_if_stopped();
+}
+
+}  // namespace
+
+CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
+  method_ = device_of<DeviceMethod>(&plan.method());
+  bool ok = method_ != nullptr;
+  if (plan.has_lists()) {  // none with pair style none
+    cells_ = device_of<DeviceCellList>(&plan.cells());
+    nlist_ = device_of<DeviceNeighborList>(&plan.nlist());
+    ok = ok && cells_ && nlist_;
+  }
+  if (plan.reorder()) {
+    reorder_ = device_of<DeviceReorder>(plan.reorder());
+    ok = ok && reorder_;
+  }
+  for (const auto& f : plan.forces()) {
+    forces_.push_back(device_of<DeviceForce>(f.get()));
+    ok = ok && forces_.back();
+  }
+  if (!ok) throw std::logic_error("cuda backend: the plan holds an operation of another backend");
+  fused_ = plan.second_half_fused();
+  rules_ = plan.rules();
+  for (const DeviceOp* op : ops()) serials_.push_back(op->serial());
+}
+
+CudaStepGraph::~CudaStepGraph() {
+  destroy_graph();
+  const PhaseTimes& p = phases_;
+  if (p.steps == 0) return;
+  const double ms = 1e3 / double(p.steps), per = p.rebuilds ? 1e3 / double(p.rebuilds) : 0.0;
+  std::fprintf(stderr,
+               "step phases, rank %d, %llu steps (%llu rebuilds), ms per step: open %.4f, decide %.4f, update %.4f, "
+               "rebuild %.4f, end %.4f; ms per rebuild: migrate %.4f, reorder %.4f, exchange %.4f, lists %.4f\n",
+               p.rank, (unsigned long long)p.steps, (unsigned long long)p.rebuilds, p.open * ms, p.decide * ms,
+               p.update * ms, (p.migrate + p.reorder + p.exchange + p.lists) * ms, p.end * ms, p.migrate * per,
+               p.reorder * per, p.exchange * per, p.lists * per);
+}
+
+namespace {
+bool step_phases_wanted() {
+  const char* e = std::getenv("MESO_STEP_PHASES");
+  return e && std::strcmp(e, "1") == 0;
+}
+}  // namespace
+
+double CudaStepGraph::phase_mark() {
+  ctx_.synchronize();
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  const double dt = now - phases_.mark;
+  phases_.mark = now;
+  return dt;
+}
+
+std::vector<DeviceOp*> CudaStepGraph::ops() const {
+  std::vector<DeviceOp*> v{method_};
+  if (reorder_) v.push_back(reorder_);
+  if (nlist_) {
+    v.push_back(cells_);
+    v.push_back(nlist_);
+  }
+  for (DeviceForce* f : forces_) v.push_back(f);
+  return v;
+}
+
+bool CudaStepGraph::compiled_for(StepPlan& plan) const {
+  if (plan.second_half_fused() != fused_ || plan.forces().size() != forces_.size()) return false;
+  if ((plan.reorder() != nullptr) != (reorder_ != nullptr)) return false;
+  if (plan.has_lists() != (nlist_ != nullptr)) return false;
+  std::vector<const DeviceOp*> now{device_of<DeviceMethod>(&plan.method())};
+  if (plan.reorder()) now.push_back(device_of<DeviceReorder>(plan.reorder()));
+  if (plan.has_lists()) {
+    now.push_back(device_of<DeviceCellList>(&plan.cells()));
+    now.push_back(device_of<DeviceNeighborList>(&plan.nlist()));
+  }
+  for (const auto& f : plan.forces()) now.push_back(device_of<DeviceForce>(f.get()));
+  const std::vector<DeviceOp*> mine = ops();
+  for (std::size_t k = 0; k < now.size(); ++k)
+    if (now[k] != mine[k] || !now[k] || now[k]->serial() != serials_[k]) return false;
+  return true;
+}
+
+bool CudaStepGraph::alive() const {
+  const std::vector<DeviceOp*> mine = ops();
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    if (!ctx_.alive(mine[k], serials_[k])) return false;
+  return true;
+}
+
+// The first half-step and the opening of the step (displacement check,
+// step_control): one kernel for a method that folds both in (Nose-Hoover).
+void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr) {
+  // Without lists (pair style none) the step still opens (step number,
+  // noise keys), but there is no rebuild body for a conditional to select.
+  if (!nlist_) graph = false;
+  if (method_->folds_step_opening()) {
+    const StepOpening open{true, ctx_.control_args(rules_), hr, graph};
+    method_->enqueue_first_half(&open);
+    return;
+  }
+  method_->enqueue_first_half(nullptr);
+  if (nlist_) nlist_->enqueue_displacement();
+  step_control(ctx_.ctl.data(), ctx_.control_args(rules_), hr, graph, ctx_.stream);
+}
+
+void CudaStepGraph::enqueue_forces(bool sums) {
+  ForceRequest r;
+  r.sums = sums;
+  for (DeviceForce* f : forces_) f->enqueue(r);
+}
+
+// Forces, then the second half-step unless the last force performed it.
+void CudaStepGraph::enqueue_step_end(bool sums) {
+  enqueue_forces(sums);
+  if (!fused_) method_->enqueue_second_half();
+}
+
+// Rebuild driven from the host: grows and retries until nothing overflows.
+// On several ranks (comm): migration before the reorder, which permutes the
+// local particles only, and the ghost layer built again after it (as
+// StepPlan::rebuild does).
+void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
+  PhaseTimes& ph = phases_;
+  const bool timed = ph.on;
+  if (comm) comm->migrate();
+  if (timed) ph.migrate += phase_mark();
+  if (sort && reorder_) {
+    reorder_->enqueue_apply();
+    ctx_.nh_mv2_known = false;  // the sum would now run in another order
+  }
+  if (timed) ph.reorder += phase_mark();
+  if (comm) comm->exchange_ghosts();
+  if (timed) ph.exchange += phase_mark();
+  StepControl* h = ctx_.h_ctl;
+  for (int attempt = 0;; ++attempt) {
+    cells_->enqueue_build();
+    nlist_->enqueue_build();
+    ctx_.pull_ctl();
+    if (!h->abort) break;
+    if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list rebuild does not converge");
+    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+    h->abort = 0;
+    h->list.cell_overflow = 0;
+    h->list.nlist_overflow = 0;
+    ctx_.push_ctl();
+    if (cell_need) cells_->grow(cell_need);
+    if (nl_need) nlist_->grow(nl_need);  // refuses a capacity nlist=ballot cannot hold
+  }
+  if (timed) {
+    ph.lists += phase_mark();
+    ++ph.rebuilds;
+  }
+}
+
+void CudaStepGraph::host_step(bool sums) {
+  PhaseTimes& ph = phases_;
+  if (ph.on) phase_mark();
+  enqueue_step_start(false, 0);
+  ctx_.pull_ctl();
+  if (ph.on) {
+    ph.open += phase_mark();
+    ++ph.steps;
+  }
+  // Here an abort can only come from a force of the previous step (this
+  // path recovers from overflows inside host_rebuild).
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);
+  if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
+  enqueue_step_end(sums);
+  if (ph.on) ph.end += phase_mark();
+}
+
+// One step on one of several ranks. Every rank opens its step on the
+// device; the rebuild is global (a rank whose particles moved little still
+// rebuilds when another must: migration and the ghost exchange are
+// collective). Without a rebuild the ghosts' positions and velocities are
+// refreshed from their owners before the forces.
+void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
+  PhaseTimes& ph = phases_;
+  if (ph.on) phase_mark();
+  enqueue_step_start(false, 0);
+  comm.begin_update();  // packed while the host waits for the control below
+  ctx_.pull_ctl();
+  if (ph.on) ph.open += phase_mark();
+  StepControl* h = ctx_.h_ctl;
+  if (h->abort) raise_force_stops(forces_);
+  const bool mine = h->list.rebuild;
+  const bool rebuild = comm.any(mine);
+  if (ph.on) {
+    ph.decide += phase_mark();
+    ++ph.steps;
+  }
+  if (rebuild) {
+    if (!mine) {  // as open_step decides a rebuild, for this rank too
+      h->list.rebuild = 1;
+      h->list.sort_due = rules_.sort_due(h->list.steps_since_sort);
+      ctx_.push_ctl();
+    }
+    host_rebuild(h->list.sort_due, &comm);
+  } else {
+    comm.update_ghosts();
+    if (ph.on) ph.update += phase_mark();
+  }
+  enqueue_step_end(sums);
+  if (ph.on) ph.end += phase_mark();
+}
+
+void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, uint64_t nsteps,
+                                       bool sums_on_last) {
+  if (nsteps == 0) return;
+  if (!nlist_) throw std::logic_error("cuda backend: a run on several ranks without lists");
+  method_->before_capture();
+  ctx_.set_step(first_step - 1);
+  if (step_phases_wanted()) {
+    phases_.on = true;
+    phases_.rank = comm.rank();
+  }
+  // From the first half-step on, ghosts carry the velocity the forces read.
+  ctx_.forces_read_pred = ctx_.gw || fused_;
+  const uint64_t last = first_step + nsteps - 1;
+  for (uint64_t s = first_step; s <= last; ++s) decomposed_step(comm, sums_on_last && s == last);
+  ctx_.pull_ctl();
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);
+  nlist_->shrink_to_fit();
+  if (sums_on_last)
+    for (DeviceForce* f : forces_) f->fetch_sums();
+}
+
+void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& exec) {
+  cudaStream_t stream = ctx_.stream;
+  const cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  MESO_CUDA_CHECK(cudaGraphCreate(&graph, 0));
+  // The rebuild's handle only with lists: a handle that no conditional node
+  // uses fails the instantiation (cudaErrorInvalidValue on CUDA 13).
+  cudaGraphConditionalHandle hr = 0;
+  if (nlist_) MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hr, graph, 0, cudaGraphCondAssignDefault));
+
+  auto last_node = [&](cudaGraphNode_t& node) {
+    cudaStreamCaptureStatus st;
+    const cudaGraphNode_t* deps = nullptr;
+    size_t ndeps = 0;
+    MESO_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &st, nullptr, nullptr, &deps, nullptr, &ndeps));
+    if (ndeps != 1) throw std::logic_error("graph capture: expected one leaf node");
+    node = deps[0];
+  };
+
+  // Phase A: first half-step, displacement check, control.
+  cudaGraphNode_t a_last;
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, nullptr, nullptr, 0, mode));
+  enqueue_step_start(true, hr);
+  last_node(a_last);
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+
+  if (!nlist_) {  // no lists: phases A and C in one capture
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &a_last, nullptr, 1, mode));
+    enqueue_step_end(sums);
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    MESO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    return;
+  }
+
+  // Phase B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }.
+  cudaGraphNode_t cond;
+  cudaGraph_t body = add_if_node(graph, hr, &a_last, &cond);
+  cudaGraphNode_t body_dep = nullptr;
+  if (reorder_) {
+    cudaGraphConditionalHandle hs;
+    MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hs, body, 0, cudaGraphCondAssignDefault));
+    cudaGraphNode_t flag;
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, body, nullptr, nullptr, 0, mode));
+    sort_flag_kernel<<<1, 1, 0, stream>>>(ctx_.ctl.data(), hs);
+    MESO_CUDA_CHECK(cudaGetLastError());
+    last_node(flag);
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &body));
+    cudaGraph_t sort_body = add_if_node(body, hs, &flag, &body_dep);
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, sort_body, nullptr, nullptr, 0, mode));
+    reorder_->enqueue_apply();
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &sort_body));
+  }
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, body, body_dep ? &body_dep : nullptr,
+                                                nullptr, body_dep ? 1 : 0, mode));
+  cells_->enqueue_build();
+  nlist_->enqueue_build();
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &body));
+
+  // Phase C: forces and the second half-step.
+  MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &cond, nullptr, 1, mode));
+  enqueue_step_end(sums);
+  MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  MESO_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+}
+
+void CudaStepGraph::destroy_graph() {
+  if (exec_) cudaGraphExecDestroy(exec_);
+  if (exec_sums_) cudaGraphExecDestroy(exec_sums_);
+  if (graph_) cudaGraphDestroy(graph_);
+  if (graph_sums_) cudaGraphDestroy(graph_sums_);
+  exec_ = exec_sums_ = nullptr;
+  graph_ = graph_sums_ = nullptr;
+}
+
+// After an in-graph abort at step ctl->step: the first half-step and the
+// control ran, the rebuild overflowed. Grow, rebuild and finish that step.
+void CudaStepGraph::finish_step_after_abort(bool sums) {
+  StepControl* h = ctx_.h_ctl;
+  const bool sort = h->list.sort_due;
+  const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+  h->abort = 0;
+  h->list.cell_overflow = 0;
+  h->list.nlist_overflow = 0;
+  h->list.max_disp_bits = 0;  // the rebuild below resets the displacement reference
+  ctx_.push_ctl();
+  if (cell_need) cells_->grow(cell_need);
+  if (nl_need) nlist_->grow(nl_need);
+  host_rebuild(sort);
+  enqueue_step_end(sums);
+}
+
+uint64_t CudaStepGraph::advance(uint64_t first_step, uint64_t nsteps, bool sums_on_last) {
+  if (nsteps == 0) return 0;
+  phases_.on = !ctx_.use_graphs && step_phases_wanted();  // the host-driven loop only
+  method_->before_capture();  // before a graph is captured: it holds no such launch
+  ctx_.set_step(first_step - 1);  // the step numbers live on the device (ctl->step)
+  const uint64_t last = first_step + nsteps - 1;
+  uint64_t next = first_step;  // next step to launch
+  uint64_t launched = 0;
+  while (next <= last) {
+    if (!ctx_.use_graphs) {
+      host_step(sums_on_last && next == last);
+      ++next;
+      continue;
+    }
+    if (!exec_ || epoch_ != ctx_.graph_epoch) {  // first use, or arrays reallocated since
+      destroy_graph();
+      build_graph(false, graph_, exec_);
+      build_graph(true, graph_sums_, exec_sums_);
+      epoch_ = ctx_.graph_epoch;
+    }
+    for (; next <= last; ++next) {
+      MESO_CUDA_CHECK(cudaGraphLaunch(sums_on_last && next == last ? exec_sums_ : exec_, ctx_.stream));
+      ++launched;
+    }
+    ctx_.pull_ctl();
+    if (ctx_.h_ctl->abort) {
+      raise_force_stops(forces_);
+      const uint64_t failed = ctx_.h_ctl->step;
+      finish_step_after_abort(sums_on_last && failed == last);
+      next = failed + 1;
+    }
+  }
+  ctx_.pull_ctl();
+  if (ctx_.h_ctl->abort) raise_force_stops(forces_);  // the host path's last step
+  if (nlist_) nlist_->shrink_to_fit();
+  if (sums_on_last)
+    for (DeviceForce* f : forces_) f->fetch_sums();
+  return launched;
+}
+
+}  // namespace meso::cuda

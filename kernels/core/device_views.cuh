@@ -1,0 +1,188 @@
+// Device-side views shared by the CUDA DPD kernels: the precision policies of
+// the `precision` variant axis, the particle arrays, the cell grid and the
+// neighbor-list layout. Plain structs passed to kernels by value.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "meso/box.hpp"
+#include "meso/physics/vec3.hpp"
+#include "core/step_control.cuh"
+
+namespace meso::cuda {
+
+// A 32-byte aligned 4-vector of doubles (CUDA 13 deprecates double4; see
+// ARCHITECTURE.md, "Toolchain notes"). Loaded as two 16-byte vector loads.
+struct alignas(32) Double4 {
+  double x, y, z, w;
+};
+
+// Precision policies (the `precision` axis; ARCHITECTURE.md, "Backends and
+// variants"). S4 is the storage
+// of positions, velocities and forces (w of a position holds the type); A is
+// the arithmetic of the pair evaluator.
+//   double: fp64 storage and arithmetic.
+//   mixed:  fp32 storage and loads (positions relative to the box centre,
+//           which is the origin), fp64 pair arithmetic, accumulation,
+//           reductions and integration (HOOMD-blue's mixed mode).
+//   single: fp32 storage and fp32 pair arithmetic and accumulation.
+struct PrecDouble {
+  using S4 = Double4;
+  using A = double;
+  static constexpr const char* name = "double";
+};
+struct PrecMixed {
+  using S4 = float4;
+  using A = double;
+  static constexpr const char* name = "mixed";
+};
+struct PrecSingle {
+  using S4 = float4;
+  using A = float;
+  static constexpr const char* name = "single";
+};
+
+__device__ __forceinline__ Double4 ldg4(const Double4* p) {
+  const double2 a = __ldg(reinterpret_cast<const double2*>(p));
+  const double2 b = __ldg(reinterpret_cast<const double2*>(p) + 1);
+  return {a.x, a.y, b.x, b.y};
+}
+__device__ __forceinline__ float4 ldg4(const float4* p) { return __ldg(p); }
+
+template <class S4>
+__host__ __device__ __forceinline__ Vec3d xyz(const S4& v) {
+  return {static_cast<double>(v.x), static_cast<double>(v.y), static_cast<double>(v.z)};
+}
+template <class S4>
+__host__ __device__ __forceinline__ S4 make4(const Vec3d& v, double w) {
+  using T = decltype(S4{}.x);
+  return S4{static_cast<T>(v.x), static_cast<T>(v.y), static_cast<T>(v.z), static_cast<T>(w)};
+}
+template <class S4>
+__host__ __device__ __forceinline__ uint32_t type_of(const S4& pos) {
+  return static_cast<uint32_t>(pos.w);
+}
+
+// Minimum image in arithmetic type A (float for fp32 kernels), from the same
+// rint rule as Box::min_image so that both sides of a pair are antisymmetric.
+template <class A>
+struct MinImage {
+  A lx, ly, lz, ilx, ily, ilz;
+  __host__ __device__ explicit MinImage(const Box& b) {
+    const Vec3d L = b.lengths();
+    lx = A(L.x), ly = A(L.y), lz = A(L.z);
+    ilx = A(1.0 / L.x), ily = A(1.0 / L.y), ilz = A(1.0 / L.z);
+  }
+  __device__ static A rnd(A x) {
+    if constexpr (sizeof(A) == 4) return rintf(x);
+    else return rint(x);
+  }
+  __device__ void apply(A& x, A& y, A& z) const {
+    x -= lx * rnd(x * ilx);
+    y -= ly * rnd(y * ily);
+    z -= lz * rnd(z * ilz);
+  }
+};
+
+// Arithmetic of the neighbor-list builders: that of the stored positions.
+// fp32 storage builds in fp32 (twice the rate of fp64 on H100/H200); the list
+// radius is then widened by 2^-20 relative so that rounding can only add
+// pairs, never drop one (see neighbor_list.cuh).
+template <class S4>
+using BuildReal = decltype(S4{}.x);
+
+// Per-particle arrays of one precision. Local particles only (single rank).
+template <class S4>
+struct ParticleView {
+  S4* pos;       // x, y, z, type
+  S4* vel;       // vx, vy, vz, 0
+  S4* force;     // fx, fy, fz, 0
+  S4* vel_pred;  // Groot-Warren predicted velocity (nullptr for velocity Verlet)
+  uint32_t* tag;
+  Image* image;
+  uint32_t* signature;  // TEA signatures (nullptr for philox)
+  S4* last_pos;         // positions at the last neighbor-list build
+  uint32_t n;           // local particles (the rest are ghosts)
+  uint32_t n_all;       // local particles and ghosts: what a list entry can name
+};
+
+// Regular grid of cells of at least r_list on a side, row-major ids
+// (z * ny + y) * nx + x, identical to the reference CellList so that cell
+// membership agrees bit for bit.
+struct CellGrid {
+  int nx, ny, nz;
+  double lo_x, lo_y, lo_z;
+  double inv_wx, inv_wy, inv_wz;
+
+  __host__ __device__ uint32_t ncells() const { return uint32_t(nx) * uint32_t(ny) * uint32_t(nz); }
+  __host__ __device__ static int bin(double x, double lo, double inv_w, int n) {
+    const double f = floor((x - lo) * inv_w);
+    if (f < 0.0) return 0;
+    return f >= double(n - 1) ? n - 1 : int(f);
+  }
+  __host__ __device__ uint32_t cell_of(const Vec3d& r) const {
+    const int cx = bin(r.x, lo_x, inv_wx, nx), cy = bin(r.y, lo_y, inv_wy, ny),
+              cz = bin(r.z, lo_z, inv_wz, nz);
+    return uint32_t((cz * ny + cy) * nx + cx);
+  }
+  // Offsets of the neighbouring cells along one axis: {-1, 0, 1}, or fewer
+  // when the axis has fewer than 3 cells so no cell appears twice.
+  __host__ __device__ static void offsets(int n, int& lo, int& hi) {
+    lo = n >= 3 ? -1 : 0;
+    hi = n >= 2 ? 1 : 0;
+  }
+  // The k-th stencil cell of cell c (k < stencil_size()), in z-y-x order.
+  __host__ __device__ int stencil_size() const {
+    int a, b, s = 1;
+    offsets(nx, a, b); s *= b - a + 1;
+    offsets(ny, a, b); s *= b - a + 1;
+    offsets(nz, a, b); s *= b - a + 1;
+    return s;
+  }
+  __host__ __device__ uint32_t stencil_cell(uint32_t c, int k) const {
+    int lx, hx, ly, hy, lz, hz;
+    offsets(nx, lx, hx);
+    offsets(ny, ly, hy);
+    offsets(nz, lz, hz);
+    const int wx = hx - lx + 1, wy = hy - ly + 1;
+    const int dx = lx + k % wx, dy = ly + (k / wx) % wy, dz = lz + k / (wx * wy);
+    const int cx = int(c % uint32_t(nx)), cy = int((c / uint32_t(nx)) % uint32_t(ny)),
+              cz = int(c / uint32_t(nx * ny));
+    const int x = (cx + dx + nx) % nx, y = (cy + dy + ny) % ny, z = (cz + dz + nz) % nz;
+    return uint32_t((z * ny + y) * nx + x);
+  }
+};
+
+// Cell membership, one layout for both cell-list variants: the members of
+// cell c are members[begin(c) .. begin(c) + count[c]), in ascending particle
+// index. atomic: begin(c) = c * cap (row-major cell matrix); sorted: begin
+// from the boundaries of the radix-sorted cell keys.
+struct CellView {
+  const uint32_t* members;
+  const uint32_t* start;  // nullptr: begin(c) = c * cap
+  const uint32_t* count;
+  uint32_t cap;
+  __device__ uint32_t begin(uint32_t c) const { return start ? start[c] : c * cap; }
+  __device__ uint32_t size(uint32_t c) const { return count[c]; }
+};
+
+// Full neighbor list: neighbor k of particle i is idx[at(i, k)]. Two layouts:
+// - column-major (slot_stride = n rounded up to 32, particle_stride = 1), for
+//   one thread per particle: consecutive threads read consecutive words;
+// - row-major (slot_stride = 1, particle_stride = cap), for tpp > 1 lanes per
+//   particle (HOOMD-blue's nlist layout): the lanes of one particle read and
+//   the builder's lanes write consecutive words of its row.
+struct NlistView {
+  uint32_t* idx;
+  uint32_t* count;
+  uint32_t slot_stride;
+  uint32_t particle_stride;
+  uint32_t cap;
+  __host__ __device__ size_t at(uint32_t i, uint32_t k) const {
+    return size_t(k) * slot_stride + size_t(i) * particle_stride;
+  }
+};
+
+}  // namespace meso::cuda

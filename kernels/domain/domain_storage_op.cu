@@ -1,0 +1,481 @@
+// The "domain" operation of the CUDA backend (meso/ops/domain_storage.hpp):
+// what a Communicator needs from the device to move particles between
+// ranks. Selection and packing run on the device (domain_storage.cu: a code
+// per particle, then a prefix-sum compaction of the flagged indices); the
+// records cross to the host into the communicator's message buffers (host-staged MPI): the message
+// buffers are pinned (message_memory), so each crossing is one copy.
+//
+// Storage, as on the CPU: local particles [0, n), then ghosts in the order
+// their messages arrive, each message's range kept for the updates.
+// Migration closes the holes leavers leave by moving the last stayers into
+// them (O(leavers) work, not a compaction of every array); the order of the
+// local particles changes, which only the summation order of forces sees.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <memory>
+#include <memory_resource>
+#include <type_traits>
+#include <vector>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "domain/domain_storage.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/domain_storage.hpp"
+#include "meso/physics/tea.hpp"
+
+namespace meso::cuda {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <class P>
+class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaDomainStorage(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {
+    counts_.resize(4);
+    for (cudaEvent_t& e : copy_ev_) MESO_CUDA_CHECK(cudaEventCreate(&e));
+    MESO_CUDA_CHECK(cudaMallocHost(&h_counts_, 4 * sizeof(uint32_t)));  // pinned: the counts' copies stay async
+  }
+
+  std::size_t n_local() const override { return ctx_.n; }
+  std::size_t n_ghost() const override { return ctx_.n_ghost; }
+
+  void clear_ghosts() override {
+    ctx_.n_ghost = 0;
+    send_count_.fill(0);
+    range_.fill({0, 0});
+  }
+
+  // Two waits: for the counts, and for the records on the host. The holes
+  // are closed while the records cross.
+  void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
+    const auto t0 = Clock::now();
+    if (ctx_.n_ghost) clear_ghosts();
+    const uint32_t n = ctx_.n;
+    scratch(n);
+    cudaStream_t st = ctx_.stream;
+    classify_leavers<S4>(ctx_.pos.data(), n, slab(s), code_.data(), st);
+    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
+    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
+    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
+    pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
+    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
+    enqueue_download(a, to_lo, b, &to_hi);
+    // Close the holes (behind the packs on the stream, which read the
+    // leavers first): leavers below the new count m take the stayers at or
+    // above it. There are as many of each (the leavers at or above m and
+    // the stayers there fill n - m slots), so the movers' count, which
+    // stays on the device, sizes the moves.
+    const uint32_t m = n - c[0] - c[1];
+    if (c[0] + c[1]) {
+      select(0, m, {0xff, 0, true}, list_[0].data(), 2);
+      select(m, n, {0xff, 0, false}, list_[1].data(), 3);
+      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), counts_.data() + 3, c[0] + c[1], st);
+      MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_ + 2, counts_.data() + 2, 2 * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToHost, st));
+    }
+    ctx_.n = m;
+    settle();
+    if (c[0] + c[1] && h_counts_[2] != h_counts_[3])
+      throw std::logic_error("cuda domain storage: holes and movers differ");
+    pack_s_ += seconds_since(t0);
+  }
+
+  void add_locals(const Records& rec) override {
+    const auto t0 = Clock::now();
+    check_records(rec, kMigrateRecord, "migration");
+    const uint32_t m = static_cast<uint32_t>(rec.size() / kMigrateRecord);
+    if (!m) return;
+    if (ctx_.n_ghost) throw std::logic_error("cuda domain storage: locals added while ghosts are stored");
+    ctx_.reserve(ctx_.n + m);
+    upload(rec);
+    unpack_migrants<S4>(ctx_.view(), rec_.data(), m, ctx_.n, signatures(), ctx_.stream);
+    ctx_.n += m;
+    settle();
+    pack_s_ += seconds_since(t0);
+  }
+
+  void select_ghosts(const DomainSlab& s, bool one_neighbour, Records& to_lo,
+                     Records& to_hi) override {
+    const auto t0 = Clock::now();
+    const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    pack_ghost_records(s.axis, rec_.data());
+    download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, &to_hi);
+    pack_s_ += seconds_since(t0);
+  }
+
+  std::vector<unsigned char> select_ghosts_peer(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
+                                                std::size_t& n_hi) override {
+    const auto t0 = Clock::now();
+    const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    n_lo = c[0];
+    n_hi = c[1];
+    Exported& o = exchange_out_[s.axis];
+    o.reserve(std::max<std::size_t>(std::size_t(c[0] + c[1]) * kGhostRecord, 1));
+    pack_ghost_records(s.axis, o.buf.data());
+    ctx_.synchronize();  // the neighbours read it once told
+    pack_s_ += seconds_since(t0);
+    std::vector<unsigned char> out(sizeof o.handle);
+    std::memcpy(out.data(), &o.handle, sizeof o.handle);
+    return out;
+  }
+
+  void add_ghosts_peer(int slot, const std::vector<unsigned char>& handle, std::size_t first,
+                       std::size_t count) override {
+    const auto t0 = Clock::now();
+    const uint32_t m = static_cast<uint32_t>(count), at = ctx_.n_all();
+    range_[slot] = {at, m};
+    PeerIn& in = exchange_in_[slot];
+    cudaIpcMemHandle_t h;
+    if (handle.size() != sizeof h) throw std::logic_error("cuda domain storage: a ghost exchange handle of the wrong size");
+    std::memcpy(&h, handle.data(), sizeof h);
+    if (const cudaError_t e = map(in, h); e != cudaSuccess)
+      throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
+                               std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
+                               "); MESO_PEER_UPDATES=0 sends them through the host");
+    if (!m) return;
+    ctx_.reserve(at + m);
+    const double* rec = static_cast<const double*>(in.ptr) + first * kGhostRecord;
+    unpack_ghosts<S4>(ctx_.view(), rec, m, kGhostRecord, at, signatures(), ctx_.stream);
+    ctx_.n_ghost += m;
+    ctx_.synchronize();  // read before this rank's next collective, after which the owner may repack
+    const double dt = seconds_since(t0);  // the records cross between GPUs: the copy
+    pack_s_ += dt;
+    copy_s_ += dt;
+  }
+
+  void add_ghosts(int slot, const Records& rec) override {
+    const auto t0 = Clock::now();
+    check_records(rec, kGhostRecord, "ghost");
+    const uint32_t m = static_cast<uint32_t>(rec.size() / kGhostRecord), at = ctx_.n_all();
+    range_[slot] = {at, m};
+    if (!m) return;
+    ctx_.reserve(at + m);
+    upload(rec);
+    unpack_ghosts<S4>(ctx_.view(), rec_.data(), m, kGhostRecord, at, signatures(), ctx_.stream);
+    ctx_.n_ghost += m;
+    settle();
+    pack_s_ += seconds_since(t0);
+  }
+
+  // fp32 storage sends six floats a particle (update_record() = 3 doubles'
+  // bytes), fp64 storage six doubles.
+  static constexpr bool kCompactUpdates = std::is_same_v<S4, float4>;
+  std::size_t update_record() const override { return kCompactUpdates ? kUpdateRecord / 2 : kUpdateRecord; }
+
+  void pack_update(int slot, Records& out) override {
+    const auto t0 = Clock::now();
+    const std::size_t m = send_count_[slot];
+    rec_capacity(m * update_record());
+    pack_update_into(slot, rec_.data());
+    download(m * update_record(), out, 0, nullptr);
+    pack_s_ += seconds_since(t0);
+  }
+
+  void unpack_update(int slot, const Records& in) override {
+    const auto t0 = Clock::now();
+    const auto [at, m] = range_[slot];
+    const std::size_t size = update_record();
+    if (in.size() != std::size_t(m) * size)
+      throw_input_error("ghost update ", slot, " carries ", in.size() / size, " particles for ", m, " ghosts");
+    if (!m) return;
+    upload(in);
+    unpack_update_from(slot, rec_.data());
+    settle();
+    pack_s_ += seconds_since(t0);
+  }
+
+  // Peer updates (CUDA IPC): each send list's buffer is exported to the
+  // rank it goes to, which reads it over NVLink (or PCIe) into its ghosts.
+  bool peer_updates() const override { return true; }
+
+  std::vector<unsigned char> export_update(int slot) override {
+    Exported& o = peer_out_[slot];
+    o.reserve(2 * std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1));
+    std::vector<unsigned char> out(sizeof o.handle + sizeof(uint64_t));
+    const uint64_t half = o.half();
+    std::memcpy(out.data(), &o.handle, sizeof o.handle);
+    std::memcpy(out.data() + sizeof o.handle, &half, sizeof half);
+    return out;
+  }
+
+  bool import_update(int slot, const std::vector<unsigned char>& bytes) override {
+    PeerIn& in = peer_in_[slot];
+    cudaIpcMemHandle_t h;
+    uint64_t half = 0;
+    if (bytes.size() < sizeof h + sizeof half) return false;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    std::memcpy(&half, bytes.data() + sizeof h, sizeof half);
+    in.half = half;
+    return map(in, h) == cudaSuccess;  // not mappable here: updates go through the host
+  }
+
+  // Enqueued only: the communicator packs the first split axis right after
+  // the first half-step, so that the wait for the step's control (and
+  // wait_packed) finds it done.
+  void pack_update_peer(int slot, int half) override {
+    const auto t0 = Clock::now();
+    Exported& o = peer_out_[slot];
+    pack_update_into(slot, o.buf.data() + half * o.half());
+    pack_s_ += seconds_since(t0);
+  }
+
+  void wait_packed() override {
+    const auto t0 = Clock::now();
+    ctx_.synchronize();  // the neighbours read the packs once told
+    pack_s_ += seconds_since(t0);
+  }
+
+  // Enqueued only: the forces that read the ghosts follow on the stream.
+  // The neighbour packs into this half again only after this rank's next
+  // message, which it sends after wait_packed, hence after these reads. The
+  // reads over NVLink run on the device among the step's kernels (compute,
+  // in the split), not on the host.
+  void pull_update(int slot, int half) override {
+    const auto t0 = Clock::now();
+    const auto [at, m] = range_[slot];
+    const PeerIn& in = peer_in_[slot];
+    if (!m) return;
+    if (!in.ptr || std::size_t(m) * update_record() > in.half)
+      throw std::logic_error("cuda domain storage: peer update " + std::to_string(slot) + " does not fit its buffer");
+    unpack_update_from(slot, static_cast<const double*>(in.ptr) + half * in.half);
+    pack_s_ += seconds_since(t0);
+  }
+
+  ~CudaDomainStorage() override {
+    for (cudaEvent_t e : copy_ev_) cudaEventDestroy(e);
+    cudaFreeHost(h_counts_);
+    for (PeerIn& in : peer_in_) close(in);
+    for (PeerIn& in : exchange_in_) close(in);
+  }
+
+  // Selecting, packing and unpacking on the device, with the copies
+  // counted apart (copy_seconds).
+  double pack_seconds() const override { return pack_s_ - copy_s_; }
+  double copy_seconds() const override { return copy_s_; }
+  std::pmr::memory_resource* message_memory() override { return &pinned_; }
+
+  std::size_t device_bytes() const override {
+    std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
+    for (const auto& l : list_) b += l.bytes();
+    for (const auto& l : send_) b += l.bytes();
+    for (const auto& o : peer_out_) b += o.bytes();
+    for (const auto& o : exchange_out_) b += o.bytes();
+    return b;
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  DeviceBuffer<uint8_t> code_;
+  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<double> rec_;                        // records on the device, both directions
+  DeviceBuffer<uint32_t> counts_;                   // selection counts
+  std::array<DeviceBuffer<uint32_t>, 2> list_;      // migration: leavers, holes and movers
+  std::array<DeviceBuffer<uint32_t>, 6> send_;      // ghost send lists, 2 axis + side
+  std::array<uint32_t, 6> send_count_{};
+  std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
+  PinnedMemory pinned_;
+  // A device buffer that a neighbour maps (CUDA IPC). When it grows, the
+  // old one is kept until the next exchange (the neighbour still maps it
+  // until it imports the new handle) and freed then.
+  struct Exported {
+    DeviceBuffer<double> buf, retired;
+    cudaIpcMemHandle_t handle{};
+    // At an exchange: room for `doubles`; true when the buffer is new.
+    bool reserve(std::size_t doubles) {
+      retired.release();  // the neighbour mapped its successor at the last exchange
+      if (buf.size() >= doubles) return false;
+      retired.swap(buf);
+      buf.resize(doubles + doubles / 4 + 256);
+      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&handle, buf.data()));  // once a buffer: the driver call is not free
+      return true;
+    }
+    std::size_t bytes() const { return buf.bytes() + retired.bytes(); }
+    std::size_t half() const { return buf.size() / 2; }  // doubles of one half (updates)
+  };
+  struct PeerIn {
+    cudaIpcMemHandle_t handle{};
+    void* ptr = nullptr;  // the neighbour's buffer, mapped
+    std::size_t half = 0;
+  };
+  std::array<Exported, 6> peer_out_;  // per send list, in two halves
+  std::array<PeerIn, 6> peer_in_;    // per message slot
+  // Peer ghost exchanges: the records of an axis's two send lists, kept for
+  // the neighbours until the next exchange along it; the neighbours'
+  // buffers, mapped, per message slot.
+  std::array<Exported, 3> exchange_out_;
+  std::array<PeerIn, 6> exchange_in_;
+  uint32_t* h_counts_ = nullptr;  // 4, pinned
+  cudaEvent_t copy_ev_[2] = {nullptr, nullptr};
+  bool copy_open_ = false;
+
+  static void close(PeerIn& in) {
+    if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
+    in.ptr = nullptr;
+  }
+  // Maps the neighbour's buffer `h` into `in`, unless it is the one mapped
+  // there already (opened again only when the neighbour's buffer grew).
+  static cudaError_t map(PeerIn& in, const cudaIpcMemHandle_t& h) {
+    if (in.ptr && std::memcmp(&h, &in.handle, sizeof h) == 0) return cudaSuccess;
+    close(in);
+    void* p = nullptr;
+    const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return e;
+    }
+    in.handle = h;
+    in.ptr = p;
+    return cudaSuccess;
+  }
+
+  // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
+  // (their counts returned and kept for the updates).
+  std::array<uint32_t, 2> select_send_lists(const DomainSlab& s, bool one_neighbour) {
+    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
+    scratch(n_all);
+    grow_buffer(send_[lo], n_all);
+    grow_buffer(send_[hi], n_all);
+    classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), ctx_.stream);
+    select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
+    std::array<uint32_t, 2> c{0, 0};
+    if (one_neighbour) {  // the union is code 1: list 2 axis + 1 stays empty
+      c[0] = fetch_counts<1>()[0];
+    } else {
+      select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
+      c = fetch_counts<2>();
+    }
+    send_count_[lo] = c[0];
+    send_count_[hi] = c[1];
+    return c;
+  }
+  // Their ghost records into out: list 2 axis, then 2 axis + 1 (enqueued).
+  void pack_ghost_records(int axis, double* out) {
+    const uint32_t lo = 2 * axis, hi = lo + 1;
+    const bool pred = ctx_.forces_read_pred;
+    pack_ghosts<S4>(ctx_.view(), send_[lo].data(), send_count_[lo], kGhostRecord, pred, out, ctx_.stream);
+    pack_ghosts<S4>(ctx_.view(), send_[hi].data(), send_count_[hi], kGhostRecord, pred,
+                    out + std::size_t(send_count_[lo]) * kGhostRecord, ctx_.stream);
+  }
+
+  // The update records of send list `slot` into `out` on the device: six
+  // floats a particle for fp32 storage, six doubles otherwise.
+  void pack_update_into(int slot, double* out) {
+    const uint32_t m = send_count_[slot];
+    if constexpr (kCompactUpdates)
+      pack_updates_f32(ctx_.view(), send_[slot].data(), m, ctx_.forces_read_pred, reinterpret_cast<float*>(out),
+                       ctx_.stream);
+    else
+      pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, out, ctx_.stream);
+  }
+  // And back into the ghosts of message `slot` (enqueued only).
+  void unpack_update_from(int slot, const double* in) {
+    const auto [at, m] = range_[slot];
+    if constexpr (kCompactUpdates)
+      unpack_updates_f32(ctx_.view(), reinterpret_cast<const float*>(in), m, at, signatures(), ctx_.stream);
+    else
+      unpack_ghosts<S4>(ctx_.view(), in, m, kUpdateRecord, at, signatures(), ctx_.stream);
+  }
+  double pack_s_ = 0.0, copy_s_ = 0.0;
+
+  static SlabArgs slab(const DomainSlab& s) { return {s.axis, s.lo, s.hi, s.length, s.width}; }
+
+  SignatureArgs signatures() const {
+    return {ctx_.tea, ctx_.forces_read_pred && ctx_.vel_pred.size() > 0,
+            physics::tea_seed_whitening(ctx_.params.seed)};
+  }
+
+  // Codes, selection lists, CUB scratch and records for n particles.
+  void scratch(uint32_t n) {
+    reserve_selection(n, code_, temp_, list_[0], list_[1]);
+    rec_capacity(std::size_t(n) * kMigrateRecord);
+  }
+  void rec_capacity(std::size_t doubles) { grow_buffer(rec_, std::max<std::size_t>(doubles, 1)); }
+
+  void select(uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out, int slot) {
+    select_indices(code_.data(), begin, end, m, out, counts_.data() + slot, temp_.data(), temp_.size(), ctx_.stream);
+  }
+  template <int K>
+  std::array<uint32_t, K> fetch_counts() {
+    MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), K * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                    ctx_.stream));
+    ctx_.synchronize();
+    std::array<uint32_t, K> c;
+    std::copy(h_counts_, h_counts_ + K, c.begin());
+    return c;
+  }
+
+  // The records rec_[0, a + b) to the host: the first a into out_a, the
+  // next b into out_b (when given); waits for them.
+  void download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
+    enqueue_download(a, out_a, b, out_b);
+    settle();
+  }
+  // The same, enqueued only (the caller's settle() waits).
+  void enqueue_download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
+    out_a.resize(a);
+    if (out_b) out_b->resize(b);
+    copy_begin();
+    if (a)
+      MESO_CUDA_CHECK(cudaMemcpyAsync(out_a.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost,
+                                      ctx_.stream));
+    if (out_b && b)
+      MESO_CUDA_CHECK(cudaMemcpyAsync(out_b->data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost,
+                                      ctx_.stream));
+    copy_end();
+  }
+  // Records from the host into rec_ (enqueued: `in` must live until the
+  // caller's settle()).
+  void upload(const Records& in) {
+    rec_capacity(in.size());
+    copy_begin();
+    MESO_CUDA_CHECK(
+        cudaMemcpyAsync(rec_.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
+    copy_end();
+  }
+  // The copies are timed on the device, between two events (copy_s_, the
+  // split's copy), so that no wait is added to time them.
+  void copy_begin() {
+    if (!copy_open_) MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[0], ctx_.stream));
+    copy_open_ = true;
+  }
+  void copy_end() { MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[1], ctx_.stream)); }
+  // Waits for the stream; adds the time of the copies since copy_begin.
+  void settle() {
+    ctx_.synchronize();
+    if (!copy_open_) return;
+    float ms = 0.0f;
+    MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, copy_ev_[0], copy_ev_[1]));
+    copy_s_ += 1e-3 * ms;
+    copy_open_ = false;
+  }
+
+  static void check_records(const Records& rec, std::size_t size, const char* what) {
+    if (rec.size() % size != 0)
+      throw_input_error("a ", what, " message of ", rec.size(), " values is not a whole number of ", size,
+                        "-value records");
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<P>& ctx) {
+  return std::make_unique<CudaDomainStorage<P>>(ctx);
+}
+
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecDouble>&);
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecMixed>&);
+template std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<PrecSingle>&);
+
+}  // namespace meso::cuda

@@ -1,0 +1,204 @@
+// The `bonded` operation of the CUDA backend: the rows of make_bonded_lists
+// and the bond and angle types, uploaded once; each compute scatters the
+// tag -> index map and runs the bonded kernel (bonded_force.cu), adding to
+// the net force the pair force wrote (or writing it with pair style none).
+// Enqueueing needs no host synchronization, so the step graph captures it.
+//
+// A FENE bond at r >= R0 stops the loop on the device (ctl->abort, see
+// bonded_force.cu); compute() and, after a batch of steps, raise_if_stopped()
+// throw the reference's InputError (reference/src/md/bonded_force.cpp, the same
+// text) naming the first such bond in topology order and the step.
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "md/bonded_force.cuh"
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/force.hpp"
+#include "meso/topology.hpp"
+
+namespace meso::cuda {
+namespace {
+
+template <class T>
+void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
+  d.resize(h.size());
+  if (!h.empty()) MESO_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
+}
+
+template <class P>
+class CudaBondedForce final : public ForceOp, public DeviceForce {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaBondedForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
+    const Topology& topo = ctx.sys.topology;
+    const BondedLists l = make_bonded_lists(topo, ctx.n);
+    // The topology index of each bond entry: every row keeps the topology's
+    // order, so filling the rows again bond by bond meets the entries in
+    // the order make_bonded_lists wrote them.
+    std::vector<uint32_t> bond_id(l.bond_partner.size());
+    std::vector<uint32_t> fill(l.bond_start.begin(), l.bond_start.end() - 1);
+    for (std::size_t k = 0; k < topo.bonds.size(); ++k) {
+      const Bond& b = topo.bonds[k];
+      for (auto [self, other] : {std::pair{b.a, b.b}, std::pair{b.b, b.a}}) {
+        const uint32_t at = fill[self]++;
+        if (l.bond_partner[at] != other || l.bond_type[at] != b.type)
+          throw std::logic_error("cuda bonded: the bond rows are not in topology order");
+        bond_id[at] = uint32_t(k);
+      }
+    }
+    std::vector<DeviceBondType> bt;
+    for (const BondType& t : topo.bond_types)
+      bt.push_back({t.kind == BondKind::fene ? 1u : 0u, t.harmonic, t.fene});
+    std::vector<physics::HarmonicAngleParams> at;
+    for (const AngleType& t : topo.angle_types) at.push_back(t.harmonic);
+    upload(bond_start_, l.bond_start);
+    upload(bond_partner_, l.bond_partner);
+    upload(bond_type_, l.bond_type);
+    upload(bond_id_, bond_id);
+    upload(angle_start_, l.angle_start);
+    upload(angle_tags_, l.angle_tags);
+    upload(angle_type_, l.angle_type);
+    upload(bond_types_, bt);
+    upload(angle_types_, at);
+    bond_entries_ = double(l.bond_partner.size());
+    angle_entries_ = double(l.angle_type.size());
+    index_of_tag_.resize(ctx.n);
+    partials_.resize(2 * std::size_t(bonded_blocks(ctx.n)));
+    sums_d_.resize(2);
+    words_.resize(2);  // [0] last_block's counter, [1] the fault
+    MESO_CUDA_CHECK(cudaMemset(sums_d_.data(), 0, sums_d_.bytes()));
+    clear_words();
+  }
+
+  // Synchronous: forces of the current positions (r.step names a fault), the
+  // sums fetched when asked.
+  void compute(const ForceRequest& r) override {
+    enqueue(r);
+    if (fault() != kNoBondFault) raise(r.step);
+    if (r.sums) fetch_sums();
+  }
+  PairSums sums() const override { return sums_; }
+
+  // r.initial needs nothing: bonded forces read no velocity.
+  void enqueue(const ForceRequest& r) override {
+    if (ctx_.n == 0) return;
+    const CudaContext<P>& c = ctx_;
+    BondedArgs<P> a{ctx_.pos.data(),
+                    ctx_.force.data(),
+                    ctx_.tag.data(),
+                    c.n,
+                    index_of_tag_.data(),
+                    {bond_start_.data(), bond_partner_.data(), bond_type_.data(), bond_id_.data(),
+                     angle_start_.data(), angle_tags_.data(), angle_type_.data(), bond_types_.data(),
+                     angle_types_.data()},
+                    MinImage<typename P::A>(c.sys.box),
+                    ctx_.ctl.data(),
+                    first(),
+                    partials_.data(),
+                    sums_d_.data(),
+                    words_.data(),
+                    words_.data() + 1};
+    compute_bonded_forces<P>(a, r.sums, c.stream);
+  }
+
+  // Energy and virial of the last sums launch (waits for the stream).
+  void fetch_sums() override {
+    double s[2];
+    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, ctx_.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    sums_ = {s[0], s[1]};
+  }
+
+  // The state is that of the failed step (every kernel after it returned):
+  // ctl->step is its number.
+  void raise_if_stopped() override {
+    if (fault() != kNoBondFault) raise(ctx_.h_ctl->step);
+  }
+
+  // Minimum traffic: per particle its tag (map), its map entry written and
+  // read back (kernel), its position, its two row starts (4 words), its
+  // force stored (and loaded when it adds); per row entry the entry itself
+  // (bond: partner, type, id; angle: three tags, type). The partners'
+  // positions and map entries are taken as cache hits, as the pair forces
+  // take their neighbours' (chains are local after a reorder).
+  double profile_bytes(double /*pairs*/) const override {
+    const double n = ctx_.n, s4 = sizeof(S4);
+    return n * (3 * 4 + s4 + 4 * 4 + s4 + (first() ? 0 : s4)) + bond_entries_ * 12 + angle_entries_ * 16;
+  }
+  std::size_t device_bytes() const override {
+    return bond_start_.bytes() + bond_partner_.bytes() + bond_type_.bytes() + bond_id_.bytes() +
+           angle_start_.bytes() + angle_tags_.bytes() + angle_type_.bytes() + bond_types_.bytes() +
+           angle_types_.bytes() + index_of_tag_.bytes() + partials_.bytes() + sums_d_.bytes() +
+           words_.bytes();
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  DeviceBuffer<uint32_t> bond_start_, bond_partner_, bond_type_, bond_id_;
+  DeviceBuffer<uint32_t> angle_start_, angle_tags_, angle_type_;
+  DeviceBuffer<DeviceBondType> bond_types_;
+  DeviceBuffer<physics::HarmonicAngleParams> angle_types_;
+  DeviceBuffer<uint32_t> index_of_tag_;
+  DeviceBuffer<double> partials_, sums_d_;
+  DeviceBuffer<unsigned int> words_;
+  double bond_entries_ = 0.0, angle_entries_ = 0.0;
+  PairSums sums_;
+
+  void clear_words() {
+    const unsigned int w[2] = {0u, kNoBondFault};
+    MESO_CUDA_CHECK(cudaMemcpy(words_.data(), w, sizeof(w), cudaMemcpyHostToDevice));
+  }
+
+  // The fault word (waits for the stream).
+  unsigned int fault() const {
+    unsigned int f = kNoBondFault;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(&f, words_.data() + 1, sizeof(f), cudaMemcpyDeviceToHost, ctx_.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    return f;
+  }
+
+  // The reference's error for the bond the kernel recorded, r from the
+  // stored positions in fp64. The fault and the abort are cleared first, so
+  // the backend is not left stopped (a caller that goes on runs from the
+  // failed step's state, as after the reference's error).
+  [[noreturn]] void raise(uint64_t step) {
+    const unsigned int k = fault();
+    clear_words();
+    ctx_.pull_ctl();
+    ctx_.h_ctl->abort = 0;
+    ctx_.push_ctl();
+    const Topology& topo = ctx_.sys.topology;
+    if (k >= topo.bonds.size()) throw_input_error("bond.fene: bond out of bounds at step ", step);
+    ParticleData<double> p;
+    ctx_.get_particles(p);
+    std::vector<uint32_t> index(p.n_local);
+    for (uint32_t i = 0; i < p.n_local; ++i) index[p.tag[i]] = i;
+    const Bond& b = topo.bonds[k];
+    const BondType& t = topo.bond_types[b.type];
+    const Vec3d d = ctx_.sys.box.min_image(p.position[index[b.a]] - p.position[index[b.b]]);
+    throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ", b.a,
+                      " and ", b.b, " has r = ", std::sqrt(dot(d, d)), " >= R0 = ", t.fene.r_max,
+                      " at step ", step,
+                      ": the start is overstretched or the run is unstable (try a smaller dt)");
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaBondedForce<P>>(ctx);
+}
+
+template std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<PrecDouble>&);
+template std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<PrecMixed>&);
+template std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<PrecSingle>&);
+
+}  // namespace meso::cuda

@@ -1,0 +1,151 @@
+// The DPD evaluator of the split-array gathers (gather=split and
+// gather=masked) and its launch chain over the variant axes, shared by
+// dpd_force.cu (split) and dpd_force_masked.cu (masked): two translation
+// units, so each compiles its ~100 kernel instantiations in parallel.
+#pragma once
+
+#include <stdexcept>
+#include <type_traits>
+
+#include "md/dpd_force.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/physics/fast_math.hpp"
+#include "meso/physics/pair_noise.hpp"
+#include "meso/physics/tea.hpp"
+
+namespace meso::cuda::dpd_split {
+
+// The DPD pair in the arithmetic of the policy (A for both the pair and the
+// sums): positions, velocities (vel, or vel_pred when PRED), tags and TEA
+// signatures, the pair noise of the rng axis (philox, or TEA keyed per
+// step), physics::dpd_pair_force with the pow of the pow axis. Pairs at or
+// beyond r_cut (and r = 0) are skipped before their velocity, tag and noise
+// are loaded: the driver's direct traversal (kUnroll = 1).
+//
+// One thread per particle. Four threads sharing a list with a shuffle
+// reduction (HOOMD-blue's threads-per-particle) was measured on the H200
+// (N = 1M, mixed): faster with morton2 ordering (580 -> 503 us), slower with
+// pow=fast,rng=tea,fuse=on (498 -> 567 us), whole-step TPS 2-3% lower in both.
+template <class P, class Pow, class Noise, bool TEA, bool PRED, bool MASKED>
+struct DpdEvaluator {
+  using Args = DpdForceArgs<typename P::S4>;
+  using S4 = typename P::S4;
+  using A = typename P::A;
+  using R = A;
+  using Pair = physics::DpdPairForceT<A>;
+  static constexpr int kMinBlocks = 8;  // 8 blocks of 128 per SM: at most 64 registers
+  static constexpr uint32_t kUnroll = 1;
+  static constexpr bool kMasked = MASKED;  // gather=masked: pair_force.cuh's masked traversal
+
+  const Args& a;
+
+  struct Particle {
+    const Args& a;
+    MinImage<A> box_;
+    uint64_t step;
+    physics::TeaPairKey key;
+    const S4* vel;
+    S4 vi;
+    uint32_t tag_i, sig_i;
+    const physics::DpdPairParams* row;
+    A inv_sqrt_dt;
+
+    __device__ __forceinline__ const MinImage<A>& box() const { return box_; }
+
+    // Whether the pair interacts: inside the r_cut of its types, r > 0.
+    __device__ __forceinline__ bool in_range(const S4& pj, const A& rsq) const {
+      const A rc = A(row[type_of(pj)].rcut);
+      return rsq < rc * rc && rsq != A(0);
+    }
+
+    // The geometry by reference: see pair_force_kernel.
+    __device__ __forceinline__ bool pair(const uint32_t& j, const S4& pj, const A& dx, const A& dy,
+                                         const A& dz, const A& rsq, Pair& pf) const {
+      if (!in_range(pj, rsq)) return false;
+      const physics::DpdPairParams& pp = row[type_of(pj)];
+      const S4 vj = ldg4(vel + j);
+      const A rdotv = dx * (A(vi.x) - A(vj.x)) + dy * (A(vi.y) - A(vj.y)) + dz * (A(vi.z) - A(vj.z));
+      const uint32_t tag_j = __ldg(a.p.tag + j);
+      decltype(Noise::philox(0u, 0u, 0ull, 0u)) xi;  // double, or float for noise=fp32
+      if constexpr (TEA)
+        xi = Noise::tea(tag_i, sig_i, tag_j, __ldg(a.p.signature + j), key);
+      else
+        xi = Noise::philox(tag_i, tag_j, step, a.seed);
+      pf = physics::dpd_pair_force<A>(rsq, rdotv, A(xi), inv_sqrt_dt, pp, Pow{});
+      return true;
+    }
+  };
+
+  __device__ __forceinline__ Particle begin(uint32_t i, const S4* pos, S4& pi,
+                                            uint32_t& ti) const {
+    const StepControl* ctl = a.ctl;
+    const MinImage<A> box(a.box);
+    const uint64_t step = ctl->step;
+    physics::TeaPairKey key{};
+    if constexpr (TEA) key = {{ctl->tea_key[0], ctl->tea_key[1], ctl->tea_key[2], ctl->tea_key[3]}};
+    const S4* vel = PRED ? a.p.vel_pred : a.p.vel;
+    pi = ldg4(pos + i);
+    const S4 vi = ldg4(vel + i);
+    ti = type_of(pi);
+    const uint32_t tag_i = __ldg(a.p.tag + i);
+    const uint32_t sig_i = TEA ? __ldg(a.p.signature + i) : 0u;
+    const physics::DpdPairParams* row = a.params + ti * a.ntypes;
+    const A inv_sqrt_dt = A(a.inv_sqrt_dt);
+    return {a, box, step, key, vel, vi, tag_i, sig_i, row, inv_sqrt_dt};
+  }
+
+  // The pair's virial r_ij . F_ij = f_over_r rsq, half to each side.
+  __device__ __forceinline__ static double virial_share(const Pair& pf, const A& rsq) {
+    return 0.5 * double(pf.f_over_r) * double(rsq);
+  }
+};
+
+template <class P, class Pow, class Noise, bool TEA, bool SUMS, bool FUSE, bool MASKED>
+void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s) {
+  const uint32_t blocks = (a.p.n + kForceBlock - 1) / kForceBlock;
+  if (pred)
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, true, MASKED>, 1, SUMS, FUSE>
+        <<<blocks, kForceBlock, 0, s>>>(a);
+  else
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false, MASKED>, 1, SUMS, FUSE>
+        <<<blocks, kForceBlock, 0, s>>>(a);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class P, class Pow, class Noise, bool TEA, bool MASKED>
+void launch2(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
+  if (c.sums) {
+    if (c.fuse) launch3<P, Pow, Noise, TEA, true, true, MASKED>(a, c.predicted, s);
+    else launch3<P, Pow, Noise, TEA, true, false, MASKED>(a, c.predicted, s);
+  } else {
+    if (c.fuse) launch3<P, Pow, Noise, TEA, false, true, MASKED>(a, c.predicted, s);
+    else launch3<P, Pow, Noise, TEA, false, false, MASKED>(a, c.predicted, s);
+  }
+}
+
+template <class P, class Pow, class Noise, bool MASKED>
+void launch1(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
+  if (c.tea) launch2<P, Pow, Noise, true, MASKED>(a, c, s);
+  else launch2<P, Pow, Noise, false, MASKED>(a, c, s);
+}
+
+
+// The pow and noise axes, then rng, sums, fuse and the prediction.
+template <class P, bool MASKED>
+void launch(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s) {
+  if (c.fp32_noise) {
+    // noise=fp32 is for fp32 storage (the operation refuses it for double).
+    if constexpr (std::is_same_v<typename P::S4, float4>) {
+      if (c.fast_math) launch1<P, physics::FastPow, NoiseF32, MASKED>(a, c, s);
+      else launch1<P, physics::LibmPow, NoiseF32, MASKED>(a, c, s);
+    } else {
+      throw std::logic_error("dpd force: noise=fp32 with fp64 storage");
+    }
+  } else if (c.fast_math) {
+    launch1<P, physics::FastPow, NoiseF64<physics::FastBoxMuller>, MASKED>(a, c, s);
+  } else {
+    launch1<P, physics::LibmPow, NoiseF64<physics::LibmBoxMuller>, MASKED>(a, c, s);
+  }
+}
+
+}  // namespace meso::cuda::dpd_split

@@ -1,0 +1,201 @@
+// The integration-method operations of the CUDA backend:
+//   integrate/vv, nve, gw   CudaVerlet: the velocity-Verlet kicks of
+//                           integrate_verlet.cu (FirstHalfMode vv, vv_fused
+//                           when the last force finishes the step, or gw);
+//                           its first half also opens the step;
+//   integrate/nvt           CudaNoseHoover: one kernel per half-step, the
+//                           thermostat variables in StepControl; its first
+//                           half also opens the step (folds_step_opening);
+//   integrate/langevin      CudaLangevin: BAOAB first half, the vv kick second.
+// The synchronous halves (engine interface) enqueue and wait; the noise and
+// the step number come from the device's StepControl (ctl->step + 1 is the
+// step a first half advances).
+#include <memory>
+#include <stdexcept>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "md/integrate_langevin.cuh"
+#include "md/integrate_nose_hoover.cuh"
+#include "md/integrate_verlet.cuh"
+#include "meso/error.hpp"
+#include "meso/ops/integration_method.hpp"
+#include "meso/physics/tea.hpp"
+#include "meso/physics/thermostats.hpp"
+#include "md/thermostat_args.cuh"
+
+namespace meso::cuda {
+namespace {
+
+template <class P>
+class CudaMethod : public IntegrationMethodOp, public DeviceMethod {
+ protected:
+  using S4 = typename P::S4;
+
+ public:
+  void first_half(uint64_t) override {
+    enqueue_first_half(nullptr);
+    ctx_.synchronize();
+  }
+  void second_half(uint64_t) override {
+    enqueue_second_half();
+    ctx_.synchronize();
+  }
+
+ protected:
+  explicit CudaMethod(CudaContext<P>& ctx) : DeviceMethod(ctx), ctx_(ctx) {}
+
+  IntegrateArgs integrate_args() const {
+    const CudaContext<P>& c = ctx_;
+    return {c.sys.box, c.mass.data(), c.params.dt, c.params.lambda,
+            physics::tea_seed_whitening(c.params.seed), c.tea};
+  }
+  ThermostatArgs thermostat_args() const {
+    const RunParams& p = ctx_.params;
+    // g = 3N - 3, as the reference
+    return {p.kT, p.tau, p.gamma, physics::nose_hoover_dof(ctx_.n), p.seed};
+  }
+
+  CudaContext<P>& ctx_;
+};
+
+template <class P>
+class CudaVerlet final : public CudaMethod<P> {
+  using Base = CudaMethod<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  CudaVerlet(CudaContext<P>& ctx, bool gw) : Base(ctx), gw_(gw) {
+    // The forces read the prediction from vel_pred (allocated for gw at
+    // set_system): the method must be the one RunParams names.
+    if (gw != ctx.gw)
+      throw_input_error("integrate/", gw ? "gw" : "vv",
+                        " does not match the integrator of the run parameters");
+  }
+  bool second_half_fusable() const override { return true; }
+  void set_second_half_fused(bool f) override { fused_ = f; }
+  // The first-half kernel also records the displacement and opens the step
+  // (integrate_verlet.cuh), as Nose-Hoover's does.
+  bool folds_step_opening() const override { return true; }
+
+  void enqueue_first_half(const StepOpening* open) override {
+    cuda::integrate_first_half<S4>(ctx_.view(), this->integrate_args(), mode(), ctx_.ctl.data(),
+                                   open ? *open : StepOpening{}, ctx_.stream);
+  }
+  void enqueue_second_half() override {
+    if (!fused_)
+      cuda::integrate_second_half<S4>(ctx_.view(), this->integrate_args(), ctx_.ctl.data(),
+                                      ctx_.stream);
+  }
+
+ private:
+  bool gw_;
+  bool fused_ = false;
+  FirstHalfMode mode() const {
+    if (gw_) return FirstHalfMode::gw;
+    return fused_ ? FirstHalfMode::vv_fused : FirstHalfMode::vv;
+  }
+};
+
+template <class P>
+class CudaNoseHoover final : public CudaMethod<P> {
+  using Base = CudaMethod<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  explicit CudaNoseHoover(CudaContext<P>& ctx) : Base(ctx) { ke_partials_.resize(ke_blocks(ctx.n)); }
+
+  void before_capture() override { ensure_nh_mv2(); }
+  bool folds_step_opening() const override { return true; }
+  // Its kinetic energy is summed on the device inside the step (ke_partials_,
+  // StepControl::nh): on several ranks it would be this rank's share, not
+  // the global sum the thermostat needs. The plan refuses the run.
+  bool decomposable() const override { return false; }
+
+  void enqueue_first_half(const StepOpening* open) override {
+    ensure_nh_mv2();
+    nose_hoover_first_half<S4>(ctx_.view(), this->integrate_args(), this->thermostat_args(),
+                               ctx_.ctl.data(), open ? *open : StepOpening{}, ctx_.stream);
+  }
+  void enqueue_second_half() override {
+    nose_hoover_second_half<S4>(ctx_.view(), this->integrate_args(), this->thermostat_args(),
+                                ke_partials_.data(), ctx_.ctl.data(), ctx_.stream);
+    ctx_.nh_mv2_known = true;
+  }
+
+  // The thermostat variables live on the device (StepControl::nh).
+  IntegratorState state() const override {
+    ctx_.pull_ctl();
+    return {ctx_.h_ctl->nh.xi, ctx_.h_ctl->nh.eta};
+  }
+  void set_state(const IntegratorState& st) override {
+    ctx_.pull_ctl();
+    ctx_.h_ctl->nh.xi = st.xi;
+    ctx_.h_ctl->nh.eta = st.eta;
+    ctx_.push_ctl();
+  }
+  double thermostat_energy() const override {
+    const IntegratorState st = state();
+    const ThermostatArgs a = this->thermostat_args();
+    return physics::nose_hoover_energy(a.dof, a.kT, a.tau, st.xi, st.eta);
+  }
+  std::size_t device_bytes() const override { return ke_partials_.bytes(); }
+
+ private:
+  DeviceBuffer<double> ke_partials_;  // one double per block of the sum m v^2
+
+  void ensure_nh_mv2() {
+    if (ctx_.nh_mv2_known) return;
+    nose_hoover_store_mv2<S4>(ctx_.view(), ctx_.mass.data(), ke_partials_.data(), ctx_.ctl.data(),
+                              ctx_.stream);
+    ctx_.nh_mv2_known = true;
+  }
+};
+
+template <class P>
+class CudaLangevin final : public CudaMethod<P> {
+  using Base = CudaMethod<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  explicit CudaLangevin(CudaContext<P>& ctx) : Base(ctx) {}
+
+  void enqueue_first_half(const StepOpening*) override {
+    langevin_first_half<S4>(ctx_.view(), this->integrate_args(), this->thermostat_args(),
+                            ctx_.ctl.data(), ctx_.stream);
+  }
+  // BAOAB's last B: the velocity-Verlet kick.
+  void enqueue_second_half() override {
+    cuda::integrate_second_half<S4>(ctx_.view(), this->integrate_args(), ctx_.ctl.data(),
+                                    ctx_.stream);
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>& ctx, bool gw) {
+  return std::make_unique<CudaVerlet<P>>(ctx, gw);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>& ctx) {
+  return std::make_unique<CudaNoseHoover<P>>(ctx);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx) {
+  return std::make_unique<CudaLangevin<P>>(ctx);
+}
+
+#define MESO_INSTANTIATE(P)                                                        \
+  template std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>&, bool);    \
+  template std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>&);     \
+  template std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>&);
+MESO_INSTANTIATE(PrecDouble)
+MESO_INSTANTIATE(PrecMixed)
+MESO_INSTANTIATE(PrecSingle)
+#undef MESO_INSTANTIATE
+
+}  // namespace meso::cuda

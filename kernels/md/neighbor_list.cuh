@@ -1,0 +1,87 @@
+// Neighbor-list builders (the `nlist` variant axis); the displacement check
+// that decides when to rebuild and the end of a build are in
+// neighbor_list_bookkeeping.cuh. Lists are full (both i-j and j-i), in either
+// layout of NlistView, built for r_list = max r_c + skin.
+// A particle with more than cap neighbors is never truncated silently: its
+// count is stored in full, ctl->list.nlist_overflow records the largest count and
+// the caller grows cap and rebuilds.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "core/device_views.cuh"
+#include "md/neighbor_list_bookkeeping.cuh"
+
+namespace meso::cuda {
+
+// Stencil helpers of the atomic and tiled builders. wrap_cell: a cell index
+// one step outside [0, n) brought back. image_shift: +L when the neighbour
+// cell index wrapped below 0, -L when it wrapped past n - 1; (x_i - x_j) +
+// shift is then bit for bit what MinImage gives for every pair within r_list
+// (it subtracts L * rint(x / L) = -shift exactly), without a multiply and a
+// rint per pair. Valid when every axis has at least 3 cells.
+__device__ __forceinline__ int wrap_cell(int x, int n) { return x < 0 ? x + n : (x >= n ? x - n : x); }
+
+template <class R>
+__device__ __forceinline__ R image_shift(int c, R len, int n) {
+  return c < 0 ? len : (c >= n ? -len : R(0));
+}
+
+// The stencil of cell (cx, cy, cz): cell(q) is its q-th neighbour in the
+// order of CellGrid::stencil_cell (z outer, x inner), with that neighbour's
+// image shifts.
+struct Stencil {
+  int cx, cy, cz, lx, ly, lz, wx, wy, size;
+  __device__ Stencil(const CellGrid& g, int x, int y, int z) : cx(x), cy(y), cz(z) {
+    int hx, hy, hz;
+    CellGrid::offsets(g.nx, lx, hx);
+    CellGrid::offsets(g.ny, ly, hy);
+    CellGrid::offsets(g.nz, lz, hz);
+    wx = hx - lx + 1;
+    wy = hy - ly + 1;
+    size = wx * wy * (hz - lz + 1);
+  }
+  template <class R>
+  __device__ uint32_t cell(const CellGrid& g, int q, const MinImage<R>& box, R& sx, R& sy,
+                           R& sz) const {
+    const int x = cx + lx + q % wx, y = cy + ly + (q / wx) % wy, z = cz + lz + q / (wx * wy);
+    sx = image_shift(x, box.lx, g.nx);
+    sy = image_shift(y, box.ly, g.ny);
+    sz = image_shift(z, box.lz, g.nz);
+    return uint32_t((wrap_cell(z, g.nz) * g.ny + wrap_cell(y, g.ny)) * g.nx + wrap_cell(x, g.nx));
+  }
+};
+
+struct NlistBuildArgs {
+  CellGrid grid;
+  CellView cells;
+  NlistView nl;
+  Box box;
+  double r_list_sq;  // r_c + skin, squared
+  double r_core_sq;  // max r_c squared: entries inside it go first (ballot)
+  StepControl* ctl;
+  uint32_t n;        // local particles: rows are built for them; ghosts (members >= n) are candidates only
+  uint32_t tpp = 1;  // nlist=atomic: lanes per particle (variant axis tpp)
+};
+
+// ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
+template <class S4>
+void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+// Whether the ballot kernel's shared-memory tile fits for this capacity.
+bool ballot_fits(uint32_t cap);
+
+// atomic (HOOMD-blue NeighborListGPUBinned): a.tpp lanes per particle over the
+// 27 stencil cells, appending to its own row (a private counter at tpp = 1,
+// a ballot of the group's hits above). The list does not depend on tpp.
+template <class S4>
+void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
+// tiled: one block per cell, the stencil's members staged in shared memory
+// once and scanned there by every particle of the cell; the rows of atomic.
+template <class S4>
+void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
+// finish_nlist_build and max_displacement: neighbor_list_bookkeeping.cuh
+// (included above).
+
+}  // namespace meso::cuda

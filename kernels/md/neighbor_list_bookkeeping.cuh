@@ -1,0 +1,27 @@
+// Bookkeeping of the neighbor list around the builders (neighbor_list.cuh):
+// closing a build (reference positions, counters, overflow -> abort) and the
+// displacement check that decides when to rebuild (Verlet skin: rebuild once
+// some particle has moved more than half the skin since the last build).
+// The list state lives in StepControl::list (list_control.cuh).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "core/device_views.cuh"
+
+namespace meso::cuda {
+
+// Copies positions to last_pos (the reference of the displacement check) and
+// bookkeeps the build in ctl (builds, steps_since_build, the longest row
+// count[i] into list.nlist_max, overflow -> abort).
+template <class S4>
+void finish_nlist_build(const S4* pos, S4* last_pos, const uint32_t* count, uint32_t n,
+                        StepControl* ctl, cudaStream_t s);
+
+// Largest squared displacement since the last build, into ctl->list.max_disp_bits
+// (atomicMax on the bits of a non-negative double, which order as integers).
+template <class S4>
+void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& box,
+                      StepControl* ctl, cudaStream_t s);
+
+}  // namespace meso::cuda

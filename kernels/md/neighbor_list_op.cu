@@ -1,0 +1,274 @@
+// The neighbor_list operation of the CUDA backend: the rows of the `nlist`
+// variant (ballot, atomic or tiled builder; column-major for one thread per
+// particle, row-major for tpp > 1), the displacement check that makes them
+// stale, growth on overflow, statistics, and the test probe. It builds from
+// the CellView the cell list published and publishes its NlistView, which
+// the forces read.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/cuda/testing.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/neighbor_list.hpp"
+#include "meso/testing/neighbor_list_probe.hpp"
+#include "md/neighbor_list.cuh"
+#include "md/neighbor_list_bookkeeping.cuh"
+
+namespace meso::cuda {
+namespace {
+
+// What testing::shrink_neighbor_capacity_for_test reaches.
+class CapacityTestHook {
+ public:
+  virtual ~CapacityTestHook() = default;
+  virtual void shrink_capacity_for_test(uint32_t cap) = 0;
+};
+
+template <class P>
+class CudaNeighborList final : public NeighborListOp,
+                               public DeviceNeighborList,
+                               public meso::testing::NeighborListProbe,
+                               public CapacityTestHook {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaNeighborList(CudaContext<P>& ctx)
+      : DeviceNeighborList(ctx), ctx_(ctx), kind_(ctx.variant.nlist), tpp_(ctx.variant.tpp) {
+    // Capacity: the mean count of an ideal gas at this density plus
+    // headroom; overflow grows it.
+    const double r = ctx_.r_list();
+    const double mean = 4.0 / 3.0 * 3.14159265358979 * std::pow(r, 3) * ctx_.sys.density();
+    cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
+    stride_ = round_up(ctx_.n, 32);
+    allocate();
+    count_.resize(ctx_.n);
+    publish();
+  }
+
+  // ---- NeighborListOp (synchronous)
+
+  // The displacement check and the opening of the step (step_control):
+  // counts the step and decides the rebuild on the device.
+  bool stale(const StepRules& rules) override {
+    enqueue_displacement();
+    step_control(ctx_.ctl.data(), ctx_.control_args(rules), 0, false, ctx_.stream);
+    ctx_.pull_ctl();
+    return ctx_.h_ctl->list.rebuild;
+  }
+
+  // Builds from the cells (built just before), growing until no row overflows.
+  void build() override {
+    for (int attempt = 0;; ++attempt) {
+      enqueue_build();
+      ctx_.pull_ctl();
+      if (!ctx_.h_ctl->abort) break;
+      if (attempt > 20)
+        throw std::runtime_error("cuda backend: neighbor list rebuild does not converge");
+      const uint32_t need = ctx_.h_ctl->list.nlist_overflow;
+      ctx_.h_ctl->abort = 0;
+      ctx_.h_ctl->list.nlist_overflow = 0;
+      ctx_.push_ctl();
+      if (need) grow(need);
+    }
+    ctx_.synchronize();
+  }
+
+  NeighborStats stats() const override {
+    ctx_.pull_ctl();
+    const uint32_t n = ctx_.n;
+    std::vector<uint32_t> c(n);
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    NeighborStats s;
+    s.builds = ctx_.h_ctl->list.builds;
+    s.dangerous_builds = ctx_.h_ctl->list.dangerous_builds;
+    s.capacity = cap_;
+    s.max_neighbors = n ? *std::max_element(c.begin(), c.end()) : 0;
+    s.mean_neighbors = n ? std::accumulate(c.begin(), c.end(), 0.0) / n : 0.0;
+    return s;
+  }
+
+  // ---- DeviceNeighborList
+
+  void enqueue_build() override {
+    if (!ctx_.cells.count) throw std::logic_error("cuda neighbor_list: no cell list was created");
+    // Migration (several ranks) changes the local count between rebuilds,
+    // outside any graph: rows for the new count, a quarter more to spare.
+    if (ctx_.n > count_.size()) {
+      stride_ = round_up(ctx_.n + ctx_.n / 4, 32);
+      allocate();
+      count_.resize(stride_);
+      publish();
+      ctx_.invalidate_graphs();
+    }
+    const double rc = ctx_.sys.max_rcut(), rl = ctx_.r_list();
+    // fp32 builds (mixed, single) widen the list radius by 2^-20 relative, far
+    // above fp32 rounding of |r|^2 (~2^-23), so rounding can add but never drop
+    // a pair inside r_c + skin.
+    const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
+    NlistBuildArgs a{ctx_.grid, ctx_.cells, ctx_.nlist, ctx_.sys.box, rl * rl * widen, rc * rc,
+                     ctx_.ctl.data(), ctx_.n, tpp_};
+    const S4* pos = ctx_.pos.data();
+    if (kind_ == NlistKind::ballot)
+      build_nlist_ballot<S4>(pos, a, ctx_.stream);
+    else if (kind_ == NlistKind::tiled)
+      build_nlist_tiled<S4>(pos, a, ctx_.stream);
+    else
+      build_nlist_atomic<S4>(pos, a, ctx_.stream);
+    finish_nlist_build<S4>(pos, ctx_.last_pos.data(), count_.data(), ctx_.n, ctx_.ctl.data(),
+                           ctx_.stream);
+  }
+
+  void enqueue_displacement() override {
+    max_displacement<S4>(ctx_.pos.data(), ctx_.last_pos.data(), ctx_.n, ctx_.sys.box,
+                         ctx_.ctl.data(), ctx_.stream);
+  }
+
+  void grow(uint32_t needed) override {
+    cap_ = capacity_for(needed);
+    allocate();
+    publish();
+    ctx_.invalidate_graphs();
+    if (kind_ == NlistKind::ballot && !ballot_fits(cap_))
+      throw_input_error("neighbor list capacity ", cap_,
+                        " exceeds what nlist=ballot holds in shared memory; use nlist=atomic");
+  }
+
+  // After equilibration the rows are shorter than the capacity the start
+  // gave (the ideal-gas estimate, or an overflow of the first, random
+  // configuration: at rho = 3, N = 1M, 64 slots where the equilibrated
+  // fluid's longest row is 38). Every kShrinkWindow builds the host looks at
+  // the longest row of the window (ctl->list.nlist_max) and shrinks the
+  // capacity to it plus 1/8 and one, rounded up to a multiple of 4 (grow()
+  // rounds to 8; an even capacity keeps the ballot tile's row pitch odd),
+  // when that saves at least 8 slots: 64 -> 44 at N = 1M. Column-major rows keep their slots k < cap at the same addresses,
+  // so the live list is copied, not rebuilt: the trajectory does not depend
+  // on when (or whether) this happens. Row-major lists (tpp > 1) keep their
+  // capacity. A later overflow grows it again as always.
+  void shrink_to_fit() override {
+    ListControl& l = ctx_.h_ctl->list;  // pulled by the caller
+    if (l.builds < window_start_ + kShrinkWindow) return;
+    const uint32_t want = round_up(l.nlist_max + l.nlist_max / 8 + 1, 4);
+    window_start_ = l.builds;
+    l.nlist_max = 0;
+    ctx_.push_ctl();
+    if (tpp_ > 1 || want + 8 > cap_) return;
+    DeviceBuffer<uint32_t> kept(std::max(size_t(want) * stride_, scratch_words()));
+    MESO_CUDA_CHECK(cudaMemcpyAsync(kept.data(), idx_.data(), size_t(want) * stride_ * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, ctx_.stream));
+    ctx_.synchronize();
+    idx_.swap(kept);
+    cap_ = want;
+    publish();
+    ctx_.invalidate_graphs();
+  }
+
+  std::size_t device_bytes() const override { return idx_.bytes() + count_.bytes(); }
+
+  // ---- testing::NeighborListProbe
+
+  std::vector<std::vector<uint32_t>> neighbors_by_tag() const override {
+    const uint32_t n = ctx_.n;
+    ctx_.synchronize();
+    std::vector<uint32_t> c(n), idx(idx_.size()), ht(n);
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    MESO_CUDA_CHECK(cudaMemcpy(idx.data(), idx_.data(), idx_.bytes(), cudaMemcpyDeviceToHost));
+    MESO_CUDA_CHECK(cudaMemcpy(ht.data(), ctx_.tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    const NlistView nl = layout();
+    std::vector<std::vector<uint32_t>> out(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (ht[i] >= n) throw std::logic_error("neighbors_by_tag needs tags 0..N-1");
+      auto& l = out[ht[i]];
+      for (uint32_t k = 0; k < c[i]; ++k) l.push_back(ht[idx[nl.at(i, k)]]);
+      std::sort(l.begin(), l.end());
+    }
+    return out;
+  }
+
+  std::vector<std::vector<uint32_t>> rows() const override {
+    const uint32_t n = ctx_.n;
+    ctx_.synchronize();
+    std::vector<uint32_t> c(n), idx(idx_.size());
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    MESO_CUDA_CHECK(cudaMemcpy(idx.data(), idx_.data(), idx_.bytes(), cudaMemcpyDeviceToHost));
+    const NlistView nl = layout();
+    std::vector<std::vector<uint32_t>> out(n);
+    for (uint32_t i = 0; i < n; ++i)
+      for (uint32_t k = 0; k < std::min(c[i], cap_); ++k) out[i].push_back(idx[nl.at(i, k)]);
+    return out;
+  }
+
+  // ---- CapacityTestHook
+
+  void shrink_capacity_for_test(uint32_t cap) override {
+    // The rows no longer hold valid entries: force the next step to rebuild,
+    // which overflows inside the graph and takes the recovery path.
+    ctx_.synchronize();
+    if (cap) {
+      cap_ = cap;
+      allocate();
+      publish();
+      ctx_.invalidate_graphs();
+    }
+    ctx_.pull_ctl();
+    ctx_.h_ctl->list.force_rebuild = 1;
+    ctx_.push_ctl();
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  NlistKind kind_;
+  uint32_t tpp_;  // lanes per particle of the atomic builder and of the LJ force (variant tpp)
+  DeviceBuffer<uint32_t> idx_, count_;
+  uint32_t cap_ = 0, stride_ = 0;
+  static constexpr unsigned long long kShrinkWindow = 20;
+  unsigned long long window_start_ = 0;  // ctl->list.builds when the window began
+
+  static uint32_t capacity_for(uint32_t needed) { return round_up(needed + needed / 8 + 1, 8); }
+  // The reorder's scratch lives in the list's storage (CudaContext::
+  // list_scratch_bytes), so the buffer holds at least that much.
+  size_t scratch_words() const { return (ctx_.list_scratch_bytes + 3) / 4; }
+  void allocate() { idx_.resize(std::max(size_t(cap_) * stride_, scratch_words())); }
+
+  // Row-major when lanes share a particle (tpp > 1), column-major otherwise
+  // (device_views.cuh, NlistView).
+  NlistView layout() const {
+    return tpp_ > 1 ? NlistView{nullptr, nullptr, 1u, cap_, cap_}
+                    : NlistView{nullptr, nullptr, stride_, 1u, cap_};
+  }
+  void publish() {
+    NlistView v = layout();
+    v.idx = idx_.data();
+    v.count = count_.data();
+    ctx_.nlist = v;
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<P>& ctx) {
+  return std::make_unique<CudaNeighborList<P>>(ctx);
+}
+
+template std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<PrecDouble>&);
+template std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<PrecMixed>&);
+template std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<PrecSingle>&);
+
+namespace testing {
+
+void shrink_neighbor_capacity_for_test(NeighborListOp& nlist, uint32_t cap) {
+  auto* hook = dynamic_cast<CapacityTestHook*>(&nlist);
+  if (!hook) throw std::invalid_argument("shrink_neighbor_capacity_for_test: not a cuda neighbor list");
+  hook->shrink_capacity_for_test(cap);
+}
+
+}  // namespace testing
+}  // namespace meso::cuda

@@ -1,0 +1,257 @@
+// The pair-force operations of the CUDA backend, pair_force/dpd and
+// pair_force/lj: each holds its per-type-pair parameters on the device, the
+// energy/virial block partials of its kernel and their reduction, and
+// enqueues its kernel (dpd_force.cu, lj_force.cu) on the neighbor list the
+// context publishes. As the last force of a plan with fuse=on it also
+// performs the second velocity-Verlet half-step (finish_particle).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "md/dpd_force.cuh"
+#include "md/integrate_verlet.cuh"
+#include "md/lj_force.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/force.hpp"
+#include "meso/physics/tea.hpp"
+#include "md/pair_force.cuh"
+
+namespace meso::cuda {
+namespace {
+
+template <class P>
+class CudaPairForce : public ForceOp, public DeviceForce {
+ protected:
+  using S4 = typename P::S4;
+
+ public:
+  bool can_finish_step() const override { return true; }
+
+  // Synchronous: the forces of step r.step (host-side step number and TEA
+  // key), with the sums fetched when asked.
+  void compute(const ForceRequest& r) override {
+    // At t = 0 the first force computes the TEA signatures of v(0) that the
+    // DPD noise reads: after the plan's initial reorder and rebuild and
+    // before the step is set and the forces run, the order set_system
+    // always had.
+    if (r.initial && first() && ctx_.tea)
+      tea_signatures<S4>(ctx_.view(), false, physics::tea_seed_whitening(ctx_.params.seed),
+                         ctx_.stream);
+    ctx_.set_step(r.step);
+    enqueue(r);
+    if (r.sums) fetch_sums();
+    ctx_.synchronize();
+  }
+  PairSums sums() const override { return sums_; }
+
+  // initial: the forces of t = 0, which read v(0) from vel whatever the
+  // integrator and are never fused with a half-step.
+  void enqueue(const ForceRequest& r) override {
+    if (!first())
+      throw_input_error("cuda '", name(),
+                        "' writes the net force: it must be the first force of the plan");
+    if (!ctx_.nlist.idx) throw std::logic_error("cuda pair force: no neighbor list was created");
+    // Migration (several ranks) changes the particle count between steps,
+    // outside any graph: one partial per block of the count now.
+    const uint32_t b = blocks_now();
+    if (b > blocks_ || partials_.size() < 2 * size_t(b)) {
+      partials_.resize(2 * size_t(b + b / 4 + 1));
+      ctx_.invalidate_graphs();
+    }
+    blocks_ = b;
+    enqueue_kernel(r.sums, r.initial);
+    if (r.sums) reduce_partials(partials_.data(), blocks_, sums_d_.data(), ctx_.stream);
+  }
+
+  // Energy and virial of the last sums launch (waits for the stream).
+  void fetch_sums() override {
+    double s[2];
+    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost,
+                                    ctx_.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    sums_ = {s[0], s[1]};
+  }
+
+  std::size_t device_bytes() const override { return partials_.bytes() + sums_d_.bytes(); }
+
+ protected:
+  // blocks: the kernel's blocks, each writing one (energy, virial) partial.
+  CudaPairForce(CudaContext<P>& ctx, uint32_t blocks) : DeviceForce(ctx), ctx_(ctx), blocks_(blocks) {
+    partials_.resize(2 * size_t(blocks));
+    sums_d_.resize(2);
+  }
+  virtual void enqueue_kernel(bool sums, bool initial) = 0;
+  // The kernel's blocks for the current particle count.
+  virtual uint32_t blocks_now() const = 0;
+  bool fused(bool initial) const { return finishes_step() && !initial; }
+
+  CudaContext<P>& ctx_;
+  uint32_t blocks_;
+  DeviceBuffer<double> partials_, sums_d_;
+  PairSums sums_;
+};
+
+template <class P>
+class CudaDpdForce final : public CudaPairForce<P> {
+  using Base = CudaPairForce<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  explicit CudaDpdForce(CudaContext<P>& ctx)
+      : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record) {
+    const Variant& v = ctx.variant;
+    if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
+      throw_input_error("variant tpp=", v.tpp,
+                        " is not provided for DPD forces: they take tpp=1, or tpp=2 or 4 with "
+                        "gather=record");
+    if (v.noise == NoiseKind::fp32 && std::is_same_v<S4, Double4>)
+      throw_input_error("variant noise=fp32 is for fp32 storage: use it with precision=mixed or "
+                        "single (precision=double keeps the fp64 noise of its 1e-12 gate)");
+    if (record_) {
+      const auto& src = ctx.sys.particles;
+      const uint32_t max_tag = src.n_local ? *std::max_element(src.tag.begin(), src.tag.begin() + src.n_local) : 0;
+      if (max_tag >= kRecordMaxTag || ctx.sys.ntypes() > kRecordMaxTypes)
+        throw_input_error("variant gather=record packs tag << 8 | type in one word: it needs tags below ",
+                          kRecordMaxTag, " and at most ", kRecordMaxTypes, " types (largest tag ",
+                          max_tag, ", ", ctx.sys.ntypes(), " types); use gather=split");
+      rec_.resize(ctx.n);
+    }
+    const auto& t = ctx.sys.dpd.data();
+    params_.resize(t.size());
+    MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
+  }
+
+  // Minimum traffic: each particle's own pos, vel (or vel_pred), tag (and
+  // TEA signature) once, its list once (count + entries), its force stored
+  // once, and with fuse the base velocity loaded and vel stored; neighbor
+  // data is assumed to come from cache (the ideal).
+  // gather=record adds the packing (the same loads, the record stored) and
+  // the kernel's load of its own record.
+  double profile_bytes(double pairs) const override {
+    const double n = ctx_.n, s4 = sizeof(S4);
+    const double own = n * (2 * s4 + 4 + (ctx_.tea ? 4 : 0) + 4 + s4 +
+                            (this->finishes_step() ? 2 * s4 : 0) + (record_ ? 4 * s4 : 0));
+    return own + 4.0 * pairs;
+  }
+  std::size_t device_bytes() const override {
+    return Base::device_bytes() + params_.bytes() + rec_.bytes();
+  }
+
+ private:
+  bool record_;
+  DeviceBuffer<physics::DpdPairParams> params_;  // ntypes x ntypes
+  DeviceBuffer<DpdRecordOf<S4>> rec_;            // gather=record: one per particle
+
+  // One block of kForceBlock threads per kForceBlock / tpp particles.
+  static uint32_t dpd_force_blocks(const CudaContext<P>& c) {
+    const uint64_t lanes = uint64_t(c.n) * (c.variant.gather == GatherKind::record ? c.variant.tpp : 1);
+    return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
+  }
+
+  uint32_t blocks_now() const override { return dpd_force_blocks(ctx_); }
+
+  void enqueue_kernel(bool sums, bool initial) override {
+    // gather=record: a record for every particle a list entry can name.
+    if (record_ && rec_.size() < ctx_.n_all()) {
+      rec_.resize(ctx_.capacity);
+      ctx_.invalidate_graphs();
+    }
+    const CudaContext<P>& c = ctx_;
+    // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
+    const bool base_in_pred = !c.gw;
+    DpdForceArgs<S4> a{ctx_.view(), c.nlist, c.sys.box, params_.data(), c.mass.data(),
+                       c.sys.ntypes(), c.sys.body_force, c.params.dt, 1.0 / std::sqrt(c.params.dt),
+                       c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred,
+                       rec_.data()};
+    DpdForceConfig cfg;
+    cfg.fast_math = c.variant.pow == PowKind::fast;
+    cfg.tea = c.tea;
+    cfg.fuse = this->fused(initial);
+    cfg.sums = sums;
+    cfg.predicted = !initial && (c.gw || this->finishes_step());
+    cfg.fp32_noise = c.variant.noise == NoiseKind::fp32;
+    cfg.record = record_;
+    cfg.masked = c.variant.gather == GatherKind::masked;
+    cfg.tpp = record_ ? c.variant.tpp : 1;
+    compute_dpd_forces<P>(a, cfg, c.stream);
+  }
+};
+
+template <class P>
+class CudaLjForce final : public CudaPairForce<P> {
+  using Base = CudaPairForce<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  explicit CudaLjForce(CudaContext<P>& ctx)
+      : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
+    // The DPD-only axes: LJ has no noise, and its kernel loads positions only.
+    if (ctx.variant.noise != NoiseKind::fp64)
+      throw_input_error("variant noise=", to_string(ctx.variant.noise),
+                        " is only provided for the dpd pair style (LJ forces draw no noise)");
+    if (ctx.variant.gather != GatherKind::split)
+      throw_input_error("variant gather=", to_string(ctx.variant.gather),
+                        " is only provided for the dpd pair style");
+    // The evaluator's per-pair constants in the kernel's arithmetic, from
+    // the same physics::lj_pair_coeffs the reference uses.
+    std::vector<physics::LjPairCoeffs<LjPairReal<P>>> coeffs;
+    for (const auto& p : ctx.sys.lj.data()) coeffs.push_back(physics::lj_pair_coeffs<LjPairReal<P>>(p));
+    coeffs_.resize(coeffs.size());
+    MESO_CUDA_CHECK(cudaMemcpy(coeffs_.data(), coeffs.data(), coeffs_.bytes(), cudaMemcpyHostToDevice));
+  }
+
+  // Minimum traffic: each particle's own pos once (type in w), its list once
+  // (count + entries) and its force stored once; LJ reads no velocity, tag
+  // or signature, except with fuse: the base velocity loaded and vel stored.
+  double profile_bytes(double pairs) const override {
+    const double n = ctx_.n, s4 = sizeof(S4);
+    const double own = n * (s4 + 4 + s4 + (this->finishes_step() ? 2 * s4 : 0));
+    return own + 4.0 * pairs;
+  }
+  std::size_t device_bytes() const override { return Base::device_bytes() + coeffs_.bytes(); }
+
+ private:
+  uint32_t tpp_;
+  DeviceBuffer<physics::LjPairCoeffs<LjPairReal<P>>> coeffs_;  // ntypes x ntypes
+
+  uint32_t blocks_now() const override { return lj_force_blocks(ctx_.n, tpp_); }
+
+  void enqueue_kernel(bool sums, bool initial) override {
+    const CudaContext<P>& c = ctx_;
+    // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
+    const bool base_in_pred = !c.gw;
+    LjForceArgs<P> a{ctx_.view(), c.nlist, c.sys.box, coeffs_.data(), c.mass.data(),
+                     c.sys.ntypes(), c.sys.body_force, c.params.dt, c.ctl.data(),
+                     this->partials_.data(), this->fused(initial), base_in_pred, tpp_};
+    compute_lj_forces<P>(a, sums, c.stream);
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_dpd_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaDpdForce<P>>(ctx);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_lj_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaLjForce<P>>(ctx);
+}
+
+#define MESO_INSTANTIATE(P)                                                     \
+  template std::unique_ptr<Operation> make_cuda_dpd_force(CudaContext<P>&); \
+  template std::unique_ptr<Operation> make_cuda_lj_force(CudaContext<P>&);
+MESO_INSTANTIATE(PrecDouble)
+MESO_INSTANTIATE(PrecMixed)
+MESO_INSTANTIATE(PrecSingle)
+#undef MESO_INSTANTIATE
+
+}  // namespace meso::cuda

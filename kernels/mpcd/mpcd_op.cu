@@ -1,0 +1,531 @@
+// The MPCD operations of the CUDA backend (meso/ops/mpcd.hpp): mpcd/stream,
+// mpcd/sort, mpcd/collide/srd and mpcd/collide/at on the solvent of
+// CudaContext<P>::mpcd, the per-piece profile of CudaBackendInfo::
+// profile_mpcd, and the cell-list test hook of meso/cuda/testing.hpp.
+//
+// stream(), sort() and collide() only enqueue on the context's stream: the
+// CSR cell list cannot overflow (mpcd_cell_list.cu), so nothing needs the
+// host between collisions, and the host runs ahead of the device until
+// get_mpcd waits for it. The collision's pieces (step advance, cell list
+// with its memset and CUB scan, cell properties, velocities) are captured
+// once into a CUDA graph and replayed: they read the collision number and
+// grid shift from the device's step word, so the graph does not change from
+// one collision to the next, and a launch of ~8 pieces costs the host one
+// call instead of ~8 (at L = 50 the launches, not the kernels, were the
+// larger part of a collision). The graph is recaptured when an array it
+// holds moves (the key below); MESO_CUDA_GRAPHS=0 enqueues the pieces
+// directly (what compute-sanitizer runs).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "core/kernel_timer.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/cuda/cuda_backend.hpp"
+#include "meso/cuda/testing.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/communicator.hpp"
+#include "meso/ops/mpcd.hpp"
+#include "mpcd/mpcd_kernels.cuh"
+
+namespace meso::cuda {
+namespace {
+
+template <class P>
+class CudaMpcdStream final : public MpcdStreamOp, public DeviceOp {
+ public:
+  explicit CudaMpcdStream(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {}
+  void stream() override {
+    auto& m = ctx_.mpcd;
+    const MpcdParams& prm = m.sys.params;
+    mpcd_stream(m.view(), m.sys.box, prm.dt, prm.mass, prm.body_force, ctx_.stream);
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+};
+
+template <class P>
+class CudaMpcdSort final : public MpcdSortOp, public DeviceOp {
+  using S4 = typename P::S4;
+
+ public:
+  explicit CudaMpcdSort(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {
+    ctx_.mpcd.scratch(bytes());  // sized now: device_bytes shows it
+  }
+  void sort() override {
+    auto& m = ctx_.mpcd;
+    mpcd_sort(m.view(), m.grid, m.scratch(bytes()), ctx_.stream);
+    m.cells_valid = false;
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  uint32_t sized_for_ = 0;
+  std::size_t bytes_ = 0;
+
+  std::size_t bytes() {  // CUB's scratch query, once per solvent size
+    if (bytes_ == 0 || sized_for_ != ctx_.mpcd.n) {
+      sized_for_ = ctx_.mpcd.n;
+      bytes_ = mpcd_sort_bytes<S4>(sized_for_);
+    }
+    return bytes_;
+  }
+};
+
+// What the test hook reads (meso/cuda/testing.hpp).
+class MpcdCellsSource {
+ public:
+  virtual ~MpcdCellsSource() = default;
+  virtual testing::MpcdCellsForTest cells_for_test() = 0;
+};
+
+template <class P>
+class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public MpcdCellsSource {
+  using S4 = typename P::S4;
+
+ public:
+  CudaMpcdCollide(CudaContext<P>& ctx, bool at) : DeviceOp(ctx), ctx_(ctx), at_(at) {
+    ctx_.mpcd.cells();  // the cell list at its first capacity: device_bytes shows it
+  }
+
+  ~CudaMpcdCollide() override { drop_graph(); }
+
+  // Several ranks: the collision over the cells the domain touches, the
+  // shared ones combined over the ranks (collide_decomposed).
+  void set_communicator(const Communicator* comm) override {
+    comm_ = comm && comm->size() > 1 ? comm : nullptr;
+    if (comm_ && !layers_) layers_ = std::make_unique<Layers>();
+  }
+  double copy_seconds() const override { return layers_ ? layers_->copy_s : 0.0; }
+
+  void collide(uint64_t step) override {
+    auto& m = ctx_.mpcd;
+    if (comm_) {
+      collide_decomposed(step);
+      return;
+    }
+    const uint32_t embed = m.sys.params.embed_types;
+    if (embed != 0) {
+      require_embeddable(m.sys.box, m.sys.params, ctx_.sys,
+                         at_ ? "mpcd/collide/at" : "mpcd/collide/srd");
+    }
+    m.n_md = embed != 0 ? ctx_.n : 0u;  // before cells(): it sizes the pool
+    m.cells();                          // the pool at its size before any capture
+    if (m.word_step != step - 1) {  // the device's word must hold the previous collision's number
+      const MpcdStepWord w{step - 1, {0.0, 0.0, 0.0}};
+      // From pageable memory: staged before the call returns, so `w` may go.
+      MESO_CUDA_CHECK(cudaMemcpyAsync(m.step_word.data(), &w, sizeof w, cudaMemcpyHostToDevice,
+                                      ctx_.stream));
+    }
+    if (ctx_.use_graphs) {
+      const GraphKey key = graph_key();
+      if (!exec_ || !(key == key_)) capture(key);
+      MESO_CUDA_CHECK(cudaGraphLaunch(exec_, ctx_.stream));
+    } else {
+      enqueue_collision();
+    }
+    m.word_step = step;
+    m.cells_valid = true;
+    // The collision changed MD velocities: a Nose-Hoover sum m v^2 kept from
+    // the last MD step no longer holds.
+    if (m.n_md > 0) ctx_.nh_mv2_known = false;
+  }
+
+  // The pieces of one collision, in order (captured or enqueued directly).
+  void enqueue_collision() {
+    enqueue_advance();
+    enqueue_cells();
+    enqueue_collide();
+  }
+  void enqueue_advance() {
+    auto& m = ctx_.mpcd;
+    const MpcdParams& prm = m.sys.params;
+    mpcd_advance_step(m.step_word.data(), prm.seed, prm.cell_size, prm.grid_shift, ctx_.stream);
+  }
+  void enqueue_cells() {
+    auto& m = ctx_.mpcd;
+    mpcd_build_cells(m.view(), embedded(), m.grid, m.step_word.data(), m.cells(), ctx_.stream);
+  }
+  void enqueue_collide() {
+    mpcd_collide(ctx_.mpcd.view(), embedded(), ctx_.mpcd.cells(), args(), ctx_.stream);
+  }
+
+  // The MD particles of the context as the collision's embedded members
+  // (none without embed_types).
+  MpcdEmbedView<S4> embedded() {
+    auto& m = ctx_.mpcd;
+    MpcdEmbedView<S4> md;
+    if (m.n_md == 0) return md;
+    md.pos = ctx_.pos.data();
+    md.vel = ctx_.vel.data();
+    md.tag = ctx_.tag.data();
+    md.type_mass = ctx_.mass.data();
+    md.n = m.n_md;
+    md.types = m.sys.params.embed_types;
+    return md;
+  }
+
+  testing::MpcdCellsForTest cells_for_test() override {
+    auto& m = ctx_.mpcd;
+    const MpcdCellView c = m.cells();
+    const uint32_t n = m.n, nc = c.ncells;
+    std::vector<uint32_t> count(nc), start(nc), members(std::size_t(n) + m.n_md), tag(n), cell(n);
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    auto copy = [](auto& dst, const auto* src) {
+      MESO_CUDA_CHECK(cudaMemcpy(dst.data(), src, dst.size() * sizeof(dst[0]), cudaMemcpyDeviceToHost));
+    };
+    copy(count, c.count);
+    copy(start, c.start);
+    copy(members, c.members);
+    copy(tag, m.tag.data());
+    copy(cell, c.cell);
+    testing::MpcdCellsForTest out;
+    out.members.resize(nc);  // empty rows before the first collision
+    for (uint32_t cell = 0; m.cells_valid && cell < nc; ++cell)
+      for (uint32_t k = 0; k < count[cell]; ++k) {
+        const uint32_t j = members[start[cell] + k];
+        if (j < n) out.members[cell].push_back(tag[j]);  // solvent only
+      }
+    for (uint32_t i = 0; i < n; ++i) out.cell_by_tag.emplace_back(tag[i], cell[i]);
+    std::sort(out.cell_by_tag.begin(), out.cell_by_tag.end());
+    return out;
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  bool at_;
+  const Communicator* comm_ = nullptr;
+
+  // Page-locked host memory: the layers' values cross in one copy each way.
+  struct PinnedBytes {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    PinnedBytes() = default;
+    PinnedBytes(const PinnedBytes&) = delete;
+    PinnedBytes& operator=(const PinnedBytes&) = delete;
+    ~PinnedBytes() {
+      if (p) cudaFreeHost(p);
+    }
+    void* get(std::size_t need) {
+      if (bytes < need) {
+        if (p) cudaFreeHost(p);
+        p = nullptr;
+        bytes = 0;
+        MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(need, 256)));
+        bytes = std::max<std::size_t>(need, 256);
+      }
+      return p;
+    }
+  };
+
+  // What a decomposed collision keeps between collisions: the shared
+  // cells of each touched range met so far (host and device lists: the
+  // grid shift moves the range by a cell along each split axis now and
+  // then, so a rank meets at most 2^3 ranges), the phases' values (device,
+  // compact: one entry per shared cell; host, over the range, as
+  // Communicator::combine_layers takes them), and a second stream of the
+  // highest priority for the shared cells, so that their short kernels and
+  // copies are not queued behind the inner cells' collision.
+  struct RangeLists {
+    CellRange range;
+    MpcdRangeView view{};
+    std::vector<uint32_t> shared;  // local indices of the shared cells
+    DeviceBuffer<uint32_t> list;
+  };
+  struct Layers {
+    std::vector<std::unique_ptr<RangeLists>> ranges;
+    RangeLists* cur = nullptr;
+    DeviceBuffer<uint32_t> outside;
+    DeviceBuffer<double> v1;
+    DeviceBuffer<long long> q2, q3;
+    std::vector<double> h1;
+    std::vector<int64_t> h2, h3;
+    PinnedBytes pinned;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t cells_built = nullptr, done = nullptr;
+    double copy_s = 0.0;
+
+    Layers() {
+      int least = 0, greatest = 0;
+      MESO_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      MESO_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&cells_built, cudaEventDisableTiming));
+      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+      outside.resize(1);
+    }
+    ~Layers() {
+      if (stream) cudaStreamSynchronize(stream);
+      if (cells_built) cudaEventDestroy(cells_built);
+      if (done) cudaEventDestroy(done);
+      if (stream) cudaStreamDestroy(stream);
+    }
+    static bool same(const CellRange& a, const CellRange& b) {
+      return a.n == b.n && a.first == b.first && a.count == b.count;
+    }
+    // Makes range r the current one (its shared cells: the first and the
+    // last layer of each split axis), and the values' buffers fit it.
+    void prepare(const CellRange& r, const Domain& d, cudaStream_t s) {
+      if (!cur || !same(cur->range, r)) {
+        cur = nullptr;
+        for (auto& e : ranges)
+          if (same(e->range, r)) cur = e.get();
+        if (!cur) {
+          auto e = std::make_unique<RangeLists>();
+          e->range = r;
+          for (int a = 0; a < 3; ++a) {
+            e->view.n[a] = r.n[a];
+            e->view.first[a] = r.first[a];
+            e->view.count[a] = r.count[a];
+          }
+          e->view.split = (d.grid[0] > 1 ? 1u : 0u) | (d.grid[1] > 1 ? 2u : 0u) | (d.grid[2] > 1 ? 4u : 0u);
+          e->view.ncells = uint32_t(r.cells());
+          for (uint32_t l = 0; l < e->view.ncells; ++l)
+            if (e->view.shared(l)) e->shared.push_back(l);
+          e->list.resize(std::max<std::size_t>(e->shared.size(), 1));
+          if (!e->shared.empty())
+            MESO_CUDA_CHECK(cudaMemcpyAsync(e->list.data(), e->shared.data(), e->shared.size() * sizeof(uint32_t),
+                                            cudaMemcpyHostToDevice, stream));
+          MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+          ranges.push_back(std::move(e));
+          cur = ranges.back().get();
+        }
+      }
+      const std::size_t ns = std::max<std::size_t>(cur->shared.size(), 1);
+      if (v1.size() < 3 * ns) {
+        // No kernel of the last collision still reads them (the context's
+        // stream waited for its last kernel).
+        MESO_CUDA_CHECK(cudaStreamSynchronize(s));
+        const std::size_t cap = ns + ns / 4;
+        v1.resize(3 * cap);
+        q2.resize(3 * cap);
+        q3.resize(4 * cap);
+      }
+      h1.resize(r.cells() * 3);
+      h2.resize(r.cells() * 3);
+      h3.resize(r.cells() * 4);
+    }
+    const MpcdRangeView& view() const { return cur->view; }
+    MpcdLayerArgs args() {
+      return {cur->list.data(), uint32_t(cur->shared.size()), v1.data(), q2.data(), q3.data()};
+    }
+    // The phase's values (width per shared cell, on the device) combined
+    // over the ranks and copied back in place: down, into the range's host
+    // layout, combine_layers, up.
+    template <class T, class D, class Combine>
+    void exchange(D* dev, std::vector<T>& host, int width, Combine&& combine) {
+      const std::vector<uint32_t>& shared = cur->shared;
+      const std::size_t ns = shared.size(), values = ns * std::size_t(width);
+      D* buf = static_cast<D*>(pinned.get((values + 1) * sizeof(D)));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));  // the phase's kernel is done: the time below is the copy's
+      auto t0 = std::chrono::steady_clock::now();
+      if (values)
+        MESO_CUDA_CHECK(cudaMemcpyAsync(buf, dev, values * sizeof(D), cudaMemcpyDeviceToHost, stream));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      for (std::size_t k = 0; k < ns; ++k)
+        for (int w = 0; w < width; ++w) host[std::size_t(shared[k]) * width + w] = T(buf[k * width + w]);
+      combine(host);
+      for (std::size_t k = 0; k < ns; ++k)
+        for (int w = 0; w < width; ++w) buf[k * width + w] = D(host[std::size_t(shared[k]) * width + w]);
+      t0 = std::chrono::steady_clock::now();
+      if (values)
+        MESO_CUDA_CHECK(cudaMemcpyAsync(dev, buf, values * sizeof(D), cudaMemcpyHostToDevice, stream));
+      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  };
+  std::unique_ptr<Layers> layers_;
+
+  // One collision on one of several ranks, bitwise the one-rank collision
+  // (the CPU reference's mpcd_collide_decomposed, on the device): the cell
+  // list over the cells the domain touches; the inner cells (this rank's
+  // alone) collide in the fused kernel on the context's stream while the
+  // shared cells go through the phases of mpcd_collide_layers.cu on the
+  // layers' stream, their values combined over the ranks between phases
+  // (Howard et al.'s overlap of the cell communication with the inner
+  // cells). Host-driven: the phases wait for MPI.
+  void collide_decomposed(uint64_t step) {
+    auto& m = ctx_.mpcd;
+    const MpcdParams& prm = m.sys.params;
+    if (prm.embed_types != 0)
+      throw_input_error("MPCD embed_types = ", prm.embed_types,
+                        " (solute coupling) is not decomposed over ranks yet: run it on one rank");
+    Layers& L = *layers_;
+    cudaStream_t s = ctx_.stream;
+    // The shift as the host computes it: the touched range and the cells
+    // of the particles must agree (and agree with the CPU reference's).
+    const Vec3d shift = prm.grid_shift ? physics::srd_grid_shift(step, prm.seed, prm.cell_size) : Vec3d{0.0, 0.0, 0.0};
+    const CellRange r = mpcd_touched_cells(m.grid, comm_->domain(), shift);
+    L.prepare(r, comm_->domain(), s);
+    m.n_md = 0;
+    const MpcdStepWord w{step, {shift.x, shift.y, shift.z}};
+    // From pageable memory: staged before the call returns, so `w` may go.
+    MESO_CUDA_CHECK(cudaMemcpyAsync(m.step_word.data(), &w, sizeof w, cudaMemcpyHostToDevice, s));
+    m.word_step = step;
+    const MpcdCellView c = m.cells(L.view().ncells);
+    mpcd_build_range_cells(m.view(), m.grid, m.step_word.data(), L.view(), c, L.outside.data(), s);
+    MpcdCollideArgs a = args();
+    a.ranged = true;
+    a.range = L.view();
+    MESO_CUDA_CHECK(cudaEventRecord(L.cells_built, s));
+    MESO_CUDA_CHECK(cudaStreamWaitEvent(L.stream, L.cells_built, 0));
+    mpcd_collide(m.view(), MpcdEmbedView<S4>{}, c, a, s);  // the inner cells; the shared ones are skipped
+    const MpcdLayerArgs la = L.args();
+    mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
+    uint32_t outside = 0;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(&outside, L.outside.data(), sizeof outside, cudaMemcpyDeviceToHost, L.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(L.stream));
+    if (outside != 0)
+      throw_input_error("MPCD: ", outside, " solvent particle(s) of rank ", comm_->rank(),
+                        " lie outside its domain's cells at collision ", step,
+                        ": a particle crossed more than one domain in a collision period (dt = ", prm.dt,
+                        "); use fewer ranks or a shorter period");
+    // Phase 1: counts summed, the maxima behind the scales taken as maxima.
+    L.exchange(la.v1, L.h1, 3, [&](std::vector<double>& v) { comm_->combine_layers(r, v, 3, 0b110u); });
+    mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
+    L.exchange(la.q2, L.h2, 3, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 3); });
+    if (prm.thermostat || at_) {  // the energy and draws only where the rule reads them
+      mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
+      L.exchange(la.q3, L.h3, 4, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 4); });
+    }
+    mpcd_collide_shared(m.view(), c, la, a, L.stream);
+    MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
+    MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
+    m.cells_valid = true;
+  }
+
+  // What a captured collision holds: every array pointer and size it reads.
+  struct GraphKey {
+    const void* pool;
+    std::size_t pool_bytes;
+    const void *pos, *vel, *tag, *md_pos, *md_vel, *md_tag, *md_mass, *word;
+    uint32_t n, n_md, embed;
+    bool operator==(const GraphKey&) const = default;
+  };
+  GraphKey key_{};
+  cudaGraphExec_t exec_ = nullptr;
+
+  GraphKey graph_key() {
+    auto& m = ctx_.mpcd;
+    const bool md = m.n_md > 0;
+    return {m.cells().count,
+            m.scratch_bytes(),
+            m.pos.data(),
+            m.vel.data(),
+            m.tag.data(),
+            md ? ctx_.pos.data() : nullptr,
+            md ? ctx_.vel.data() : nullptr,
+            md ? ctx_.tag.data() : nullptr,
+            md ? ctx_.mass.data() : nullptr,
+            m.step_word.data(),
+            m.n,
+            m.n_md,
+            m.sys.params.embed_types};
+  }
+  void capture(const GraphKey& key) {
+    drop_graph();
+    cudaGraph_t graph = nullptr;
+    MESO_CUDA_CHECK(cudaStreamBeginCapture(ctx_.stream, cudaStreamCaptureModeThreadLocal));
+    enqueue_collision();
+    MESO_CUDA_CHECK(cudaStreamEndCapture(ctx_.stream, &graph));
+    const cudaError_t e = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    MESO_CUDA_CHECK(e);
+    key_ = key;
+  }
+  void drop_graph() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+  MpcdCollideArgs args() {
+    const MpcdParams& prm = ctx_.mpcd.sys.params;
+    // The angle as the reference forms it, so that cos and sin agree bitwise.
+    const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
+    MpcdCollideArgs a;
+    a.w = ctx_.mpcd.step_word.data();
+    a.seed = prm.seed;
+    a.mass = prm.mass;
+    a.kT = prm.kT;
+    a.cos_a = std::cos(alpha);
+    a.sin_a = std::sin(alpha);
+    a.thermostat = prm.thermostat;
+    a.at = at_;
+    return a;
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_stream(CudaContext<P>& ctx) {
+  return std::make_unique<CudaMpcdStream<P>>(ctx);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_sort(CudaContext<P>& ctx) {
+  return std::make_unique<CudaMpcdSort<P>>(ctx);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_mpcd_collide(CudaContext<P>& ctx, MpcdRule rule) {
+  return std::make_unique<CudaMpcdCollide<P>>(ctx, rule == MpcdRule::at);
+}
+
+template <class P>
+std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repeats) {
+  using S4 = typename P::S4;
+  auto& m = ctx.mpcd;
+  if (!m.loaded) throw std::logic_error("profile_mpcd: no MPCD solvent (set_mpcd first)");
+  CudaMpcdStream<P> stream(ctx);
+  CudaMpcdCollide<P> collide(ctx, m.sys.params.rule == MpcdRule::at);
+  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as MpcdSimulation (meso/step_rules.hpp)
+  std::unique_ptr<CudaMpcdSort<P>> sort;
+  if (sorts) sort = std::make_unique<CudaMpcdSort<P>>(ctx);
+
+  KernelTimer timer(ctx.stream, repeats);
+  auto time = [&](const char* name, double bytes, auto&& fn) { timer.time(name, bytes, fn); };
+  // Minimum bytes: every array a piece must read or write, once.
+  const double n = m.n, nc = m.grid.ncells(), s4 = sizeof(S4);
+  const double tags = m.sys.params.rule == MpcdRule::at ? 4.0 * n : 0.0;
+  const bool forced = m.sys.params.body_force.active();
+  const uint64_t step = 1;  // any collision number: the draws do not change the work
+
+  time("mpcd_stream", n * (forced ? 4 : 3) * s4, [&] { stream.stream(); });
+  if (sort) time("mpcd_sort", n * 2 * (2 * s4 + 4 + sizeof(Image)), [&] { sort->sort(); });
+  collide.collide(step);  // a full collision first: the pieces below then time a warm state
+  // (each repeat of a piece re-runs it on the same step word: the same work).
+  // Cells: read pos, write cell and slot, count and scan the cells, read
+  // cell and slot back, write members.
+  time("mpcd_cells", n * (s4 + 4 * 5) + nc * 4 * 3, [&] { collide.enqueue_cells(); });
+  // Collide (cell sums and update, fused): read members, count and start,
+  // each velocity once and write it (and the tags for AT).
+  time("mpcd_collide", n * (4 + 2 * s4) + nc * 8 + tags, [&] { collide.enqueue_collide(); });
+  MESO_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+  return timer.profiles();
+}
+
+namespace testing {
+MpcdCellsForTest mpcd_cells_for_test(MpcdCollideOp& op) {
+  auto* src = dynamic_cast<MpcdCellsSource*>(&op);
+  if (!src) throw std::invalid_argument("mpcd_cells_for_test: not a CUDA MPCD collision");
+  return src->cells_for_test();
+}
+}  // namespace testing
+
+#define MESO_INSTANTIATE(P)                                                                    \
+  template std::unique_ptr<Operation> make_cuda_mpcd_stream(CudaContext<P>&);                  \
+  template std::unique_ptr<Operation> make_cuda_mpcd_sort(CudaContext<P>&);                    \
+  template std::unique_ptr<Operation> make_cuda_mpcd_collide(CudaContext<P>&, MpcdRule);       \
+  template std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>&, int);
+MESO_INSTANTIATE(PrecDouble)
+MESO_INSTANTIATE(PrecMixed)
+MESO_INSTANTIATE(PrecSingle)
+#undef MESO_INSTANTIATE
+
+}  // namespace meso::cuda

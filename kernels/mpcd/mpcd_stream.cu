@@ -1,0 +1,65 @@
+// MPCD streaming (HOOMD-blue's mpcd::BulkStreamingMethodGPU with a constant
+// force; Howard et al., CPC 230, 10 (2018), sec. 2.1): ballistic motion over
+// the collision period, r += dt v + dt^2 g / 2, v += dt g, wrapped into the
+// periodic box with image counts. One thread per particle; the image is read
+// and written only by the few that cross a face, so the kernel moves three
+// 4-vectors a particle (four with a body force).
+// Reference: reference/src/mpcd/mpcd_stream.cpp.
+#include "meso/cuda/check.hpp"
+#include "mpcd/mpcd_kernels.cuh"
+
+namespace meso::cuda {
+namespace {
+
+template <class S4, bool kForce>
+__global__ void mpcd_stream_kernel(MpcdView<S4> p, Box box, double dt, double mass,
+                                   physics::BodyForce bf) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p.n) return;
+  const S4 r4 = p.pos[i];
+  Vec3d r = xyz(r4);
+  const S4 v4 = p.vel[i];
+  Vec3d v = xyz(v4);
+  if constexpr (kForce) {
+    // The acceleration at the start of the period, formed as the reference does.
+    const Vec3d g = (1.0 / mass) * bf.force(r, type_of(r4), mass);
+    r += dt * v + (0.5 * dt * dt) * g;
+    v += dt * g;
+    p.vel[i] = make4<S4>(v, double(v4.w));  // keeps the cached cell index
+  } else {
+    r += dt * v;
+  }
+  Image d{0, 0, 0};
+  box.wrap(r, d);
+  S4 out = make4<S4>(r, double(r4.w));
+  fold_stored(out, d, box);
+  p.pos[i] = out;
+  if (d.x | d.y | d.z) {
+    Image img = p.image[i];
+    img.x += d.x;
+    img.y += d.y;
+    img.z += d.z;
+    p.image[i] = img;
+  }
+}
+
+}  // namespace
+
+template <class S4>
+void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass,
+                 const physics::BodyForce& bf, cudaStream_t s) {
+  if (p.n == 0) return;
+  const uint32_t blocks = (p.n + 255) / 256;
+  if (bf.active())
+    mpcd_stream_kernel<S4, true><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf);
+  else
+    mpcd_stream_kernel<S4, false><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+template void mpcd_stream<Double4>(MpcdView<Double4>, const Box&, double, double,
+                                   const physics::BodyForce&, cudaStream_t);
+template void mpcd_stream<float4>(MpcdView<float4>, const Box&, double, double,
+                                  const physics::BodyForce&, cudaStream_t);
+
+}  // namespace meso::cuda
