@@ -15,6 +15,7 @@
 #include <memory_resource>
 
 #include "core/device_views.cuh"
+#include "core/pinned_memory.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_buffer.hpp"
 
@@ -49,18 +50,6 @@ std::size_t select_temp_bytes(uint32_t n);
 // their number into *count (device). Stable: a prefix-sum compaction.
 void select_indices(const uint8_t* code, uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out,
                     uint32_t* count, void* temp, std::size_t temp_bytes, cudaStream_t st);
-
-// Pinned host memory for the communicator's message buffers: the device
-// copies records straight into what MPI sends, and out of what it received.
-class PinnedMemory final : public std::pmr::memory_resource {
-  void* do_allocate(std::size_t bytes, std::size_t) override {
-    void* p = nullptr;
-    MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
-    return p;
-  }
-  void do_deallocate(void* p, std::size_t, std::size_t) override { cudaFreeHost(p); }
-  bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
-};
 
 // At least n elements in b (the contents are lost when it grows, by a
 // quarter more than asked, so that growth is rare).

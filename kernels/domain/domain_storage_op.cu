@@ -26,6 +26,7 @@
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/domain_storage.hpp"
+#include "meso/ops/peer_ghosts.hpp"
 #include "meso/physics/tea.hpp"
 
 namespace meso::cuda {
@@ -36,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 template <class P>
-class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
+class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
@@ -195,9 +196,9 @@ class CudaDomainStorage final : public DomainStorageOp, public DeviceOp {
     pack_s_ += seconds_since(t0);
   }
 
-  // Peer updates (CUDA IPC): each send list's buffer is exported to the
-  // rank it goes to, which reads it over NVLink (or PCIe) into its ghosts.
-  bool peer_updates() const override { return true; }
+  // Peer updates (CUDA IPC, PeerGhostOp): each send list's buffer is
+  // exported to the rank it goes to, which reads it over NVLink (or PCIe)
+  // into its ghosts.
 
   std::vector<unsigned char> export_update(int slot) override {
     Exported& o = peer_out_[slot];

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <memory_resource>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "core/kernel_timer.cuh"
+#include "core/pinned_memory.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
@@ -203,28 +205,6 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   bool at_;
   const Communicator* comm_ = nullptr;
 
-  // Page-locked host memory: the layers' values cross in one copy each way.
-  struct PinnedBytes {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-    PinnedBytes() = default;
-    PinnedBytes(const PinnedBytes&) = delete;
-    PinnedBytes& operator=(const PinnedBytes&) = delete;
-    ~PinnedBytes() {
-      if (p) cudaFreeHost(p);
-    }
-    void* get(std::size_t need) {
-      if (bytes < need) {
-        if (p) cudaFreeHost(p);
-        p = nullptr;
-        bytes = 0;
-        MESO_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(need, 256)));
-        bytes = std::max<std::size_t>(need, 256);
-      }
-      return p;
-    }
-  };
-
   // What a decomposed collision keeps between collisions: the shared
   // cells of each touched range met so far (host and device lists: the
   // grid shift moves the range by a cell along each split axis now and
@@ -247,7 +227,9 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     DeviceBuffer<long long> q2, q3;
     std::vector<double> h1;
     std::vector<int64_t> h2, h3;
-    PinnedBytes pinned;
+    // Page-locked host memory: the layers' values cross in one copy each way.
+    PinnedMemory pinned_memory;
+    std::pmr::vector<unsigned char> pinned{&pinned_memory};
     cudaStream_t stream = nullptr;
     cudaEvent_t cells_built = nullptr, done = nullptr;
     double copy_s = 0.0;
@@ -322,7 +304,8 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     void exchange(D* dev, std::vector<T>& host, int width, Combine&& combine) {
       const std::vector<uint32_t>& shared = cur->shared;
       const std::size_t ns = shared.size(), values = ns * std::size_t(width);
-      D* buf = static_cast<D*>(pinned.get((values + 1) * sizeof(D)));
+      if (pinned.size() < (values + 1) * sizeof(D)) pinned.resize(std::max<std::size_t>((values + 1) * sizeof(D), 256));
+      D* buf = reinterpret_cast<D*>(pinned.data());
       MESO_CUDA_CHECK(cudaStreamSynchronize(stream));  // the phase's kernel is done: the time below is the copy's
       auto t0 = std::chrono::steady_clock::now();
       if (values)

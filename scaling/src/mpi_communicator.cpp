@@ -8,22 +8,15 @@
 #include <numeric>
 #include <string>
 
+#include "ghost_transport.hpp"
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
+#include "mpi_links.hpp"
 
 namespace meso::scaling {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 double axis_of(const Vec3d& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; }
-
-// Adds the seconds of its lifetime to `acc` (time inside MPI calls).
-struct MpiTimer {
-  double& acc;
-  Clock::time_point t0 = Clock::now();
-  ~MpiTimer() { acc += std::chrono::duration<double>(Clock::now() - t0).count(); }
-};
 
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) {
@@ -86,9 +79,15 @@ CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid) {
 }
 
 void MpiCommunicator::attach(Backend& b) {
+  host_.reset();
+  peer_.reset();
   msg_.reset();  // its memory may belong to the storage replaced here
   storage_ = b.create_as<DomainStorageOp>("domain");
-  msg_ = std::make_unique<Messages>(storage_->message_memory());
+  msg_ = std::make_unique<MessageBuffers>(storage_->message_memory());
+  host_ = std::make_unique<HostGhostTransport>(*storage_, *msg_, mpi_s_);
+  // A storage that can read its neighbours' device memory (CUDA IPC) also
+  // offers the peer transport; every other goes through the host.
+  if (auto* p = dynamic_cast<PeerGhostOp*>(storage_.get())) peer_ = std::make_unique<PeerGhostTransport>(*p, mpi_s_);
 }
 
 DomainSlab MpiCommunicator::slab(int a) const {
@@ -101,40 +100,10 @@ DomainSlab MpiCommunicator::slab(int a) const {
   return s;
 }
 
-void MpiCommunicator::exchange(int a, const Records& to_lo, const Records& to_hi,
-                               int tag) {
-  MpiTimer t{mpi_s_};
-  const bool one = d_.grid[a] == 2;
-  const int lo = nbr_[a][0], hi = nbr_[a][1];
-  // Sizes, then the records (non-blocking both ways).
-  unsigned long long out[2] = {to_lo.size(), to_hi.size()}, in[2] = {0, 0};
-  MPI_Request rq[4];
-  int k = 0;
-  if (one) {
-    MPI_Sendrecv(&out[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, cart_,
-                 MPI_STATUS_IGNORE);
-    msg_->recv[0].resize(in[0]);
-    msg_->recv[1].clear();
-    MPI_Irecv(msg_->recv[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
-    MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
-  } else {
-    // What goes down arrives from above, and the reverse.
-    MPI_Sendrecv(&out[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag, &in[1], 1, MPI_UNSIGNED_LONG_LONG, hi, tag, cart_,
-                 MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&out[1], 1, MPI_UNSIGNED_LONG_LONG, hi, tag + 2, &in[0], 1, MPI_UNSIGNED_LONG_LONG, lo, tag + 2,
-                 cart_, MPI_STATUS_IGNORE);
-    msg_->recv[0].resize(in[0]);
-    msg_->recv[1].resize(in[1]);
-    MPI_Irecv(msg_->recv[0].data(), int(in[0]), MPI_DOUBLE, lo, tag + 3, cart_, &rq[k++]);
-    MPI_Irecv(msg_->recv[1].data(), int(in[1]), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
-    MPI_Isend(to_lo.data(), int(out[0]), MPI_DOUBLE, lo, tag + 1, cart_, &rq[k++]);
-    MPI_Isend(to_hi.data(), int(out[1]), MPI_DOUBLE, hi, tag + 3, cart_, &rq[k++]);
-  }
-  MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
-}
+AxisLinks MpiCommunicator::links(int a) const { return {cart_, a, nbr_[a][0], nbr_[a][1], d_.grid[a] == 2}; }
 
 template <class Store>
-void MpiCommunicator::migrate_through(Store& store, int tag, double& pack_s) {
+void MpiCommunicator::migrate_through(Store& store, MpiTag tag, double& pack_s) {
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     msg_->send[0].clear();
@@ -147,7 +116,7 @@ void MpiCommunicator::migrate_through(Store& store, int tag, double& pack_s) {
         msg_->send[1].clear();
       }
     }
-    exchange(a, msg_->send[0], msg_->send[1], tag + 10 * a);
+    exchange_records(links(a), msg_->send[0], msg_->send[1], msg_->recv, tag_of(tag, a), mpi_s_);
     MpiTimer t{pack_s};
     store.add_locals(msg_->recv[0]);
     store.add_locals(msg_->recv[1]);
@@ -159,10 +128,10 @@ void MpiCommunicator::migrate() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
   storage_->clear_ghosts();
   double timed_by_the_storage = 0.0;  // DomainStorageOp::pack_seconds
-  migrate_through(*storage_, 100, timed_by_the_storage);
+  migrate_through(*storage_, MpiTag::migrate, timed_by_the_storage);
 }
 
-// The first exchange goes through the host and decides (setup_peer_updates)
+// The first exchange goes through the host and decides (connect_peer_axes)
 // per axis whether ranks may read each other's device buffers; from then on
 // the records of those axes go GPU to GPU (a mapping that fails later is an
 // error: the ranks and their GPUs have not changed).
@@ -175,131 +144,30 @@ void MpiCommunicator::exchange_ghosts() {
   if (std::find(peer.begin(), peer.end(), true) != peer.end()) ++peer_exchanges_;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
-    const bool one = d_.grid[a] == 2;
-    if (peer[a]) {
-      exchange_ghosts_peer(a);
-      continue;
-    }
-    msg_->send[0].clear();
-    msg_->send[1].clear();
-    storage_->select_ghosts(slab(a), one, msg_->send[0], msg_->send[1]);
-    exchange(a, msg_->send[0], msg_->send[1], 200 + 10 * a);
-    // Slot 2a: from the lower neighbour (or the only one); 2a + 1: from the upper.
-    storage_->add_ghosts(2 * a, msg_->recv[0]);
-    recv_count_[2 * a] = msg_->recv[0].size() / DomainStorageOp::kGhostRecord;
-    if (!one) {
-      storage_->add_ghosts(2 * a + 1, msg_->recv[1]);
-      recv_count_[2 * a + 1] = msg_->recv[1].size() / DomainStorageOp::kGhostRecord;
-    }
+    GhostTransport& t = peer[a] ? static_cast<GhostTransport&>(*peer_) : *host_;
+    const std::array<std::size_t, 2> n = t.exchange_ghosts(links(a), slab(a));
+    recv_count_[2 * a] = n[0];
+    recv_count_[2 * a + 1] = n[1];
   }
-  setup_peer_updates(peer);
-}
-
-void MpiCommunicator::exchange_ghosts_peer(int a) {
-  const bool one = d_.grid[a] == 2;
-  const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 500 + 10 * a;
-  // The note to each neighbour: the counts of send lists 2a and 2a + 1,
-  // the handle of the buffer holding both (select_ghosts_peer), and the
-  // export of the update buffer of the send list it goes with (the
-  // updates' handles travel here rather than in setup_peer_updates).
-  struct Note {
-    uint64_t n_lo = 0, n_hi = 0;
-    uint64_t handle_size = 0, update_size = 0;
-    unsigned char handle[128] = {};
-    unsigned char update[128] = {};
-  };
-  auto fill = [](unsigned char* to, uint64_t& size, const std::vector<unsigned char>& h) {
-    if (h.size() > 128) throw std::logic_error("peer exchange handle larger than 128 bytes");
-    std::copy(h.begin(), h.end(), to);
-    size = h.size();
-  };
-  Note to_lo, to_hi, from_lo, from_hi;
-  {
-    std::size_t n_lo = 0, n_hi = 0;
-    const std::vector<unsigned char> h = storage_->select_ghosts_peer(slab(a), one, n_lo, n_hi);
-    to_lo.n_lo = to_hi.n_lo = n_lo;
-    to_lo.n_hi = to_hi.n_hi = n_hi;
-    fill(to_lo.handle, to_lo.handle_size, h);
-    fill(to_hi.handle, to_hi.handle_size, h);
-    fill(to_lo.update, to_lo.update_size, storage_->export_update(2 * a));
-    if (!one) fill(to_hi.update, to_hi.update_size, storage_->export_update(2 * a + 1));
-  }
-  {
-    MpiTimer t{mpi_s_};
-    MPI_Sendrecv(&to_lo, sizeof to_lo, MPI_BYTE, lo, tag, &from_hi, sizeof from_hi, MPI_BYTE, hi, tag, cart_,
-                 MPI_STATUS_IGNORE);
-    if (!one)
-      MPI_Sendrecv(&to_hi, sizeof to_hi, MPI_BYTE, hi, tag + 1, &from_lo, sizeof from_lo, MPI_BYTE, lo, tag + 1,
-                   cart_, MPI_STATUS_IGNORE);
-  }
-  auto handle = [](const Note& n) { return std::vector<unsigned char>(n.handle, n.handle + n.handle_size); };
-  auto import = [&](int slot, const Note& n) {
-    if (!storage_->import_update(slot, std::vector<unsigned char>(n.update, n.update + n.update_size)))
-      throw std::runtime_error("ghost updates: the update buffer of message " + std::to_string(slot) +
-                               " from a rank of this node cannot be mapped any more; MESO_PEER_UPDATES=0 sends "
-                               "updates through the host");
-  };
-  // As exchange_ghosts through the host: slot 2a holds what came from the
-  // lower neighbour (its list 2a + 1; one neighbour: its list 2a, the
-  // union), slot 2a + 1 what came from the upper one (its list 2a), in this
-  // order, so the ghosts are stored as they would be through the host.
-  if (one) {
-    storage_->add_ghosts_peer(2 * a, handle(from_hi), 0, from_hi.n_lo);
-    recv_count_[2 * a] = from_hi.n_lo;
-    import(2 * a, from_hi);
-  } else {
-    storage_->add_ghosts_peer(2 * a, handle(from_lo), from_lo.n_lo, from_lo.n_hi);
-    storage_->add_ghosts_peer(2 * a + 1, handle(from_hi), 0, from_hi.n_lo);
-    recv_count_[2 * a] = from_lo.n_hi;
-    recv_count_[2 * a + 1] = from_hi.n_lo;
-    import(2 * a, from_lo);
-    import(2 * a + 1, from_hi);
-  }
+  connect_peer_axes(peer);
 }
 
 // Peer updates along an axis need every rank's neighbours along it on its
 // node and every mapping to succeed: decided by all ranks together (a rank
 // and its neighbour must agree), at every ghost exchange, since the send
-// lists' buffers may have grown. Handles travel as the records do: send
-// list 2a to the lower neighbour, 2a + 1 to the upper; from the lower one
-// into message slot 2a, from the upper one into 2a + 1 (one neighbour: its
-// union list, slot 2a).
-void MpiCommunicator::setup_peer_updates(const std::array<bool, 3>& settled) {
+// lists' buffers may have grown. Axes `settled` were exchanged GPU to GPU:
+// their update handles came with the ghosts.
+void MpiCommunicator::connect_peer_axes(const std::array<bool, 3>& settled) {
+  if (!peer_) return;  // no storage of this run's backend reads its neighbours' memory
   const char* env = std::getenv("MESO_PEER_UPDATES");
-  const bool wanted = storage_->peer_updates() && !(env && std::string(env) == "0");
-  constexpr int kHandle = 128;
+  const bool wanted = !(env && std::string(env) == "0");
   for (int a = 0; a < 3; ++a) {
-    if (settled[a]) continue;  // exchanged GPU to GPU: the handles came with the ghosts
+    if (settled[a]) continue;
     peer_axis_[a] = false;
     if (d_.grid[a] == 1) continue;
-    const bool one = d_.grid[a] == 2;
     const int lo = nbr_[a][0], hi = nbr_[a][1];
-    int ok = wanted && node_of_[lo] == node_of_[rank_] && node_of_[hi] == node_of_[rank_] ? 1 : 0;
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, cart_);
-    if (!all) continue;
-    auto fixed = [&](std::vector<unsigned char> h) {
-      if (h.size() > kHandle) throw std::logic_error("peer update handle larger than 128 bytes");
-      h.resize(kHandle, 0);
-      return h;
-    };
-    const std::vector<unsigned char> to_lo = fixed(storage_->export_update(2 * a));
-    const std::vector<unsigned char> to_hi = one ? to_lo : fixed(storage_->export_update(2 * a + 1));
-    std::vector<unsigned char> from_lo(kHandle), from_hi(kHandle);
-    {
-      MpiTimer t{mpi_s_};
-      const int tag = 600 + 10 * a;
-      MPI_Sendrecv(to_lo.data(), kHandle, MPI_BYTE, lo, tag, from_hi.data(), kHandle, MPI_BYTE, hi, tag, cart_,
-                   MPI_STATUS_IGNORE);
-      if (!one)
-        MPI_Sendrecv(to_hi.data(), kHandle, MPI_BYTE, hi, tag + 1, from_lo.data(), kHandle, MPI_BYTE, lo, tag + 1,
-                     cart_, MPI_STATUS_IGNORE);
-    }
-    // One neighbour: what it sent (its list 2a) fills slot 2a.
-    ok = one ? storage_->import_update(2 * a, from_hi)
-             : storage_->import_update(2 * a, from_lo) && storage_->import_update(2 * a + 1, from_hi);
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, cart_);
-    peer_axis_[a] = all != 0;
+    const bool on_node = node_of_[lo] == node_of_[rank_] && node_of_[hi] == node_of_[rank_];
+    peer_axis_[a] = peer_->connect(links(a), wanted && on_node);
   }
 }
 
@@ -311,9 +179,7 @@ void MpiCommunicator::begin_update() {
   int a = 0;
   while (a < 3 && d_.grid[a] == 1) ++a;
   if (a == 3 || !peer_axis_[a]) return;
-  const int half = int(updates_done_ % 2);
-  storage_->pack_update_peer(2 * a, half);
-  if (d_.grid[a] != 2) storage_->pack_update_peer(2 * a + 1, half);
+  peer_->pack_early(links(a), int(updates_done_ % 2));
   early_axis_ = a;
 }
 
@@ -323,60 +189,20 @@ void MpiCommunicator::update_ghosts() {
   bool peer = false;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
-    const bool one = d_.grid[a] == 2;
-    if (peer_axis_[a]) {
-      // Each rank packs into its own buffer, says so, and reads its
-      // neighbours'. The halves alternate: a neighbour still reading the
-      // last update's half has not yet sent the message that lets this
-      // rank pack the next update into it (it sends it after wait_packed,
-      // which follows its reads on its stream).
-      peer = true;
-      if (early_axis_ == a) {
-        // Packed by begin_update, and the rebuild decision since (a
-        // collective every rank enters after waiting for its device) says
-        // that every rank's packs are done and, as for the message below,
-        // that its reads of the last update are.
-        storage_->pull_update(2 * a, half);
-        if (!one) storage_->pull_update(2 * a + 1, half);
-        continue;
-      }
-      storage_->pack_update_peer(2 * a, half);
-      if (!one) storage_->pack_update_peer(2 * a + 1, half);
-      storage_->wait_packed();
-      {
-        MpiTimer t{mpi_s_};
-        const int lo = nbr_[a][0], hi = nbr_[a][1], tag = 700 + 10 * a;
-        char out = 1, in = 0;
-        MPI_Sendrecv(&out, 1, MPI_CHAR, lo, tag, &in, 1, MPI_CHAR, hi, tag, cart_, MPI_STATUS_IGNORE);
-        if (!one) MPI_Sendrecv(&out, 1, MPI_CHAR, hi, tag + 1, &in, 1, MPI_CHAR, lo, tag + 1, cart_, MPI_STATUS_IGNORE);
-      }
-      storage_->pull_update(2 * a, half);
-      if (!one) storage_->pull_update(2 * a + 1, half);
+    const std::array<std::size_t, 2> counts = {recv_count_[2 * a], recv_count_[2 * a + 1]};
+    if (!peer_axis_[a]) {
+      host_->update_ghosts(links(a), counts, half);
       continue;
     }
-    storage_->pack_update(2 * a, msg_->send[0]);
-    if (!one) storage_->pack_update(2 * a + 1, msg_->send[1]);
-    else msg_->send[1].clear();
-    {
-      MpiTimer t{mpi_s_};
-      const int lo = nbr_[a][0], hi = nbr_[a][1];
-      const int tag = 300 + 10 * a;
-      MPI_Request rq[4];
-      int k = 0;
-      msg_->recv[0].resize(recv_count_[2 * a] * storage_->update_record());
-      MPI_Irecv(msg_->recv[0].data(), int(msg_->recv[0].size()), MPI_DOUBLE, lo, one ? tag : tag + 1, cart_, &rq[k++]);
-      if (!one) {
-        msg_->recv[1].resize(recv_count_[2 * a + 1] * storage_->update_record());
-        MPI_Irecv(msg_->recv[1].data(), int(msg_->recv[1].size()), MPI_DOUBLE, hi, tag, cart_, &rq[k++]);
-        MPI_Isend(msg_->send[0].data(), int(msg_->send[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
-        MPI_Isend(msg_->send[1].data(), int(msg_->send[1].size()), MPI_DOUBLE, hi, tag + 1, cart_, &rq[k++]);
-      } else {
-        MPI_Isend(msg_->send[0].data(), int(msg_->send[0].size()), MPI_DOUBLE, lo, tag, cart_, &rq[k++]);
-      }
-      MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
-    }
-    storage_->unpack_update(2 * a, msg_->recv[0]);
-    if (!one) storage_->unpack_update(2 * a + 1, msg_->recv[1]);
+    peer = true;
+    if (early_axis_ == a)
+      // Packed by begin_update, and the rebuild decision since (a collective
+      // every rank enters after waiting for its device) says that every
+      // rank's packs are done and, as the transport's "packed" note does,
+      // that its reads of the last update are.
+      peer_->pull_packed(links(a), half);
+    else
+      peer_->update_ghosts(links(a), counts, half);
   }
   early_axis_ = -1;
   ++updates_;
@@ -385,139 +211,13 @@ void MpiCommunicator::update_ghosts() {
 
 void MpiCommunicator::attach_solvent(Backend& b) {
   solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
-  if (!msg_) msg_ = std::make_unique<Messages>(solvent_->message_memory());
+  if (!msg_) msg_ = std::make_unique<MessageBuffers>(solvent_->message_memory());
 }
 
 void MpiCommunicator::migrate_solvent() {
   if (size_ == 1) return;
   if (!solvent_) throw std::logic_error("MpiCommunicator::migrate_solvent before attach_solvent");
-  migrate_through(*solvent_, 400, solvent_pack_s_);
-}
-
-namespace {
-
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<int64_t>() {
-  return MPI_INT64_T;
-}
-template <>
-MPI_Datatype mpi_type<double>() {
-  return MPI_DOUBLE;
-}
-
-}  // namespace
-
-// Axis by axis (so that the layers of edges and corners, combined along x
-// first, are combined again along y and z): each rank sends its first and
-// last layer along the axis, each prefixed by its global plane index, to
-// the lower and the upper neighbour, and combines what arrives into its own
-// layer of the same plane (a neighbour's layer of another plane shares no
-// cell). Neighbours along an axis share their extents along the other two,
-// so the layers have the same size on both sides.
-template <class T, class Fn>
-void MpiCommunicator::combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const {
-  bool overlapped = false;
-  auto run_overlap = [&](MPI_Request* rq, int k) {
-    if (overlapped || !overlap) return;
-    overlapped = true;
-    overlap([rq, k] {
-      int done = 0;
-      if (k > 0) MPI_Testall(k, rq, &done, MPI_STATUSES_IGNORE);
-    });
-  };
-  if (size_ == 1) {
-    run_overlap(nullptr, 0);
-    return;
-  }
-  if (v.size() != r.cells() * std::size_t(width))
-    throw std::logic_error("combine_layers: values do not match the cell range");
-  for (int a = 0; a < 3; ++a) {
-    if (d_.grid[a] == 1) continue;
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    const std::size_t layer = std::size_t(r.count[b]) * r.count[c] * width;
-    // Cell (i, j, k) of the range is at ((k count[1] + j) count[0] + i)
-    // width: the layer at `along` walks the other two axes by their strides.
-    const std::size_t stride[3] = {std::size_t(width), std::size_t(r.count[0]) * width,
-                                   std::size_t(r.count[0]) * r.count[1] * width};
-    const std::size_t sb = stride[b], sc = stride[c];
-    auto pack = [&](int along, std::vector<T>& out) {
-      out.resize(layer + 1);
-      T* o = out.data();
-      *o++ = T((r.first[a] + along) % r.n[a]);
-      const T* base = v.data() + std::size_t(along) * stride[a];
-      for (int jc = 0; jc < r.count[c]; ++jc)
-        for (int jb = 0; jb < r.count[b]; ++jb) {
-          const T* x = base + jc * sc + jb * sb;
-          for (int w = 0; w < width; ++w) *o++ = x[w];
-        }
-    };
-    auto merge = [&](const T* in) {  // one layer as packed, into the layer of the same plane
-      const int plane = int(in[0]);
-      for (int along : {0, r.count[a] - 1}) {
-        if ((r.first[a] + along) % r.n[a] != plane) continue;
-        const T* x = in + 1;
-        T* base = v.data() + std::size_t(along) * stride[a];
-        for (int jc = 0; jc < r.count[c]; ++jc)
-          for (int jb = 0; jb < r.count[b]; ++jb) {
-            T* mine = base + jc * sc + jb * sb;
-            for (int w = 0; w < width; ++w, ++x) mine[w] = fn(mine[w], *x, w);
-          }
-      }
-    };
-    const int lo = nbr_[a][0], hi = nbr_[a][1];
-    const std::size_t msg = layer + 1;
-    const bool one = d_.grid[a] == 2;
-    std::vector<T> to_lo, to_hi, from_lo(one ? 2 * msg : msg), from_hi(msg);
-    {
-      MpiTimer t{solvent_pack_s_};
-      pack(0, to_lo);
-      pack(r.count[a] - 1, to_hi);
-      if (one) to_lo.insert(to_lo.end(), to_hi.begin(), to_hi.end());  // one neighbour: both layers in one message
-    }
-    const MPI_Datatype dt = mpi_type<T>();
-    MPI_Request rq[4];
-    int k = 0;
-    {
-      MpiTimer t{mpi_s_};
-      if (one) {
-        MPI_Irecv(from_lo.data(), int(2 * msg), dt, lo, 500 + a, cart_, &rq[k++]);
-        MPI_Isend(to_lo.data(), int(2 * msg), dt, lo, 500 + a, cart_, &rq[k++]);
-      } else {
-        MPI_Irecv(from_hi.data(), int(msg), dt, hi, 510 + a, cart_, &rq[k++]);
-        MPI_Irecv(from_lo.data(), int(msg), dt, lo, 520 + a, cart_, &rq[k++]);
-        MPI_Isend(to_lo.data(), int(msg), dt, lo, 510 + a, cart_, &rq[k++]);
-        MPI_Isend(to_hi.data(), int(msg), dt, hi, 520 + a, cart_, &rq[k++]);
-      }
-    }
-    // The first split axis's messages fly while the overlap runs (it is
-    // compute: not timed as MPI).
-    run_overlap(rq, k);
-    {
-      MpiTimer t{mpi_s_};
-      MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
-    }
-    MpiTimer t{solvent_pack_s_};
-    merge(from_lo.data());
-    merge(one ? from_lo.data() + msg : from_hi.data());
-  }
-  run_overlap(nullptr, 0);  // no axis is split: the overlap still runs
-}
-
-void MpiCommunicator::combine_layers(const CellRange& r, std::vector<int64_t>& v, int width,
-                                     const Overlap& overlap) const {
-  combine(r, v, width, [](int64_t mine, int64_t theirs, int) { return mine + theirs; }, overlap);
-}
-
-void MpiCommunicator::combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask,
-                                     const Overlap& overlap) const {
-  combine(
-      r, v, width,
-      [max_mask](double mine, double theirs, int w) {
-        return (max_mask >> w) & 1u ? std::max(mine, theirs) : mine + theirs;
-      },
-      overlap);
+  migrate_through(*solvent_, MpiTag::solvent_migrate, solvent_pack_s_);
 }
 
 double MpiCommunicator::sum(double local) const {

@@ -66,7 +66,7 @@ struct CommTimes {
   uint64_t migrations = 0;
   uint64_t ghost_updates = 0;
   // Of the ghost exchanges and the updates along split axes, those that
-  // went GPU to GPU (DomainStorageOp::peer_updates).
+  // went GPU to GPU (a storage that is also a PeerGhostOp).
   uint64_t ghost_exchanges = 0;
   uint64_t peer_exchanges = 0;
   uint64_t peer_updates = 0;

@@ -15,11 +15,15 @@
 // state (kMigrateRecord values), a ghost what the forces read
 // (kGhostRecord), a ghost update the position and the velocity the forces
 // read (kUpdateRecord).
+//
+// This is the storage's side only: which records go where is the
+// communicator's plan, and how they travel its transports' (host-staged
+// messages for every backend; peer reads for a storage that also implements
+// PeerGhostOp, meso/ops/peer_ghosts.hpp).
 #pragma once
 
 #include <cstddef>
 #include <memory_resource>
-#include <stdexcept>
 #include <vector>
 
 #include "meso/ops/operation.hpp"
@@ -86,48 +90,6 @@ class DomainStorageOp : public Operation {
   // Doubles per particle of an update message.
   virtual std::size_t update_record() const { return kUpdateRecord; }
 
-  // Ghost updates between ranks of one node without the host (CUDA IPC:
-  // peer reads over NVLink or PCIe): each send list is packed into a device
-  // buffer of this storage's, in two halves used by alternate updates, and
-  // the receiving rank reads it straight into its ghosts. A storage that
-  // cannot (the CPU reference) says peer_updates() false; the communicator
-  // then, or where a mapping fails, sends updates through the host.
-  virtual bool peer_updates() const { return false; }
-  // After a ghost exchange: the buffer of send list `slot`, sized for its
-  // count, as an opaque handle for the rank the list goes to.
-  virtual std::vector<unsigned char> export_update(int slot) {
-    (void)slot;
-    return {};
-  }
-  // The neighbour's buffer that fills the ghosts of message `slot`; false
-  // when it cannot be mapped here.
-  virtual bool import_update(int slot, const std::vector<unsigned char>& handle) {
-    (void)slot, (void)handle;
-    return false;
-  }
-  // Packs send list `slot` into half `half` of its buffer (enqueued: the
-  // device may still be packing on return).
-  virtual void pack_update_peer(int slot, int half) { (void)slot, (void)half; }
-  // Waits until the packs enqueued so far are in their buffers (before the
-  // neighbours are told).
-  virtual void wait_packed() {}
-  // Reads half `half` of the imported buffer into the ghosts of `slot`
-  // (enqueued before the forces, which read the ghosts after it).
-  virtual void pull_update(int slot, int half) { (void)slot, (void)half; }
-
-  // The ghost exchange at a list rebuild between ranks of one node, as
-  // the updates (peer reads): select_ghosts, with the records of both send
-  // lists packed into a device buffer of this storage's for axis s.axis
-  // (send list 2 axis first, n_lo records, then 2 axis + 1, n_hi), kept
-  // until the next exchange along that axis; returns its handle for the
-  // neighbours. Waits until the records are there.
-  virtual std::vector<unsigned char> select_ghosts_peer(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
-                                                        std::size_t& n_hi);
-  // add_ghosts of the records [first, first + count) of a neighbour's
-  // buffer (its handle); throws where it cannot be mapped.
-  virtual void add_ghosts_peer(int slot, const std::vector<unsigned char>& handle, std::size_t first,
-                               std::size_t count);
-
   // Seconds this storage spent selecting, packing and unpacking, and in
   // host-device copies, since construction (the scaling harness's split).
   virtual double pack_seconds() const = 0;
@@ -136,13 +98,5 @@ class DomainStorageOp : public Operation {
   // heap unless the storage wants them elsewhere); it outlives them.
   virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
 };
-
-inline std::vector<unsigned char> DomainStorageOp::select_ghosts_peer(const DomainSlab&, bool, std::size_t&,
-                                                                      std::size_t&) {
-  throw std::logic_error("domain storage: no peer ghost exchange in this backend (peer_updates() is false)");
-}
-inline void DomainStorageOp::add_ghosts_peer(int, const std::vector<unsigned char>&, std::size_t, std::size_t) {
-  throw std::logic_error("domain storage: no peer ghost exchange in this backend (peer_updates() is false)");
-}
 
 }  // namespace meso

@@ -1,9 +1,13 @@
 // The MPI Communicator (meso/ops/communicator.hpp): the box split over a
 // periodic Cartesian grid of ranks, particles moved through the backend's
-// "domain" operation (meso/ops/domain_storage.hpp), host-staged,
-// non-blocking point-to-point messages axis by axis (x, then y, then z, so
-// that ghosts of edges and corners are forwarded: Plimpton 1995, HOOMD-blue's
-// Communicator). Along an axis of one rank nothing is sent (the operations'
+// "domain" operation (meso/ops/domain_storage.hpp) axis by axis (x, then y,
+// then z, so that ghosts of edges and corners are forwarded: Plimpton 1995,
+// HOOMD-blue's Communicator). This class holds the plan: the rank grid, who
+// sends what to whom, migration, the decision of which transport carries
+// each axis's ghosts (scaling/src/ghost_transport.hpp: host-staged MPI
+// messages, or peer reads between ranks of one node), reductions and
+// gathering. The MPI tags are one table (scaling/src/mpi_links.hpp); the
+// MPCD solvent's cell layers are combined in scaling/src/mpcd_layers.cpp. Along an axis of one rank nothing is sent (the operations'
 // minimum image makes it periodic); along an axis of two ranks both faces
 // go to the same neighbour in one message, so no particle arrives twice.
 #pragma once
@@ -20,6 +24,12 @@
 #include "meso/scaling/rank_grid.hpp"
 
 namespace meso::scaling {
+
+struct AxisLinks;
+struct MessageBuffers;
+class HostGhostTransport;
+class PeerGhostTransport;
+enum class MpiTag : int;
 
 class MpiCommunicator final : public Communicator {
  public:
@@ -59,42 +69,34 @@ class MpiCommunicator final : public Communicator {
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach or
   // attach_solvent; declared after storage_ and solvent_, which own that
-  // memory, so freed before them).
-  struct Messages {
-    explicit Messages(std::pmr::memory_resource* m) : send{Records(m), Records(m)}, recv{Records(m), Records(m)} {}
-    std::array<Records, 2> send, recv;
-  };
-  std::unique_ptr<Messages> msg_;
-  // Ghost updates by peer reads (DomainStorageOp::export_update): per axis,
-  // whether every rank's neighbours along it share its node and mapped
-  // their buffers (decided together at each ghost exchange); the half of
-  // the buffers the next update uses. MESO_PEER_UPDATES=0 turns them off.
+  // memory, so freed before them), and the ghost transports over them.
+  std::unique_ptr<MessageBuffers> msg_;
+  std::unique_ptr<HostGhostTransport> host_;
+  std::unique_ptr<PeerGhostTransport> peer_;  // null unless the storage is a PeerGhostOp
+  // Ghosts by peer reads: per axis, whether every rank's neighbours along
+  // it share its node and mapped their buffers (decided together at each
+  // ghost exchange); the half of the buffers the next update uses.
+  // MESO_PEER_UPDATES=0 turns them off.
   std::vector<int> node_of_;  // per rank: the lowest rank of its node
   std::array<bool, 3> peer_axis_{};
   uint64_t updates_done_ = 0;
   int early_axis_ = -1;  // the split axis begin_update packed (-1: none)
   // exchanges and updates; those with an axis GPU to GPU
   uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0;
-  // Decides peer updates for the axes not `settled` (those exchanged GPU
-  // to GPU, whose handles travelled with the ghosts).
-  void setup_peer_updates(const std::array<bool, 3>& settled);
-  // The ghost exchange along axis a by peer reads (select_ghosts_peer):
-  // the counts and the buffer's handle cross by MPI, the records GPU to GPU.
-  void exchange_ghosts_peer(int a);
+  // Decides the peer transport for the axes not `settled` (those exchanged
+  // GPU to GPU, whose update handles travelled with the ghosts).
+  void connect_peer_axes(const std::array<bool, 3>& settled);
   mutable double mpi_s_ = 0.0;
   mutable double solvent_pack_s_ = 0.0;  // solvent migration and cell layers: selecting, packing, combining
   uint64_t migrations_ = 0, updates_ = 0;
 
   DomainSlab slab(int axis) const;
-  // Sends a to the lower and b to the upper neighbour along axis and
-  // receives into recv[0] (from the lower) and recv[1] (from the upper);
-  // with one neighbour, a alone goes and recv[0] receives. Sizes first.
-  void exchange(int axis, const Records& a, const Records& b, int tag);
+  AxisLinks links(int axis) const;
   // Migration through `store` (the MD particles' DomainStorageOp or the
-  // solvent's MpcdDomainOp): leavers taken, exchanged (message tags from
+  // solvent's MpcdDomainOp): leavers taken, exchanged (message tags of
   // `tag`) and appended, axis by axis; selection and packing time into pack_s.
   template <class Store>
-  void migrate_through(Store& store, int tag, double& pack_s);
+  void migrate_through(Store& store, MpiTag tag, double& pack_s);
   // combine_layers for values of type T, combined by fn(mine, theirs, value index).
   template <class T, class Fn>
   void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const;
