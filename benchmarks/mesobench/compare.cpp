@@ -12,11 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/error.hpp"
+#include "report.hpp"
 
 namespace meso::bench {
 
 namespace {
 
+// A result file, checked before anything is compared: compare must never
+// pass silently (a CI gate on it would pass with nothing compared).
 nlohmann::json load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw_input_error("compare: cannot open '", path, "'");
@@ -29,15 +32,50 @@ nlohmann::json load(const std::string& path) {
   if (!j.is_object() || !(j.contains("results") || j.contains("cases")))
     throw_input_error("compare: '", path,
                       "' is neither a benchmark result (\"results\") nor a validation result (\"cases\")");
+  const char* list = j.contains("results") ? "results" : "cases";
+  const std::string kind = j.contains("results") ? "benchmark" : "validation";
+  if (j.contains("kind") && !(j["kind"].is_string() && j["kind"].get<std::string>() == kind))
+    throw_input_error("compare: '", path, "': \"kind\" is ", j["kind"].dump(), " but the file holds \"", list,
+                      "\" (kind \"", kind, "\")");
+  if (j.contains("schema_version") &&
+      !(j["schema_version"].is_number_integer() && j["schema_version"].get<int64_t>() >= 1 &&
+        j["schema_version"].get<int64_t>() <= kResultsSchemaVersion))
+    throw_input_error("compare: '", path, "': \"schema_version\" ", j["schema_version"].dump(),
+                      " is not one this mesobench reads (1 .. ", kResultsSchemaVersion, ")");
+  const nlohmann::json& v = j[list];
+  if (!v.is_array() || v.empty())
+    throw_input_error("compare: '", path, "': \"", list, "\" holds no case: nothing to compare");
+  std::map<std::string, int> seen;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (!v[k].is_object() || !v[k].contains("name") || !v[k]["name"].is_string() ||
+        v[k]["name"].get<std::string>().empty())
+      throw_input_error("compare: '", path, "': ", list, "[", k, "] has no \"name\"");
+    if (seen[v[k]["name"].get<std::string>()]++)
+      throw_input_error("compare: '", path, "': case '", v[k]["name"].get<std::string>(), "' appears twice");
+  }
   return j;
 }
 
 std::string kind(const nlohmann::json& j) { return j.contains("results") ? "benchmark" : "validation"; }
 
-std::vector<double> repeats(const nlohmann::json& r) {
+// A number field of case `name` in `path`, or InputError naming both.
+double number(const nlohmann::json& c, const char* field, const std::string& name, const std::string& path,
+              double fallback) {
+  if (!c.contains(field)) return fallback;
+  if (!c[field].is_number())
+    throw_input_error("compare: case '", name, "' in '", path, "': \"", field, "\" is ", c[field].dump(),
+                      ", not a number");
+  return c[field].get<double>();
+}
+
+std::vector<double> repeats(const nlohmann::json& r, const std::string& name, const std::string& path) {
   std::vector<double> v;
   if (r.contains("tps") && r["tps"].is_array())
-    for (const auto& x : r["tps"]) v.push_back(x.get<double>());
+    for (const auto& x : r["tps"]) {
+      if (!x.is_number())
+        throw_input_error("compare: case '", name, "' in '", path, "': \"tps\" holds ", x.dump(), ", not a number");
+      v.push_back(x.get<double>());
+    }
   return v;
 }
 
@@ -85,7 +123,7 @@ int cmd_compare(const CompareOptions& o) {
   if (kind(A) != kind(B))
     throw_input_error("compare: '", o.a, "' is a ", kind(A), " result and '", o.b, "' a ", kind(B),
                       " result; compare like with like");
-  int regressions = 0, only = 0;
+  int regressions = 0, only = 0, common = 0;
   if (kind(A) == "benchmark") {
     std::map<std::string, nlohmann::json> a, b;
     for (const auto& r : A["results"]) a[r.value("name", "")] = r;
@@ -98,10 +136,11 @@ int cmd_compare(const CompareOptions& o) {
         ++only;
         continue;
       }
-      const double ta = ra.value("tps_median", 0.0), tb = it->second.value("tps_median", 0.0);
+      const double ta = number(ra, "tps_median", name, o.a, 0.0), tb = number(it->second, "tps_median", name, o.b, 0.0);
       if (!(ta > 0.0)) throw_input_error("compare: case '", name, "' in '", o.a, "' has no positive tps_median");
+      ++common;
       const double ratio = tb / ta, change = 100.0 * (ratio - 1.0);
-      const double p = mann_whitney_p(repeats(ra), repeats(it->second));
+      const double p = mann_whitney_p(repeats(ra, name, o.a), repeats(it->second, name, o.b));
       const bool regressed = change < -o.threshold_percent;
       regressions += regressed;
       std::string shown = name.size() > 60 ? "..." + name.substr(name.size() - 57) : name;
@@ -125,11 +164,12 @@ int cmd_compare(const CompareOptions& o) {
         ++only;
         continue;
       }
+      ++common;
       const bool pa = ca.value("passed", false), pb = it->second.value("passed", false);
       const bool regressed = pa && !pb;
       regressions += regressed;
-      std::printf("%-28s %14.6g %14.6g %6s %6s%s\n", name.c_str(), ca.value("measured", 0.0),
-                  it->second.value("measured", 0.0), pa ? "PASS" : "FAIL", pb ? "PASS" : "FAIL",
+      std::printf("%-28s %14.6g %14.6g %6s %6s%s\n", name.c_str(), number(ca, "measured", name, o.a, 0.0),
+                  number(it->second, "measured", name, o.b, 0.0), pa ? "PASS" : "FAIL", pb ? "PASS" : "FAIL",
                   regressed ? "  REGRESSION" : "");
     }
     for (const auto& [name, cb] : b)
@@ -138,6 +178,8 @@ int cmd_compare(const CompareOptions& o) {
         ++only;
       }
   }
+  if (common == 0)
+    throw_input_error("compare: '", o.a, "' and '", o.b, "' have no case in common: nothing was compared");
   std::printf("\n%d regression(s) beyond %.1f%%%s\n", regressions, o.threshold_percent,
               only ? (", " + std::to_string(only) + " case(s) in one file only").c_str() : "");
   return regressions ? kExitRegression : 0;

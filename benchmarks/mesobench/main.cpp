@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   const scaling::MpiSession* mpi_session = nullptr;
 #endif
   CLI::App app{"mesobench: benchmark and validation suite for GPU mesoscale particle simulation"};
+  app.name("mesobench");
   app.set_version_flag("--version", "mesobench " + collect_provenance().version);
   app.require_subcommand(0, 1);
   std::vector<std::unique_ptr<Command>> commands;
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   std::vector<CLI::App*> subcommands;
   for (auto& c : commands) subcommands.push_back(c->add_to(app));
   Command* const default_command = commands[1].get();  // no subcommand: `run`, the default suite
+  CLI::App* help = app.add_subcommand("help", "Print this help and exit");
 
   try {
     app.parse(argc, argv);
@@ -64,6 +66,10 @@ int main(int argc, char** argv) {
     return kExitInputError;
   }
 
+  if (*help) {
+    std::cout << app.get_formatter()->make_help(&app, "", CLI::AppFormatMode::Normal);  // help() would show the subcommand's
+    return 0;
+  }
   try {
     BackendRegistry registry;
     register_backends(registry);

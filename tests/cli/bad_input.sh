@@ -125,6 +125,12 @@ expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=52
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, lj-liquid, mdscf-dppc, srd-fluid)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
+out=$("$bin" scale --mode weak --workload dpd-fluid --ranks 1,2,1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
+[[ $rc -eq 2 && "$out" == *"1 is given twice"* && ! -e "$work/sweep" ]] ||
+  { echo "FAIL (exit $rc): scale --ranks 1,2,1 -> $out"; failures=$((failures + 1)); }
+help=$("$bin" help); rc=$?
+[[ $rc -eq 0 && "$help" == *"Subcommands:"* && "$help" == *"validate"* ]] ||
+  { echo "FAIL (exit $rc): mesobench help"; failures=$((failures + 1)); }
 # `list --params` prints every workload's table: each key with its unit and meaning.
 params=$("$bin" list --params)
 for w in dpd-fluid lj-liquid mdscf-dppc srd-fluid; do

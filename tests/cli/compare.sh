@@ -51,4 +51,20 @@ expect_refused "broken.json' is not valid JSON" compare "$t/broken.json" "$t/a.j
 expect_refused "compare like with like" compare "$t/a.json" "$t/va.json"
 expect_refused "--threshold = -1" compare "$t/a.json" "$t/b.json" --threshold -1
 expect_refused "File does not exist" compare "$t/a.json" "$t/missing.json"
+# compare never passes silently: every one of these once exited 0 with
+# "0 regression(s)", so a CI gate built on it passed with nothing compared.
+echo '{"results": []}' > "$t/empty.json"
+echo '{"kind": "benchmark", "schema_version": 999, "results": [{"name": "x", "tps_median": 1}]}' > "$t/future.json"
+echo '{"kind": "movie", "results": [{"name": "x", "tps_median": 1}]}' > "$t/kind.json"
+echo '{"results": [{"tps_median": 1}]}' > "$t/noname.json"
+echo '{"results": [{"name": "x", "tps_median": 1}, {"name": "x", "tps_median": 2}]}' > "$t/twice.json"
+echo '{"results": [{"name": "elsewhere", "tps_median": 1}]}' > "$t/other.json"
+echo '{"results": [{"name": "w/k/cpu/v/N=1", "tps_median": "fast"}]}' > "$t/string.json"
+expect_refused "empty.json': \"results\" holds no case" compare "$t/a.json" "$t/empty.json"
+expect_refused "\"schema_version\" 999 is not one this mesobench reads" compare "$t/future.json" "$t/future.json"
+expect_refused "\"kind\" is \"movie\"" compare "$t/kind.json" "$t/kind.json"
+expect_refused "noname.json': results[0] has no \"name\"" compare "$t/a.json" "$t/noname.json"
+expect_refused "case 'x' appears twice" compare "$t/twice.json" "$t/twice.json"
+expect_refused "have no case in common: nothing was compared" compare "$t/a.json" "$t/other.json"
+expect_refused "\"tps_median\" is \"fast\", not a number" compare "$t/string.json" "$t/a.json"
 echo "compare: all ok"

@@ -96,7 +96,7 @@ class RunCommand final : public Command {
     for (std::size_t k = 0; k < s.cases.size(); ++k) {
       results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_)
                                    : run_case(s.cases[k], ctx.registry, s.backend, s.variants[k], ro));
-      std::cerr << "  done " << results.back().name << '\n';
+      if (!progress_.quiet) std::cerr << "  done " << results.back().name << '\n';
     }
     print_table(results);
     if (!json_.empty()) {

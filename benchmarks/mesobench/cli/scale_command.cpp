@@ -1,6 +1,7 @@
 // `mesobench scale` (a weak or strong sweep through mpirun, or Slurm batch
 // scripts for one) and `mesobench scale-point` (one point, on the ranks
 // mpirun or srun started): scale.hpp, docs/scaling.md.
+#include <algorithm>
 #include <iostream>
 
 #include "../progress_line.hpp"
@@ -25,6 +26,8 @@ std::vector<int> parse_rank_list(const std::string& s) {
     if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 6 ||
         std::stoi(item) < 1)
       throw_input_error("--ranks '", s, "': '", item, "' is not a rank count (a list like 1,2,4,8)");
+    if (std::find(out.begin(), out.end(), std::stoi(item)) != out.end())
+      throw_input_error("--ranks '", s, "': ", item, " is given twice (each rank count is one point of the sweep)");
     out.push_back(std::stoi(item));
     pos = end + 1;
   }
