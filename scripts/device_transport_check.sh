@@ -60,7 +60,6 @@ stamp "memcheck on 2 ranks rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitiz
 export MESO_CUDA_GRAPHS=0
 for r in 0 1; do
   san=($CS --tool racecheck --racecheck-report all --error-exitcode 9)
-  plain=()
   if [ $r = 0 ]; then first=("${san[@]}"); second=(); else first=(); second=("${san[@]}"); fi
   timeout 280 mpirun -x MESO_CUDA_GRAPHS --bind-to none -np 1 "${first[@]}" "$A/decomposition_gpu_test" \
     --gtest_color=no --gtest_filter="$F" : -np 1 "${second[@]}" "$A/decomposition_gpu_test" --gtest_color=no \

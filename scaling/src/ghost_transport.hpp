@@ -58,7 +58,7 @@ class PeerGhostTransport final : public GhostTransport {
   std::array<std::size_t, 2> exchange_ghosts(const AxisLinks& l, const DomainSlab& s) override;
   void update_ghosts(const AxisLinks& l, const std::array<std::size_t, 2>& counts, int half) override;
   // Collective over l.cart: whether every rank's neighbours along l.axis
-  // share its node (`all_on_node`: this rank's) and every update buffer
+  // share its node (`neighbours_on_node`: this rank's) and every update buffer
   // maps; exchanges the update buffers' handles when they do.
   bool connect(const AxisLinks& l, bool neighbours_on_node);
   // Packs this step's update of l.axis right after the first half-step (the
