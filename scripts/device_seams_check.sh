@@ -21,64 +21,21 @@ set -u
 TGZ=$1
 O=$2
 mkdir -p "$O"
-t0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$O/log.txt"; }
-nvidia-smi -L > "$O/gpus.txt" 2>&1
-BEFORE=/tmp/before-src
-mkdir -p "$BEFORE" && tar xzf "$TGZ" -C "$BEFORE"
-cfg=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMESO_ENABLE_CUDA=ON -DMESO_REQUIRE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
-cmake -S "$BEFORE" -B "$BEFORE/build" "${cfg[@]}" > "$O/build-before.log" 2>&1
-cmake -S . -B build/device "${cfg[@]}" > "$O/build-after.log" 2>&1
-cmake --build "$BEFORE/build" -j 8 --target mesobench >> "$O/build-before.log" 2>&1 &
-cmake --build build/device -j 10 --target mesobench kernels_test decomposition_gpu_test >> "$O/build-after.log" 2>&1
-stamp "build after rc=$?"
-wait
-stamp "build before rc=$?"
-B=$BEFORE/build/bin
-A=build/device/bin
+. "$(dirname "$0")/device_check_lib.sh"
+build_before_after "$TGZ" /tmp/before-src mesobench kernels_test decomposition_gpu_test
 
 # 2. GPU tests: every kernels_test test, and the decomposition tests on 1, 2
 # and 4 ranks sharing the GPU (one OpenMP thread a rank).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-counts() { echo "$(grep -c '^\[       OK \]' "$1") ok, $(grep -c '^\[  FAILED  \]' "$1") failed, $(grep -c '^\[  SKIPPED \]' "$1") skipped"; }
-timeout 300 "$A/kernels_test" --gtest_color=no > "$O/gpu-tests.log" 2>&1
-stamp "kernels_test rc=$? $(counts "$O/gpu-tests.log")"
-for r in 1 2 4; do
-  timeout 200 mpirun -np $r --oversubscribe --bind-to none "$A/decomposition_gpu_test" --gtest_color=no \
-    > "$O/decomposition-gpu-$r.log" 2>&1
-  stamp "decomposition_gpu_test on $r ranks rc=$? $(counts "$O/decomposition-gpu-$r.log")"
-done
-unset OMP_NUM_THREADS
+gpu_tests 1 2 4
 
 # 3. bitwise, before against after
 : > "$O/bitwise.txt"
-ck() {  # ck <tag> <filter> [extra args]
-  local tag=$1 filter=$2
-  shift 2
-  for side in before after; do
-    local bin=$B
-    [[ $side == after ]] && bin=$A
-    "$bin/mesobench" run --backend cuda --filter "$filter" --steps 1000 "$@" --checkpoint "$O/ck-$tag-$side.ckpt" \
-      --json "$O/ck-$tag-$side.json" > "$O/ck-$tag-$side.txt" 2>&1
-  done
-  local verdict=DIFFERENT
-  cmp -s "$O/ck-$tag-before.ckpt" "$O/ck-$tag-after.ckpt" && verdict="IDENTICAL checkpoint"
-  if [[ $verdict == DIFFERENT ]] && python3 - "$O/ck-$tag-before.json" "$O/ck-$tag-after.json" <<'PY'; then
-import json, sys
-a, b = (json.load(open(p))["results"][0] for p in sys.argv[1:3])
-sys.exit(0 if a["final_thermo"] == b["final_thermo"] and a["N"] == b["N"] else 1)
-PY
-    verdict="IDENTICAL final thermo (checkpoint bytes differ)"
-  fi
-  echo "$verdict  $tag: $filter $*" >> "$O/bitwise.txt"
-  rm -f "$O/ck-$tag-before.ckpt" "$O/ck-$tag-after.ckpt"
-}
-ck dpd 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$'
-ck dpd-double 'dpd-fluid/.*/rho=3/rc=1/.*N=262144$' --variant precision=double
-ck dpd-fixed 'dpd-fluid/.*/rho=3/rc=1/.*N=262144$' --param rebuild_every=7
-ck lj 'lj-liquid'
-ck srd 'srd-fluid.*L=50$'
-ck dppc 'mdscf-dppc.*lipids=528/'
+bitwise dpd 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$'
+bitwise dpd-double 'dpd-fluid/.*/rho=3/rc=1/.*N=262144$' --variant precision=double
+bitwise dpd-fixed 'dpd-fluid/.*/rho=3/rc=1/.*N=262144$' --param rebuild_every=7
+bitwise lj 'lj-liquid'
+bitwise srd 'srd-fluid.*L=50$'
+bitwise dppc 'mdscf-dppc.*lipids=528/'
 cat "$O/bitwise.txt"
 # sort=0 on the solvent: every collision now; sorting is neutral in tag
 # order, so the three runs end in the same state (the final thermo to the
@@ -98,7 +55,6 @@ print(("IDENTICAL" if same else "DIFFERENT") + "  srd-fluid L=20 mixed, 200 coll
 PY
 
 # 4. sanitizers on the working tree
-CS=compute-sanitizer; command -v $CS > /dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 san() {  # san <tool> <name> <filter> [args]
   local tool=$1 name=$2 filter=$3
   shift 3
@@ -127,23 +83,6 @@ for round in 1 2; do
   done
   stamp "speed round $round"
 done
-python3 - "$O" <<'PY' | tee "$O/tps-summary.txt"
-import glob, json, os, statistics, sys
-out = sys.argv[1]
-rows = {}
-for f in sorted(glob.glob(os.path.join(out, "tps-*-*-*.json"))):
-    case, side, _ = os.path.basename(f)[4:-5].rsplit("-", 2)
-    try:
-        r = json.load(open(f))["results"][0]
-    except Exception as e:
-        print(f"{f}: unreadable ({e})")
-        continue
-    rows.setdefault(case, {}).setdefault(side, []).append((r["tps_median"], r["tps_min"], r["tps_max"]))
-print(f"{'case':6} {'before TPS':>12} {'after TPS':>12} {'after/before':>13}  (per round: median min..max)")
-for case, d in rows.items():
-    b = statistics.median(x[0] for x in d.get("before", [(float("nan"),) * 3]))
-    a = statistics.median(x[0] for x in d.get("after", [(float("nan"),) * 3]))
-    print(f"{case:6} {b:12.1f} {a:12.1f} {a / b:13.4f}  before {d.get('before')} after {d.get('after')}")
-PY
+python3 "$(dirname "$0")/before_after_tps.py" "$O" | tee "$O/tps-summary.txt"
 stamp done
 tar czf "$O.tgz" -C "$(dirname "$O")" "$(basename "$O")" && rm -rf "$O"

@@ -6,7 +6,6 @@
 #include <numbers>
 
 #include "meso/error.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/parabola_fit.hpp"
 #include "meso/progress.hpp"
 #include "meso/simulation.hpp"
@@ -237,7 +236,7 @@ class SrdDrivenFlow final : public DrivenFlow {
     params_ = prm;
     n_ = sys.particles.size();
     type_mass_ = {prm.mass};  // srd_solvent's particles are all of type 0
-    sim_ = std::make_unique<MpcdSimulation>(ctx.registry->create(ctx.backend, ctx.variant), sys);
+    sim_ = std::make_unique<Simulation>(ctx.registry->create(ctx.backend, ctx.variant), sys);
   }
   Box box() const override { return box_; }
   double kT() const override { return params_.kT; }
@@ -247,12 +246,12 @@ class SrdDrivenFlow final : public DrivenFlow {
   uint64_t step() const override { return sim_->step(); }
   void run(uint64_t steps) override { sim_->run(steps); }
   ParticleSpans snapshot() override {
-    p_ = sim_->particles();
+    p_ = sim_->solvent_particles();
     return {p_.position, p_.velocity, p_.type, type_mass_};
   }
 
  private:
-  std::unique_ptr<MpcdSimulation> sim_;
+  std::unique_ptr<Simulation> sim_;
   MpcdParticles p_;
   Box box_;
   MpcdParams params_;

@@ -69,17 +69,12 @@ nlohmann::json inspect_cuda(Backend& b, uint64_t n, Profile&& profile) {
 }  // namespace
 #endif
 
-nlohmann::json inspect_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
+nlohmann::json inspect_backend([[maybe_unused]] Simulation& sim) {
 #ifdef MESO_HAVE_CUDA
-  return inspect_cuda(b, n, [](cuda::CudaBackendInfo& i) { return i.profile_kernels(20); });
-#else
-  return nullptr;
-#endif
-}
-
-nlohmann::json inspect_mpcd_backend([[maybe_unused]] Backend& b, [[maybe_unused]] uint64_t n) {
-#ifdef MESO_HAVE_CUDA
-  return inspect_cuda(b, n, [](cuda::CudaBackendInfo& i) { return i.profile_mpcd(20); });
+  const bool md = sim.has_md();
+  return inspect_cuda(sim.backend(), sim.local_size(), [md](cuda::CudaBackendInfo& i) {
+    return md ? i.profile_kernels(20) : i.profile_mpcd(20);
+  });
 #else
   return nullptr;
 #endif

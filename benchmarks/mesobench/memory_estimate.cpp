@@ -14,10 +14,6 @@
 namespace meso::bench {
 namespace {
 
-// Bytes per particle of one copy of the host arrays (position, velocity,
-// force, type, tag, image for MD; no force for the MPCD solvent).
-constexpr double kMdParticleBytes = 3 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
-constexpr double kMpcdParticleBytes = 2 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
 constexpr double kMaxParticles = 4294967295.0;  // tags are 32-bit
 
 std::string describe_size(const BenchCase& c) { return c.workload->size_text(c); }
@@ -27,7 +23,7 @@ std::string describe_size(const BenchCase& c) { return c.workload->size_text(c);
 double particle_count(const BenchCase& c) { return c.workload->particle_count(c); }
 
 double host_bytes_at_least(const BenchCase& c) {
-  return 2.0 * particle_count(c) * (c.solvent() ? kMpcdParticleBytes : kMdParticleBytes);
+  return 2.0 * particle_count(c) * c.workload->particle_bytes();
 }
 
 double host_bytes_available() {

@@ -10,6 +10,12 @@
 
 namespace meso::bench {
 
+// Bytes per particle of one copy of the host arrays (position, velocity,
+// force, type, tag, image for MD; no force for the MPCD solvent): what
+// Workload::particle_bytes returns.
+inline constexpr double kMdParticleBytes = 3 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
+inline constexpr double kMpcdParticleBytes = 2 * sizeof(Vec3d) + 2 * sizeof(uint32_t) + sizeof(Image);
+
 // Particles the case would create (rho L^3 for a given box), as a double so
 // that absurd boxes do not overflow.
 double particle_count(const BenchCase& c);

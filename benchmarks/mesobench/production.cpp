@@ -11,7 +11,6 @@
 
 #include "meso/error.hpp"
 #include "meso/io/h5md.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/progress.hpp"
 #include "meso/simulation.hpp"
 
@@ -78,63 +77,45 @@ io::CheckpointIdentity identity_checked(const BenchCase& c, const std::string& b
   return id;
 }
 
-BenchResult run_md(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
-                   const ResolvedVariant& rv, const OutputOptions& o,
-                   const std::optional<io::CheckpointFile>& from) {
+// The run of one case with its outputs: MD particles or a solvent alone,
+// through the one Simulation.
+BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
+                           const ResolvedVariant& rv, const OutputOptions& o,
+                           const std::optional<io::CheckpointFile>& from) {
   BenchResult r;
-  const System sys = c.make_system();
-  const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, sys.particles.n_local, o, from);
-  std::unique_ptr<Simulation> sim =
-      from ? std::make_unique<Simulation>(reg.create(backend, rv.variant), sys, c.run, from->md)
-           : std::make_unique<Simulation>(reg.create(backend, rv.variant), sys, c.run);
-  describe_case(r, c, sim->backend(), rv, sys.box);
-  r.n = sys.particles.n_local;
+  SimulationSetup setup = c.make_setup();
+  r.n = setup.size();
+  const Box box = setup.box();
+  const double dt = setup.step_time();
+  if (from && from->identity.workload == c.workload_name() && from->mpcd != !setup.md)
+    throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",
+                      ", not the state of ", c.workload_name());
+  const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, r.n, o, from);
+  Checkpoint solvent_start;
+  const Checkpoint* start = nullptr;
+  if (from) start = from->mpcd ? &(solvent_start = from->state()) : &from->md;
+  Simulation sim(reg.create(backend, rv.variant), std::move(setup), {}, start);
+  describe_case(r, c, sim.backend(), rv, box);
   std::unique_ptr<io::H5mdWriter> traj;
-  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, sys.box, metadata(c, r));
+  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, box, metadata(c, r));
   auto frame = [&] {
-    const ParticleData<double> p = sim->particles();
-    traj->append({sim->step(), static_cast<double>(sim->step()) * c.run.dt, &p.position, &p.velocity, &p.image,
-                  &p.type});
+    const double t = static_cast<double>(sim.step()) * dt;
+    if (sim.has_md()) {
+      const ParticleData<double> p = sim.particles();
+      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});
+    } else {
+      const MpcdParticles p = sim.solvent_particles();
+      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});
+    }
   };
-  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim->checkpoint()); };
-  drive(r, sim->step(), o, sim->backend(), [&](uint64_t k) { sim->run(k); }, frame, save);
-  if (traj) traj->close();
-  r.neighbors = sim->neighbor_stats();
-  r.final_thermo = sim->thermo();
-  check_not_diverged(c, r.name, r.final_thermo.temperature, r.final_thermo.pressure, sim->step());
-  return r;
-}
-
-BenchResult run_mpcd(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
-                     const ResolvedVariant& rv, const OutputOptions& o,
-                     const std::optional<io::CheckpointFile>& from) {
-  BenchResult r;
-  MpcdSystem sys = c.make_solvent();
-  const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, sys.particles.size(), o, from);
-  if (from) sys.particles = from->solvent;
-  MpcdSimulation sim(reg.create(backend, rv.variant), sys);
-  if (from) sim.restart_at(from->step);
-  describe_case(r, c, sim.backend(), rv, sys.box);
-  r.n = sys.particles.size();
-  std::unique_ptr<io::H5mdWriter> traj;
-  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, sys.box, metadata(c, r));
-  auto frame = [&] {
-    const MpcdParticles p = sim.particles();
-    traj->append({sim.step(), static_cast<double>(sim.step()) * c.workload->time_step(c), &p.position, &p.velocity, &p.image,
-                  &p.type});
-  };
-  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim.step(), sim.particles()); };
+  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim.checkpoint()); };
   drive(r, sim.step(), o, sim.backend(), [&](uint64_t k) { sim.run(k); }, frame, save);
   if (traj) traj->close();
-  const MpcdThermo t = sim.thermo();
-  r.final_thermo.step = t.step;
-  r.final_thermo.kinetic_energy = t.kinetic_energy;
-  r.final_thermo.temperature = t.temperature;
-  r.final_thermo.momentum = t.momentum;
-  check_not_diverged(c, r.name, t.temperature, 0.0, t.step);
+  r.neighbors = sim.neighbor_stats();
+  r.final_thermo = sim.thermo();
+  check_not_diverged(c, r.name, r.final_thermo.temperature, r.final_thermo.pressure, sim.step());
   return r;
 }
-
 
 }  // namespace
 
@@ -165,14 +146,11 @@ BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, 
     if (const std::string why = c.workload->restart_refusal(); !why.empty())
       throw_input_error("--restart is not provided for ", c.workload_name(), ": ", why);
     from = io::read_checkpoint(o.restart);
-    if (from->identity.workload == c.workload_name() && from->mpcd != c.solvent())
-      throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",
-                        ", not the state of ", c.workload_name());
     if (from->step > o.steps)
       throw_input_error("--steps ", o.steps, " is before the checkpoint's step ", from->step,
                         ": after --restart, --steps is the step to run up to");
   }
-  return c.solvent() ? run_mpcd(c, registry, backend, rv, o, from) : run_md(c, registry, backend, rv, o, from);
+  return run_simulation(c, registry, backend, rv, o, from);
 }
 
 }  // namespace meso::bench

@@ -8,7 +8,6 @@
 #include "memory_estimate.hpp"
 #include "meso/error.hpp"
 #include "meso/progress.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/simulation.hpp"
 
 namespace meso::bench {
@@ -77,53 +76,26 @@ void describe(BenchResult& r, const BenchCase& c, const Backend& b, const Varian
   r.box[0] = L.x, r.box[1] = L.y, r.box[2] = L.z;
 }
 
-// srd-fluid: a "step" is one collision period (stream, sort when due,
-// collide); TPS counts collisions per second.
-BenchResult run_mpcd_case(const BenchCase& c, const BackendRegistry& registry,
-                          const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
-  const Variant& variant = rv.variant;
-  BenchResult r;
-  const auto t_setup = Clock::now();
-  const MpcdSystem sys = c.make_solvent();
-  MpcdSimulation sim(registry.create(backend, variant), sys);
-  Backend& b = sim.backend();
-  describe(r, c, b, variant, sys.box);
-  r.n = sys.particles.size();
-  r.setup_seconds = seconds_since(t_setup);
-  time_steps(r, b, opt, [&](uint64_t k) { sim.run(k); });
-  const MpcdThermo t = sim.thermo();
-  r.final_thermo.step = t.step;
-  r.final_thermo.kinetic_energy = t.kinetic_energy;
-  r.final_thermo.temperature = t.temperature;
-  r.final_thermo.momentum = t.momentum;
-  if (opt.inspect_mpcd) r.device = opt.inspect_mpcd(b, r.n);
-  check_not_diverged(c, r.name, t.temperature, 0.0, t.step);
-  return r;
-}
-
+// One step is an MD step, or a collision period of a solvent alone; TPS
+// counts those per second.
 BenchResult run_case_impl(const BenchCase& c, const BackendRegistry& registry,
                           const std::string& backend, const ResolvedVariant& rv, const RunOptions& opt) {
-  if (c.solvent()) {
-    BenchResult r = run_mpcd_case(c, registry, backend, rv, opt);
-    r.variant_default = rv.base;
-    r.variant_given = rv.given;
-    return r;
-  }
   const Variant& variant = rv.variant;
   BenchResult r;
   r.variant_default = rv.base;
   r.variant_given = rv.given;
   const auto t_setup = Clock::now();
-  const System sys = c.make_system();
-  Simulation sim(registry.create(backend, variant), sys, c.run);
+  SimulationSetup setup = c.make_setup();
+  r.n = setup.size();
+  const Box box = setup.box();
+  Simulation sim(registry.create(backend, variant), std::move(setup));
   Backend& b = sim.backend();
-  describe(r, c, b, variant, sys.box);
-  r.n = sys.particles.n_local;
+  describe(r, c, b, variant, box);
   r.setup_seconds = seconds_since(t_setup);
   time_steps(r, b, opt, [&](uint64_t k) { sim.run(k); });
   r.neighbors = sim.neighbor_stats();
   r.final_thermo = sim.thermo();
-  if (opt.inspect) r.device = opt.inspect(b, r.n);
+  if (opt.inspect) r.device = opt.inspect(sim);
   // A benchmark of a diverged simulation measures nothing: refuse to report it.
   check_not_diverged(c, r.name, r.final_thermo.temperature, r.final_thermo.pressure, sim.step());
   return r;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
+#include "meso/simulation.hpp"
 #include "variant_defaults.hpp"
 #include "workload.hpp"
 
@@ -22,10 +23,7 @@ struct RunOptions {
   double warmup_time = 0.3;  // seconds of untimed steps first (and >= 2 steps)
   // Backend-specific measurements after the timed repeats (device backends:
   // per-kernel times, bytes moved, memory per particle); null when none.
-  std::function<nlohmann::json(Backend&, uint64_t n)> inspect;
-  // The same for the MPCD solvent workload (per-kernel times of stream, cell
-  // list, cell properties, collide, sort).
-  std::function<nlohmann::json(Backend&, uint64_t n)> inspect_mpcd;
+  std::function<nlohmann::json(Simulation&)> inspect;
 };
 
 struct BenchResult {

@@ -17,7 +17,6 @@
 
 #include "backends.hpp"
 #include "meso/error.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/provenance.hpp"
 #include "meso/simulation.hpp"
 #include "output_paths.hpp"
@@ -63,17 +62,12 @@ BenchCase scaling_case(const std::string& workload, const std::vector<std::strin
   throw_input_error("--workload '", workload, "' has no registered case");
 }
 
-// The box a case decomposes and its ghost width: r_c + skin for MD, two
-// cells for the MPCD solvent (a domain holds whole shifted cells).
+// The box a case decomposes and its ghost width (SimulationSetup::ghost_width).
 struct DecomposedBox {
   Box box;
   double width = 0.0;
 };
-DecomposedBox md_box(const BenchCase& c, const System& sys) { return {sys.box, sys.max_rcut() + c.run.skin}; }
-DecomposedBox decomposed_box(const BenchCase& c) {
-  if (c.solvent()) return {c.workload->box(c), 2.0 * c.workload->solvent_params(c).cell_size};
-  return md_box(c, c.make_system());
-}
+DecomposedBox decomposed_box(const SimulationSetup& s) { return {s.box(), s.ghost_width()}; }
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
@@ -247,7 +241,7 @@ int cmd_scale(const ScaleOptions& o) {
   // any launch: a point that cannot run is refused with its sizes.
   for (int r : o.ranks) {
     const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
-    const DecomposedBox d = decomposed_box(c);
+    const DecomposedBox d = decomposed_box(c.make_setup());
 #ifdef MESO_HAVE_MPI
     if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width);
     else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width);
@@ -304,48 +298,18 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
   const ResolvedVariant rv = resolve_variant(c.workload_name(), o.backend, o.variant);
-  // The system, built once (outside the setup time): the MD particles or
-  // the MPCD solvent.
-  std::optional<System> md_sys;
-  std::optional<MpcdSystem> solvent_sys;
-  if (c.solvent()) solvent_sys = c.make_solvent();
-  else md_sys = c.make_system();
-  const DecomposedBox dbox = c.solvent() ? decomposed_box(c) : md_box(c, *md_sys);
+  // The setup, built once (outside the setup time).
+  SimulationSetup whole = c.make_setup();
+  const uint64_t n_total = whole.size();
+  const DecomposedBox dbox = decomposed_box(whole);
   const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
                                                 : scaling::parse_rank_grid(o.grid);
   const auto t_setup = Clock::now();
-  // The MD system or the MPCD solvent, behind what the timing loop needs.
-  std::unique_ptr<Simulation> sim;
-  std::unique_ptr<MpcdSimulation> solvent;
-  const SingleRankCommunicator one_rank(dbox.box, dbox.width);
-  const Communicator* comm = &one_rank;
-  Backend* b = nullptr;
-  uint64_t n_total = 0;
-  if (c.solvent()) {
-    const MpcdSystem& sys = *solvent_sys;
-    n_total = sys.particles.size();
-    if (ranks > 1)
-      solvent = std::make_unique<MpcdSimulation>(registry.create(o.backend, rv.variant), sys,
-                                                 scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
-    else
-      solvent = std::make_unique<MpcdSimulation>(registry.create(o.backend, rv.variant), sys);
-    if (solvent->communicator()) comm = solvent->communicator();
-    b = &solvent->backend();
-  } else {
-    const System& sys = *md_sys;
-    n_total = sys.particles.n_local;
-    if (ranks > 1)
-      sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run,
-                                         scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid));
-    else
-      sim = std::make_unique<Simulation>(registry.create(o.backend, rv.variant), sys, c.run);
-    comm = &sim->plan().comm();
-    b = &sim->backend();
-  }
-  auto advance = [&](uint64_t k) {
-    if (solvent) solvent->run(k);
-    else sim->run(k);
-  };
+  Simulation sim(registry.create(o.backend, rv.variant), std::move(whole),
+                 ranks > 1 ? scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid) : CommunicatorFactory{});
+  const Communicator* comm = &sim.communicator();
+  Backend* b = &sim.backend();
+  auto advance = [&](uint64_t k) { sim.run(k); };
   const double setup = std::chrono::duration<double>(Clock::now() - t_setup).count();
   auto barrier = [&] {
     b->synchronize();
@@ -353,11 +317,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   };
   // The communicator's split, with the copies of the MPCD collision's
   // shared cells (the solvent on CUDA ranks) among the copies.
-  auto times = [&] {
-    CommTimes t = comm->times();
-    if (solvent) t.copy += solvent->collide_op().copy_seconds();
-    return t;
-  };
+  auto times = [&] { return sim.comm_times(); };
   advance(o.warmup);
   barrier();
   const CommTimes c0 = times();
@@ -382,18 +342,11 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   // Means over ranks (compute is what is left of the slowest rank's step).
   const double pack_m = comm->sum(pack) / ranks, copy_m = comm->sum(copy) / ranks, wait_m = comm->sum(wait) / ranks;
   const double wait_max = comm->max(wait);
-  const double n_local =
-      static_cast<double>(solvent ? solvent->local_size() : sim->local_particles().n_local);
+  const double n_local = static_cast<double>(sim.local_size());
   const double n_min = -comm->max(-n_local), n_max = comm->max(n_local);
-  // Thermo reductions are collective. The solvent has no pressure.
-  double temperature = 0.0, pressure = 0.0;
-  if (solvent) {
-    temperature = solvent->thermo().temperature;
-  } else {
-    const ThermoSample t = sim->thermo();
-    temperature = t.temperature;
-    pressure = t.pressure;
-  }
+  // Thermo reductions are collective.
+  const ThermoSample thermo = sim.thermo();
+  const double temperature = thermo.temperature, pressure = thermo.pressure;
   check_not_diverged(c, "the " + std::to_string(ranks) + "-rank run of " + o.workload, temperature, pressure,
                      o.warmup + o.steps * static_cast<uint64_t>(o.repeats));
   if (rank != 0) return 0;
@@ -428,7 +381,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["ghost_updates_peer"] = c1.peer_updates - c0.peer_updates;
   p["setup_seconds"] = setup;
   p["final_temperature"] = temperature;
-  if (!solvent) p["final_pressure"] = pressure;
+  if (sim.has_md()) p["final_pressure"] = pressure;  // the solvent's is not computed
   json doc = result_document("scaling", collect_provenance());
   doc["mode"] = o.mode.empty() ? "weak" : o.mode;
   doc["workload"] = o.workload;

@@ -98,19 +98,12 @@ System Workload::make_system(const BenchCase&) const {
   throw std::logic_error("workload '" + name() + "' has no MD system");
 }
 
-MpcdSystem Workload::make_solvent(const BenchCase&) const {
-  throw std::logic_error("workload '" + name() + "' has no solvent");
-}
-
-MpcdParams Workload::solvent_params(const BenchCase&) const {
-  throw std::logic_error("workload '" + name() + "' has no solvent");
-}
+double Workload::particle_bytes() const { return kMdParticleBytes; }
 
 void Workload::set_particle_count(BenchCase& c, uint64_t n) const { apply_param(c, "N=" + std::to_string(n)); }
 
 const std::string& BenchCase::workload_name() const { return workload->name(); }
 const std::string& BenchCase::kernel() const { return workload->kernel(); }
-bool BenchCase::solvent() const { return workload->solvent(); }
 uint64_t BenchCase::n() const { return static_cast<uint64_t>(workload->particle_count(*this)); }
 
 void BenchCase::validate() const {
@@ -120,8 +113,7 @@ void BenchCase::validate() const {
   workload->validate(*this);
 }
 
-System BenchCase::make_system() const { return workload->make_system(*this); }
-MpcdSystem BenchCase::make_solvent() const { return workload->make_solvent(*this); }
+SimulationSetup BenchCase::make_setup() const { return workload->make_setup(*this); }
 
 std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
   return workload->name() + '/' + workload->kernel() + '/' + backend + '/' + variant + '/' +
@@ -190,7 +182,7 @@ void check_step_length(double dt, double kT, double mass, double limit, const ch
 void check_not_diverged(const BenchCase& c, const std::string& name, double temperature, double pressure,
                         uint64_t step) {
   const double kT0 = c.workload->initial_kT(c);
-  const char* unit = c.solvent() ? " collisions" : " steps";
+  const std::string unit = std::string(" ") + c.workload->step_unit();
   if (!std::isfinite(temperature) || !std::isfinite(pressure))
     throw_input_error(name, ": the simulation produced a non-finite temperature or pressure after ", step, unit,
                       " (dt = ", c.workload->time_step(c), " may be too large for these parameters)");

@@ -23,6 +23,7 @@
 
 #include "meso/backend.hpp"
 #include "meso/mpcd.hpp"
+#include "meso/simulation.hpp"
 #include "meso/system.hpp"
 #include "meso/variant.hpp"
 
@@ -31,7 +32,7 @@ namespace meso::bench {
 class Workload;
 
 // One case of a workload: its parameters (the workload's own struct, held
-// by value) and, for MD workloads, how it is run.
+// by value) and, for MD particles, how they are run.
 struct BenchCase {
   const Workload* workload = nullptr;
   std::any params;  // the workload's parameter struct (Workload::params_of)
@@ -43,11 +44,10 @@ struct BenchCase {
 
   const std::string& workload_name() const;
   const std::string& kernel() const;
-  bool solvent() const;  // the MPCD solvent alone (MpcdSimulation), not MD particles
   uint64_t n() const;
   void validate() const;  // the parameters, the run's, the memory they need
-  System make_system() const;        // MD workloads
-  MpcdSystem make_solvent() const;   // solvent workloads
+  // What the Simulation runs: MD particles, an MPCD solvent, or both.
+  SimulationSetup make_setup() const;
   // Full name for a backend and the variant string it honoured.
   std::string name(const std::string& backend, const std::string& variant) const;
 };
@@ -87,8 +87,10 @@ class Workload {
   const std::string& kernel() const { return kernel_; }
   // One line: the system and the paper it comes from.
   virtual std::string summary() const = 0;
-  // The MPCD solvent alone (MpcdSimulation) rather than MD particles (Simulation).
-  virtual bool solvent() const { return false; }
+  // What one step is, in words, plural ("steps", "collisions").
+  virtual const char* step_unit() const { return "steps"; }
+  // Host bytes of one copy of a particle's arrays (the memory estimate).
+  virtual double particle_bytes() const;
   const std::vector<WorkloadParam>& params() const { return params_; }
   // The registered cases (sizes), in listing order.
   virtual std::vector<BenchCase> cases() const = 0;
@@ -110,11 +112,12 @@ class Workload {
   // Every parameter that shapes the system or the dynamics, exactly: a
   // checkpoint continues only the run it came from.
   virtual std::string setup(const BenchCase& c) const = 0;
-  virtual System make_system(const BenchCase& c) const;         // MD workloads
-  virtual MpcdSystem make_solvent(const BenchCase& c) const;    // solvent workloads
-  virtual MpcdParams solvent_params(const BenchCase& c) const;  // solvent workloads
-  // The periodic box of the case (an MD workload builds its system for it).
-  virtual Box box(const BenchCase& c) const { return make_system(c).box; }
+  // What the Simulation runs; by default the MD particles of make_system
+  // run with the case's RunParams.
+  virtual SimulationSetup make_setup(const BenchCase& c) const { return {make_system(c), c.run, std::nullopt}; }
+  virtual System make_system(const BenchCase& c) const;  // MD particles
+  // The periodic box of the case (by default from its built setup).
+  virtual Box box(const BenchCase& c) const { return make_setup(c).box(); }
   // The temperature of the initial state (and of the thermostat, if any).
   virtual double initial_kT(const BenchCase& c) const = 0;
   // Time of one step (dt, or the collision time of a solvent).

@@ -124,6 +124,7 @@ uint64_t fnv1a64(const void* data, std::size_t bytes, uint64_t h) {
 }
 
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp) {
+  if (cp.solvent.size() != 0) return write_checkpoint(path, id, cp.step, cp.solvent);
   const ParticleData<double>& p = cp.particles;
   const std::size_t n = p.n_local;
   Writer w;

@@ -168,6 +168,15 @@ MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step) {
   return t;
 }
 
+ThermoSample thermo_sample(const MpcdThermo& t) {
+  ThermoSample s;
+  s.step = t.step;
+  s.kinetic_energy = t.kinetic_energy;
+  s.temperature = t.temperature;
+  s.momentum = t.momentum;
+  return s;
+}
+
 }  // namespace meso
 
 namespace meso {

@@ -1,6 +1,7 @@
 #include "meso/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "meso/error.hpp"
@@ -52,21 +53,119 @@ System owned_part(const System& sys, const Domain& d) {
   return mine;
 }
 
+// The solvent particles a domain owns (positions are wrapped).
+MpcdSystem owned_solvent(const MpcdSystem& sys, const Domain& d) {
+  MpcdSystem mine{sys.box, sys.params, {}};
+  MpcdParticles& p = mine.particles;
+  const MpcdParticles& all = sys.particles;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!d.owns(all.position[i])) continue;
+    p.position.push_back(all.position[i]);
+    p.velocity.push_back(all.velocity[i]);
+    p.type.push_back(all.type[i]);
+    p.tag.push_back(all.tag[i]);
+    p.image.push_back(all.image[i]);
+  }
+  return mine;
+}
+
+SimulationSetup md_setup(const System& sys, const RunParams& params) { return {sys, params, std::nullopt}; }
+
 }  // namespace
 
-Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params)
-    : backend_(std::move(backend)), system_(sys), params_(params), serial_(io::next_run_serial()) {
-  start(nullptr);
+uint64_t SimulationSetup::size() const {
+  return (md ? md->particles.n_local : 0) + (solvent ? solvent->particles.size() : 0);
 }
+
+const Box& SimulationSetup::box() const { return md ? md->box : solvent->box; }
+
+double SimulationSetup::step_time() const { return md ? run.dt : solvent->params.dt; }
+
+double SimulationSetup::ghost_width() const {
+  return md ? md->max_rcut() + run.skin : 2.0 * solvent->params.cell_size;
+}
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, SimulationSetup setup, CommunicatorFactory make_comm,
+                       const Checkpoint* from)
+    : backend_(std::move(backend)), make_comm_(std::move(make_comm)), params_(setup.run),
+      solvent_sys_(std::move(setup.solvent)), step_(from ? from->step : 0) {
+  if (setup.md) system_ = std::move(*setup.md);
+  if (!setup.md && !solvent_sys_) throw_input_error("a simulation needs MD particles, an MPCD solvent, or both");
+  if (setup.md) serial_ = io::next_run_serial();
+  if (solvent_sys_) solvent_serial_ = io::next_run_serial();
+  start(from, setup.md.has_value());
+}
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params)
+    : Simulation(std::move(backend), md_setup(sys, params)) {}
 
 Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
                        CommunicatorFactory make_comm)
-    : backend_(std::move(backend)), make_comm_(std::move(make_comm)), system_(sys), params_(params),
-      serial_(io::next_run_serial()) {
-  start(nullptr);
+    : Simulation(std::move(backend), md_setup(sys, params), std::move(make_comm)) {}
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+                       const Checkpoint& from)
+    : Simulation(std::move(backend), md_setup(sys, params), {}, &from) {}
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const MpcdSystem& solvent, CommunicatorFactory make_comm)
+    : Simulation(std::move(backend), SimulationSetup{std::nullopt, {}, solvent}, std::move(make_comm)) {}
+
+Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
+                       const MpcdSystem& solvent)
+    : Simulation(std::move(backend), SimulationSetup{sys, params, solvent}) {}
+
+void Simulation::start(const Checkpoint* from, bool md) {
+  if (from) {
+    if (solvent_sys_ && md)
+      throw_input_error("continuing a checkpoint of MD particles with an MPCD solvent is not provided yet");
+    if (solvent_sys_ && from->solvent.size() == 0)
+      throw_input_error("the checkpoint holds MD particles, not the MPCD solvent of this run");
+    if (!solvent_sys_ && from->solvent.size() != 0)
+      throw_input_error("the checkpoint holds an MPCD solvent, not the MD particles of this run");
+  }
+  if (!solvent_sys_) return start_md(from);
+  if (solvent_sys_->params.embed_types != 0 && !md)
+    throw_input_error("MPCD embed_types = ", solvent_sys_->params.embed_types,
+                      " needs MD solute: give the Simulation MD particles too");
+  if (from) solvent_sys_->particles = from->solvent;
+  if (md) start_md(nullptr);
+  start_solvent();
 }
 
-void Simulation::start(const Checkpoint* from) {
+void Simulation::start_solvent() {
+  MpcdSystem& sys = *solvent_sys_;
+  if (plan_) {
+    // With MD particles: a collision every dt_c / dt MD steps.
+    const double dt_md = params_.dt, dt_c = sys.params.dt;
+    const double ratio = dt_c / dt_md;
+    const auto period = static_cast<uint64_t>(std::llround(ratio));
+    if (period < 1 || std::fabs(ratio - double(period)) > 1e-9 * ratio)
+      throw_input_error("MPCD collision period dt = ", dt_c, " is not a whole number of MD steps dt = ", dt_md);
+    require_embeddable(sys.box, sys.params, system_, "Simulation");
+    backend_->set_mpcd(sys);  // validates (Backend::set_mpcd)
+    plan_->add_solvent(*backend_, sys, period);
+    return;
+  }
+  sys.validate();
+  n_solvent_ = sys.particles.size();
+  std::unique_ptr<Communicator> comm;
+  if (make_comm_) comm = make_comm_(sys.box, 2.0 * sys.params.cell_size);
+  if (!comm || comm->size() == 1) {
+    backend_->set_mpcd(sys);
+    plan_ = StepPlan::build_solvent(*backend_, sys, std::move(comm));
+    return;
+  }
+  const MpcdSystem mine = owned_solvent(sys, comm->domain());
+  backend_->set_mpcd(mine);
+  plan_ = StepPlan::build_solvent(*backend_, mine, std::move(comm));
+  // solvent_system() keeps the box and params (thermo, frames); on several
+  // ranks the particles are the backend's (solvent_particles() gathers
+  // them): one copy of the whole solvent per rank, the caller's, is enough.
+  sys.particles = MpcdParticles{};
+}
+
+void Simulation::start_md(const Checkpoint* from) {
+  if (from) system_.particles = from->particles;  // validated below as the run will see them
   params_.validate();
   system_.validate(params_.skin);
   std::unique_ptr<Communicator> comm;
@@ -95,18 +194,18 @@ void Simulation::start(const Checkpoint* from) {
   if (from) plan_->method().set_state(from->integrator);
 }
 
-Simulation::Simulation(std::unique_ptr<Backend> backend, const System& sys, const RunParams& params,
-                       const Checkpoint& from)
-    : backend_(std::move(backend)), system_(sys), params_(params), step_(from.step),
-      serial_(io::next_run_serial()) {
-  system_.particles = from.particles;  // validated by start() as the run will see them
-  start(&from);
-}
-
 Checkpoint Simulation::checkpoint() const {
   if (ranks() > 1)
     throw_input_error("checkpoints of a run on ", ranks(), " ranks are not provided yet: checkpoint on one rank");
-  Checkpoint c{step_, particles(), plan_->method().state(), {}};
+  if (solvent_sys_) {
+    if (plan_->has_md())
+      throw_input_error("checkpoints of MD particles with an MPCD solvent are not provided yet");
+    Checkpoint c;
+    c.step = step_;
+    c.solvent = solvent_particles();
+    return c;
+  }
+  Checkpoint c{step_, particles(), plan_->method().state(), {}, {}};
   // Without lists (pair style none) there is no list state to continue: the
   // checkpoint is not exact (the CPU backend once wrote its tag order with
   // no build positions, and the writer read past them).
@@ -129,7 +228,7 @@ void Simulation::run(uint64_t nsteps, uint64_t sample_every,
     // With a progress sink installed, a long call is split so a report can
     // come about once a second; the steps and their keys do not change.
     stop = step_ + progress::chunk(io::frame_stop(step_, stop) - step_);
-    b.advance(*plan_, step_ + 1, stop - step_, true);
+    plan_->advance(b, step_ + 1, stop - step_, true);
     progress::advanced(stop - step_);
     step_ = stop;
     emit_frame();
@@ -141,15 +240,82 @@ void Simulation::emit_frame() {
   io::FrameSink* sink = io::frame_sink();
   if (!sink || sink->every() == 0 || step_ % sink->every() != 0 || last_frame_ == step_) return;
   last_frame_ = step_;
-  const ParticleData<double> p = particles();
-  sink->frame(serial_, system_.box,
-              {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type});
+  if (plan_->has_md()) {
+    const ParticleData<double> p = particles();
+    sink->frame(serial_, system_.box,
+                {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type});
+  }
+  if (solvent_sys_) {
+    const MpcdParticles p = solvent_particles();
+    const double dt = plan_->has_md() ? params_.dt : solvent_sys_->params.dt;
+    sink->frame(solvent_serial_, solvent_sys_->box,
+                {step_, static_cast<double>(step_) * dt, &p.position, &p.velocity, &p.image, &p.type});
+  }
 }
 
 ParticleData<double> Simulation::local_particles() const {
   ParticleData<double> p;
-  backend_->get_particles(p);
+  if (plan_->has_md()) backend_->get_particles(p);
   return p;
+}
+
+MpcdParticles Simulation::solvent_particles() const {
+  MpcdParticles p;
+  if (!solvent_sys_) return p;
+  backend_->get_mpcd(p);
+  if (ranks() == 1) return p;
+  // Gathered on rank 0 through the MD particles' gather (tag order).
+  ParticleData<double> mine, all;
+  mine.resize(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    mine.position[i] = p.position[i];
+    mine.velocity[i] = p.velocity[i];
+    mine.type[i] = p.type[i];
+    mine.tag[i] = p.tag[i];
+    mine.image[i] = p.image[i];
+  }
+  plan_->comm().gather(mine, all);
+  MpcdParticles out;
+  out.resize(all.n_local);
+  for (std::size_t i = 0; i < all.n_local; ++i) {
+    out.position[i] = all.position[i];
+    out.velocity[i] = all.velocity[i];
+    out.type[i] = all.type[i];
+    out.tag[i] = all.tag[i];
+    out.image[i] = all.image[i];
+  }
+  return out;
+}
+
+uint64_t Simulation::local_size() const {
+  uint64_t n = plan_->has_md() ? local_particles().n_local : 0;
+  if (solvent_sys_) {
+    MpcdParticles p;
+    backend_->get_mpcd(p);
+    n += p.size();
+  }
+  return n;
+}
+
+CommTimes Simulation::comm_times() const {
+  CommTimes t = plan_->comm().times();
+  if (const SolventStage* s = plan_->solvent()) t.copy += s->collide_op().copy_seconds();
+  return t;
+}
+
+MpcdThermo Simulation::solvent_thermo() const {
+  if (!solvent_sys_) return MpcdThermo{step_, {}, 0.0, 0.0};
+  const Communicator& c = plan_->comm();
+  if (c.size() == 1) return mpcd_thermo(solvent_particles(), solvent_sys_->params.mass, step_);
+  MpcdParticles p;
+  backend_->get_mpcd(p);
+  MpcdThermo t = mpcd_thermo(p, solvent_sys_->params.mass, step_);
+  // Sums of the ranks' parts; T = 2 K / (3 (N - 1)) with the global N.
+  t.momentum = {c.sum(t.momentum.x), c.sum(t.momentum.y), c.sum(t.momentum.z)};
+  t.kinetic_energy = c.sum(t.kinetic_energy);
+  const double n = double(n_solvent_);
+  t.temperature = n > 1 ? 2.0 * t.kinetic_energy / (3.0 * (n - 1.0)) : 0.0;
+  return t;
 }
 
 ParticleData<double> Simulation::particles() const {
@@ -161,6 +327,7 @@ ParticleData<double> Simulation::particles() const {
 }
 
 ThermoSample Simulation::thermo() const {
+  if (!plan_->has_md()) return thermo_sample(solvent_thermo());
   ThermoSample t = backend_->thermo(step_, plan_->sums());
   const Communicator& c = plan_->comm();
   if (c.size() > 1) {

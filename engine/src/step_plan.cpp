@@ -96,6 +96,39 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   return plan;
 }
 
+std::unique_ptr<StepPlan> StepPlan::build_solvent(Backend& b, const MpcdSystem& sys,
+                                                  std::unique_ptr<Communicator> comm) {
+  auto plan = std::make_unique<StepPlan>();
+  plan->comm_ = comm ? std::move(comm) : std::make_unique<SingleRankCommunicator>(sys.box, 2.0 * sys.params.cell_size);
+  plan->solvent_ = std::make_unique<SolventStage>(b, sys, 1);
+  if (plan->comm_->size() > 1) plan->solvent_->attach(*plan->comm_, b);
+  return plan;
+}
+
+void StepPlan::add_solvent(Backend& b, const MpcdSystem& sys, uint64_t period) {
+  if (comm_->size() > 1)
+    throw_input_error("MD particles with an MPCD solvent run on one rank only yet (this run has ", comm_->size(),
+                      " ranks)");
+  solvent_ = std::make_unique<SolventStage>(b, sys, period);
+}
+
+void StepPlan::advance(Backend& b, uint64_t first, uint64_t n, bool sums_on_last) {
+  if (!solvent_) {
+    b.advance(*this, first, n, sums_on_last);
+    return;
+  }
+  const uint64_t period = solvent_->period(), end = first + n;
+  for (uint64_t s = first; s < end;) {
+    // Step s lies in the period of collision c: steps (c - 1) period + 1 .. c period.
+    const uint64_t c = (s - 1) / period + 1, period_end = c * period;
+    const uint64_t last = period_end < end ? period_end : end - 1;
+    if (s == period_end - period + 1) solvent_->begin_period();
+    if (has_md()) b.advance(*this, s, last - s + 1, sums_on_last);
+    if (last == period_end) solvent_->end_period(c);
+    s = last + 1;
+  }
+}
+
 void StepPlan::rebuild() {
   // Migration first: a reorder permutes local particles only, and the
   // ghosts are built again after it.

@@ -98,9 +98,11 @@ class CudaContextBase {
   // outside a step, true once a second half or ensure_nh_mv2 stored it.
   bool nh_mv2_known = false;
 
-  // Graph invalidation: a captured graph holds array pointers and sizes, so
-  // an operation that reallocates calls invalidate_graphs() and the step
-  // graph recaptures before its next launch.
+  // Graph invalidation, the one mechanism of every captured graph (the
+  // step's and the MPCD collision's): a graph holds array pointers and
+  // sizes, so whatever reallocates calls invalidate_graphs() (the solvent's
+  // arrays through CudaMpcd) and a graph captured at an older epoch is
+  // captured again before its next launch.
   uint64_t graph_epoch = 0;
   void invalidate_graphs() { ++graph_epoch; }
 
@@ -148,7 +150,7 @@ class CudaContext final : public CudaContextBase {
   DeviceBuffer<double> mass;  // per type
 
   // The MPCD solvent, beside the MD particles (set by set_mpcd).
-  CudaMpcd<S4> mpcd;
+  CudaMpcd<S4> mpcd{&graph_epoch};
 
   ParticleView<S4> view() {
     return {pos.data(), vel.data(), force.data(), vel_pred.data(), tag.data(),

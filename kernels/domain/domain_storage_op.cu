@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstring>
 #include <string>
 #include <memory>
 #include <memory_resource>
@@ -23,6 +22,7 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "domain/domain_storage.cuh"
+#include "domain/ipc_buffers.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/domain_storage.hpp"
@@ -121,7 +121,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
     n_lo = c[0];
     n_hi = c[1];
-    Exported& o = exchange_out_[s.axis];
+    IpcExport& o = exchange_out_[s.axis];
     o.reserve(std::max<std::size_t>(std::size_t(c[0] + c[1]) * kGhostRecord, 1));
     pack_ghost_records(s.axis, o.buf.data());
     ctx_.synchronize();  // the neighbours read it once told
@@ -136,11 +136,11 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     const auto t0 = Clock::now();
     const uint32_t m = static_cast<uint32_t>(count), at = ctx_.n_all();
     range_[slot] = {at, m};
-    PeerIn& in = exchange_in_[slot];
+    IpcImport& in = exchange_in_[slot];
     cudaIpcMemHandle_t h;
     if (handle.size() != sizeof h) throw std::logic_error("cuda domain storage: a ghost exchange handle of the wrong size");
     std::memcpy(&h, handle.data(), sizeof h);
-    if (const cudaError_t e = map(in, h); e != cudaSuccess)
+    if (const cudaError_t e = in.map(h); e != cudaSuccess)
       throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
                                std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
                                "); MESO_PEER_UPDATES=0 sends them through the host");
@@ -201,7 +201,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   // into its ghosts.
 
   std::vector<unsigned char> export_update(int slot) override {
-    Exported& o = peer_out_[slot];
+    IpcExport& o = peer_out_[slot];
     o.reserve(2 * std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1));
     std::vector<unsigned char> out(sizeof o.handle + sizeof(uint64_t));
     const uint64_t half = o.half();
@@ -211,14 +211,14 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   }
 
   bool import_update(int slot, const std::vector<unsigned char>& bytes) override {
-    PeerIn& in = peer_in_[slot];
+    IpcImport& in = peer_in_[slot];
     cudaIpcMemHandle_t h;
     uint64_t half = 0;
     if (bytes.size() < sizeof h + sizeof half) return false;
     std::memcpy(&h, bytes.data(), sizeof h);
     std::memcpy(&half, bytes.data() + sizeof h, sizeof half);
     in.half = half;
-    return map(in, h) == cudaSuccess;  // not mappable here: updates go through the host
+    return in.map(h) == cudaSuccess;  // not mappable here: updates go through the host
   }
 
   // Enqueued only: the communicator packs the first split axis right after
@@ -226,7 +226,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   // wait_packed) finds it done.
   void pack_update_peer(int slot, int half) override {
     const auto t0 = Clock::now();
-    Exported& o = peer_out_[slot];
+    IpcExport& o = peer_out_[slot];
     pack_update_into(slot, o.buf.data() + half * o.half());
     pack_s_ += seconds_since(t0);
   }
@@ -245,7 +245,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   void pull_update(int slot, int half) override {
     const auto t0 = Clock::now();
     const auto [at, m] = range_[slot];
-    const PeerIn& in = peer_in_[slot];
+    const IpcImport& in = peer_in_[slot];
     if (!m) return;
     if (!in.ptr || std::size_t(m) * update_record() > in.half)
       throw std::logic_error("cuda domain storage: peer update " + std::to_string(slot) + " does not fit its buffer");
@@ -256,8 +256,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   ~CudaDomainStorage() override {
     for (cudaEvent_t e : copy_ev_) cudaEventDestroy(e);
     cudaFreeHost(h_counts_);
-    for (PeerIn& in : peer_in_) close(in);
-    for (PeerIn& in : exchange_in_) close(in);
+    for (IpcImport& in : peer_in_) in.close();
+    for (IpcImport& in : exchange_in_) in.close();
   }
 
   // Selecting, packing and unpacking on the device, with the copies
@@ -286,59 +286,16 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   std::array<uint32_t, 6> send_count_{};
   std::array<std::pair<uint32_t, uint32_t>, 6> range_{};  // ghosts of message slot: first, count
   PinnedMemory pinned_;
-  // A device buffer that a neighbour maps (CUDA IPC). When it grows, the
-  // old one is kept until the next exchange (the neighbour still maps it
-  // until it imports the new handle) and freed then.
-  struct Exported {
-    DeviceBuffer<double> buf, retired;
-    cudaIpcMemHandle_t handle{};
-    // At an exchange: room for `doubles`; true when the buffer is new.
-    bool reserve(std::size_t doubles) {
-      retired.release();  // the neighbour mapped its successor at the last exchange
-      if (buf.size() >= doubles) return false;
-      retired.swap(buf);
-      buf.resize(doubles + doubles / 4 + 256);
-      MESO_CUDA_CHECK(cudaIpcGetMemHandle(&handle, buf.data()));  // once a buffer: the driver call is not free
-      return true;
-    }
-    std::size_t bytes() const { return buf.bytes() + retired.bytes(); }
-    std::size_t half() const { return buf.size() / 2; }  // doubles of one half (updates)
-  };
-  struct PeerIn {
-    cudaIpcMemHandle_t handle{};
-    void* ptr = nullptr;  // the neighbour's buffer, mapped
-    std::size_t half = 0;
-  };
-  std::array<Exported, 6> peer_out_;  // per send list, in two halves
-  std::array<PeerIn, 6> peer_in_;    // per message slot
+  std::array<IpcExport, 6> peer_out_;  // per send list, in two halves
+  std::array<IpcImport, 6> peer_in_;    // per message slot
   // Peer ghost exchanges: the records of an axis's two send lists, kept for
   // the neighbours until the next exchange along it; the neighbours'
   // buffers, mapped, per message slot.
-  std::array<Exported, 3> exchange_out_;
-  std::array<PeerIn, 6> exchange_in_;
+  std::array<IpcExport, 3> exchange_out_;
+  std::array<IpcImport, 6> exchange_in_;
   uint32_t* h_counts_ = nullptr;  // 4, pinned
   cudaEvent_t copy_ev_[2] = {nullptr, nullptr};
   bool copy_open_ = false;
-
-  static void close(PeerIn& in) {
-    if (in.ptr) cudaIpcCloseMemHandle(in.ptr);
-    in.ptr = nullptr;
-  }
-  // Maps the neighbour's buffer `h` into `in`, unless it is the one mapped
-  // there already (opened again only when the neighbour's buffer grew).
-  static cudaError_t map(PeerIn& in, const cudaIpcMemHandle_t& h) {
-    if (in.ptr && std::memcmp(&h, &in.handle, sizeof h) == 0) return cudaSuccess;
-    close(in);
-    void* p = nullptr;
-    const cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();
-      return e;
-    }
-    in.handle = h;
-    in.ptr = p;
-    return cudaSuccess;
-  }
 
   // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
   // (their counts returned and kept for the updates).

@@ -61,6 +61,7 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
   sys.particles = {};
   cells_valid = false;
   loaded = true;
+  invalidate_graphs();
 }
 
 template <class S4>
@@ -109,6 +110,7 @@ void CudaMpcd<S4>::reserve(uint32_t count, cudaStream_t s) {
   grow(tag);
   grow(image);
   cells_valid = false;
+  invalidate_graphs();
 }
 
 template <class S4>
@@ -156,7 +158,10 @@ unsigned char* CudaMpcd<S4>::scratch(std::size_t bytes) {
   // every collision (by about 0.1% at 1.25M particles a rank), and each new
   // largest size would otherwise reallocate (cudaFree waits for the whole
   // device).
-  if (pool_.size() < bytes) pool_.resize(bytes + bytes / 32);
+  if (pool_.size() < bytes) {
+    pool_.resize(bytes + bytes / 32);
+    invalidate_graphs();
+  }
   return pool_.data();
 }
 

@@ -110,7 +110,10 @@ __host__ __device__ inline void fold_stored(S4& r, Image& img, const Box& box) {
 template <class S4>
 class CudaMpcd {
  public:
-  CudaMpcd() = default;
+  // `graph_epoch`: the context's (CudaContext::invalidate_graphs). A load,
+  // and arrays or a pool that move, advance it, so that every captured graph
+  // holding their pointers (the collision's, the step's) recaptures.
+  explicit CudaMpcd(uint64_t* graph_epoch) : graph_epoch_(graph_epoch) {}
   CudaMpcd(const CudaMpcd&) = delete;
   CudaMpcd& operator=(const CudaMpcd&) = delete;
 
@@ -159,6 +162,8 @@ class CudaMpcd {
  private:
   DeviceBuffer<unsigned char> pool_;
   uint32_t scan_cells_ = 0;  // the cell count scan_bytes was queried for
+  uint64_t* graph_epoch_;
+  void invalidate_graphs() { ++*graph_epoch_; }
 };
 
 // Offsets in the pool are rounded up to 256 bytes (cudaMalloc's alignment).

@@ -13,13 +13,12 @@
 // one collision to the next, and a launch of ~8 pieces costs the host one
 // call instead of ~8 (at L = 50 the launches, not the kernels, were the
 // larger part of a collision). The graph is recaptured when an array it
-// holds moves (the key below); MESO_CUDA_GRAPHS=0 enqueues the pieces
+// holds moves, as the step graph is: by the context's graph epoch
+// (CudaContext::invalidate_graphs); MESO_CUDA_GRAPHS=0 enqueues the pieces
 // directly (what compute-sanitizer runs).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <memory>
-#include <memory_resource>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -27,7 +26,6 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "core/kernel_timer.cuh"
-#include "core/pinned_memory.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
@@ -35,6 +33,7 @@
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpcd/mpcd_kernels.cuh"
+#include "mpcd/mpcd_shared_cells.cuh"
 
 namespace meso::cuda {
 namespace {
@@ -103,7 +102,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   // shared ones combined over the ranks (collide_decomposed).
   void set_communicator(const Communicator* comm) override {
     comm_ = comm && comm->size() > 1 ? comm : nullptr;
-    if (comm_ && !layers_) layers_ = std::make_unique<Layers>();
+    if (comm_ && !layers_) layers_ = std::make_unique<MpcdSharedCells>();
   }
   double copy_seconds() const override { return layers_ ? layers_->copy_s : 0.0; }
 
@@ -127,8 +126,9 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
                                       ctx_.stream));
     }
     if (ctx_.use_graphs) {
-      const GraphKey key = graph_key();
-      if (!exec_ || !(key == key_)) capture(key);
+      // The values the graph holds besides pointers (n, n_md, embed_types)
+      // change only with a load or set_system, which advance the epoch too.
+      if (!exec_ || epoch_ != ctx_.graph_epoch) capture();
       MESO_CUDA_CHECK(cudaGraphLaunch(exec_, ctx_.stream));
     } else {
       enqueue_collision();
@@ -205,126 +205,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   bool at_;
   const Communicator* comm_ = nullptr;
 
-  // What a decomposed collision keeps between collisions: the shared
-  // cells of each touched range met so far (host and device lists: the
-  // grid shift moves the range by a cell along each split axis now and
-  // then, so a rank meets at most 2^3 ranges), the phases' values (device,
-  // compact: one entry per shared cell; host, over the range, as
-  // Communicator::combine_layers takes them), and a second stream of the
-  // highest priority for the shared cells, so that their short kernels and
-  // copies are not queued behind the inner cells' collision.
-  struct RangeLists {
-    CellRange range;
-    MpcdRangeView view{};
-    std::vector<uint32_t> shared;  // local indices of the shared cells
-    DeviceBuffer<uint32_t> list;
-  };
-  struct Layers {
-    std::vector<std::unique_ptr<RangeLists>> ranges;
-    RangeLists* cur = nullptr;
-    DeviceBuffer<uint32_t> outside;
-    DeviceBuffer<double> v1;
-    DeviceBuffer<long long> q2, q3;
-    std::vector<double> h1;
-    std::vector<int64_t> h2, h3;
-    // Page-locked host memory: the layers' values cross in one copy each way.
-    PinnedMemory pinned_memory;
-    std::pmr::vector<unsigned char> pinned{&pinned_memory};
-    cudaStream_t stream = nullptr;
-    cudaEvent_t cells_built = nullptr, done = nullptr;
-    double copy_s = 0.0;
-
-    Layers() {
-      int least = 0, greatest = 0;
-      MESO_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      MESO_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
-      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&cells_built, cudaEventDisableTiming));
-      MESO_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-      outside.resize(1);
-    }
-    ~Layers() {
-      if (stream) cudaStreamSynchronize(stream);
-      if (cells_built) cudaEventDestroy(cells_built);
-      if (done) cudaEventDestroy(done);
-      if (stream) cudaStreamDestroy(stream);
-    }
-    static bool same(const CellRange& a, const CellRange& b) {
-      return a.n == b.n && a.first == b.first && a.count == b.count;
-    }
-    // Makes range r the current one (its shared cells: the first and the
-    // last layer of each split axis), and the values' buffers fit it.
-    void prepare(const CellRange& r, const Domain& d, cudaStream_t s) {
-      if (!cur || !same(cur->range, r)) {
-        cur = nullptr;
-        for (auto& e : ranges)
-          if (same(e->range, r)) cur = e.get();
-        if (!cur) {
-          auto e = std::make_unique<RangeLists>();
-          e->range = r;
-          for (int a = 0; a < 3; ++a) {
-            e->view.n[a] = r.n[a];
-            e->view.first[a] = r.first[a];
-            e->view.count[a] = r.count[a];
-          }
-          e->view.split = (d.grid[0] > 1 ? 1u : 0u) | (d.grid[1] > 1 ? 2u : 0u) | (d.grid[2] > 1 ? 4u : 0u);
-          e->view.ncells = uint32_t(r.cells());
-          for (uint32_t l = 0; l < e->view.ncells; ++l)
-            if (e->view.shared(l)) e->shared.push_back(l);
-          e->list.resize(std::max<std::size_t>(e->shared.size(), 1));
-          if (!e->shared.empty())
-            MESO_CUDA_CHECK(cudaMemcpyAsync(e->list.data(), e->shared.data(), e->shared.size() * sizeof(uint32_t),
-                                            cudaMemcpyHostToDevice, stream));
-          MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
-          ranges.push_back(std::move(e));
-          cur = ranges.back().get();
-        }
-      }
-      const std::size_t ns = std::max<std::size_t>(cur->shared.size(), 1);
-      if (v1.size() < 3 * ns) {
-        // No kernel of the last collision still reads them (the context's
-        // stream waited for its last kernel).
-        MESO_CUDA_CHECK(cudaStreamSynchronize(s));
-        const std::size_t cap = ns + ns / 4;
-        v1.resize(3 * cap);
-        q2.resize(3 * cap);
-        q3.resize(4 * cap);
-      }
-      h1.resize(r.cells() * 3);
-      h2.resize(r.cells() * 3);
-      h3.resize(r.cells() * 4);
-    }
-    const MpcdRangeView& view() const { return cur->view; }
-    MpcdLayerArgs args() {
-      return {cur->list.data(), uint32_t(cur->shared.size()), v1.data(), q2.data(), q3.data()};
-    }
-    // The phase's values (width per shared cell, on the device) combined
-    // over the ranks and copied back in place: down, into the range's host
-    // layout, combine_layers, up.
-    template <class T, class D, class Combine>
-    void exchange(D* dev, std::vector<T>& host, int width, Combine&& combine) {
-      const std::vector<uint32_t>& shared = cur->shared;
-      const std::size_t ns = shared.size(), values = ns * std::size_t(width);
-      if (pinned.size() < (values + 1) * sizeof(D)) pinned.resize(std::max<std::size_t>((values + 1) * sizeof(D), 256));
-      D* buf = reinterpret_cast<D*>(pinned.data());
-      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));  // the phase's kernel is done: the time below is the copy's
-      auto t0 = std::chrono::steady_clock::now();
-      if (values)
-        MESO_CUDA_CHECK(cudaMemcpyAsync(buf, dev, values * sizeof(D), cudaMemcpyDeviceToHost, stream));
-      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
-      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      for (std::size_t k = 0; k < ns; ++k)
-        for (int w = 0; w < width; ++w) host[std::size_t(shared[k]) * width + w] = T(buf[k * width + w]);
-      combine(host);
-      for (std::size_t k = 0; k < ns; ++k)
-        for (int w = 0; w < width; ++w) buf[k * width + w] = D(host[std::size_t(shared[k]) * width + w]);
-      t0 = std::chrono::steady_clock::now();
-      if (values)
-        MESO_CUDA_CHECK(cudaMemcpyAsync(dev, buf, values * sizeof(D), cudaMemcpyHostToDevice, stream));
-      MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
-      copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-  };
-  std::unique_ptr<Layers> layers_;
+  std::unique_ptr<MpcdSharedCells> layers_;
 
   // One collision on one of several ranks, bitwise the one-rank collision
   // (the CPU reference's mpcd_collide_decomposed, on the device): the cell
@@ -340,7 +221,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     if (prm.embed_types != 0)
       throw_input_error("MPCD embed_types = ", prm.embed_types,
                         " (solute coupling) is not decomposed over ranks yet: run it on one rank");
-    Layers& L = *layers_;
+    MpcdSharedCells& L = *layers_;
     cudaStream_t s = ctx_.stream;
     // The shift as the host computes it: the touched range and the cells
     // of the particles must agree (and agree with the CPU reference's).
@@ -384,35 +265,10 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     m.cells_valid = true;
   }
 
-  // What a captured collision holds: every array pointer and size it reads.
-  struct GraphKey {
-    const void* pool;
-    std::size_t pool_bytes;
-    const void *pos, *vel, *tag, *md_pos, *md_vel, *md_tag, *md_mass, *word;
-    uint32_t n, n_md, embed;
-    bool operator==(const GraphKey&) const = default;
-  };
-  GraphKey key_{};
   cudaGraphExec_t exec_ = nullptr;
+  uint64_t epoch_ = 0;  // ctx.graph_epoch the graph was captured at
 
-  GraphKey graph_key() {
-    auto& m = ctx_.mpcd;
-    const bool md = m.n_md > 0;
-    return {m.cells().count,
-            m.scratch_bytes(),
-            m.pos.data(),
-            m.vel.data(),
-            m.tag.data(),
-            md ? ctx_.pos.data() : nullptr,
-            md ? ctx_.vel.data() : nullptr,
-            md ? ctx_.tag.data() : nullptr,
-            md ? ctx_.mass.data() : nullptr,
-            m.step_word.data(),
-            m.n,
-            m.n_md,
-            m.sys.params.embed_types};
-  }
-  void capture(const GraphKey& key) {
+  void capture() {
     drop_graph();
     cudaGraph_t graph = nullptr;
     MESO_CUDA_CHECK(cudaStreamBeginCapture(ctx_.stream, cudaStreamCaptureModeThreadLocal));
@@ -421,7 +277,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     const cudaError_t e = cudaGraphInstantiate(&exec_, graph, 0);
     cudaGraphDestroy(graph);
     MESO_CUDA_CHECK(e);
-    key_ = key;
+    epoch_ = ctx_.graph_epoch;
   }
   void drop_graph() {
     if (exec_) cudaGraphExecDestroy(exec_);
@@ -467,7 +323,7 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   if (!m.loaded) throw std::logic_error("profile_mpcd: no MPCD solvent (set_mpcd first)");
   CudaMpcdStream<P> stream(ctx);
   CudaMpcdCollide<P> collide(ctx, m.sys.params.rule == MpcdRule::at);
-  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as MpcdSimulation (meso/step_rules.hpp)
+  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as SolventStage (meso/step_rules.hpp)
   std::unique_ptr<CudaMpcdSort<P>> sort;
   if (sorts) sort = std::make_unique<CudaMpcdSort<P>>(ctx);
 

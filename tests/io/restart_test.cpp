@@ -12,7 +12,6 @@
 #include <string>
 
 #include "meso/io/checkpoint_file.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
 #include "support/expect_bitwise.hpp"
@@ -168,22 +167,21 @@ TEST(Restart, SrdSolventIsBitwise) {
     m.thermostat = true;
     const MpcdSystem sys = make_srd_fluid(f, m);
     auto make = [&] { return std::make_unique<reference::CpuBackend<double>>(Variant::parse(variant)); };
-    MpcdSimulation whole(make(), sys);
+    Simulation whole(make(), sys);
     whole.run(40);
-    MpcdSimulation first(make(), sys);
+    Simulation first(make(), sys);
     first.run(17);
     const std::string path = temp_file("srd");
-    io::write_checkpoint(path, {"srd-fluid", "L=6", "cpu", "double", 0}, first.step(), first.particles());
+    io::write_checkpoint(path, {"srd-fluid", "L=6", "cpu", "double", 0}, first.checkpoint());
     const io::CheckpointFile cf = io::read_checkpoint(path);
     std::remove(path.c_str());
     ASSERT_TRUE(cf.mpcd);
     EXPECT_EQ(cf.step, 17u);
-    MpcdSystem again = sys;
-    again.particles = cf.solvent;
-    MpcdSimulation second(make(), again);
-    second.restart_at(cf.step);
+    const Checkpoint from = cf.state();
+    Simulation second(make(), SimulationSetup{std::nullopt, {}, sys}, {}, &from);
+    EXPECT_EQ(second.step(), 17u);
     second.run(23);
-    expect_same(whole.particles(), second.particles());
+    expect_same(whole.solvent_particles(), second.solvent_particles());
   }
 }
 

@@ -4,8 +4,7 @@
 // virial in every precision; 200-step runs in double (velocity Verlet with
 // the DPD thermostat, Langevin) within the round-off growth measured on the
 // reference; the graph path bitwise the host-driven path, and two runs
-// bitwise the same; an overstretched FENE bond refused with the reference's
-// message, at the start and in the middle of a batch of graph steps.
+// bitwise the same (an overstretched FENE bond: cuda_bonded_fene_test.cpp).
 // Skips (not passes) without a device.
 #include <gtest/gtest.h>
 
@@ -13,15 +12,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numbers>
-#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "cuda_bonded_test_support.hpp"
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/init.hpp"
 #include "meso/physics/bonded.hpp"
 #include "meso/simulation.hpp"
 #include "meso/topology.hpp"
@@ -32,118 +28,10 @@ using namespace meso;
 
 using test::fresh_seed;
 using test::make_registry;
+using test::polymer_solution;
 
-constexpr double kPi = std::numbers::pi;
 // fp32's unit round-off: |fl(x) - x| <= 2^-24 |x| (round to nearest).
 const double kFp32Roundoff = std::ldexp(1.0, -24);
-
-// Every kind of term: FENE with the WCA core (Kremer-Grest) and without,
-// two harmonic bonds, and harmonic angles straight, bent and tight.
-void add_types(Topology& t) {
-  t.bond_types = {{"kg", BondKind::fene, {}, {30.0, 1.5, 1.0, 1.0}},
-                  {"soft", BondKind::fene, {}, {20.0, 2.0, 0.0, 1.0}},
-                  {"s", BondKind::harmonic, {100.0, 0.97}, {}},
-                  {"np", BondKind::harmonic, {400.0, 0.9}, {}}};
-  t.angle_types = {{"line", {4.0, kPi}}, {"bent", {6.0, 2.0 * kPi / 3.0}}, {"tight", {12.0, 70.0 * kPi / 180.0}}};
-}
-
-// Storage index of each tag.
-std::vector<uint32_t> index_of_tags(const ParticleData<double>& p) {
-  std::vector<uint32_t> idx(p.n_local);
-  for (uint32_t i = 0; i < p.n_local; ++i) idx[p.tag[i]] = i;
-  return idx;
-}
-
-// A DPD solution of random chains at rho = 3 (make_dpd_fluid: uniform
-// positions, Maxwell-Boltzmann velocities), N = n, two bead types at random
-// with their own a_ij (a = 0: no conservative pair force; thermostat:
-// gamma = 4.5, else no dissipative or random force). 60% of the tags, drawn
-// at random (so a chain's tags are scattered and its beads far apart in the
-// given order), form chains of 2 to 40 beads: persistent random walks of
-// steps 0.8 to 1.2 wrapped across the box, with angles between 60 and 162
-// degrees (away from 0 and 180, where acos is ill-conditioned and the
-// comparison would measure the conditioning, not the kernel); each bond and
-// angle of a random type, the angle's end tags in random order. The rest is
-// solvent with no bonded rows. The particles are then stored in a random
-// permutation of the tags.
-System polymer_solution(uint64_t seed, uint64_t n, double a, bool thermostat) {
-  DpdFluidParams fp;
-  fp.n = n;
-  fp.seed = seed;
-  System sys = make_dpd_fluid(fp);
-  sys.type_names = {"A", "B"};
-  sys.type_mass = {1.0, 1.5};
-  const double gamma = thermostat ? 4.5 : 0.0, sigma = std::sqrt(2.0 * gamma * sys.kT);
-  PairTable<physics::DpdPairParams> t(2);
-  t.set(0, 0, {a, gamma, sigma, 1.0, 1.0});
-  t.set(1, 1, {1.2 * a, gamma, sigma, 1.0, 1.0});
-  t.set(0, 1, {1.5 * a, gamma, sigma, 1.0, 1.0});
-  sys.dpd = t;
-  std::mt19937_64 g(seed ^ 0x5bd1e995u);
-  auto& p = sys.particles;
-  for (auto& ty : p.type) ty = uint32_t(g() & 1u);
-  draw_maxwell_boltzmann(sys, 1.0, seed);
-
-  std::vector<uint32_t> tags(n);
-  std::iota(tags.begin(), tags.end(), 0u);
-  std::shuffle(tags.begin(), tags.end(), g);
-  const std::vector<uint32_t> idx = index_of_tags(p);
-  Topology& top = sys.topology;
-  add_types(top);
-  std::uniform_real_distribution<double> uni(0.0, 1.0);
-  std::normal_distribution<double> gauss;
-  const Vec3d L = sys.box.lengths();
-  const std::size_t bonded = std::size_t(0.6 * double(n));
-  for (std::size_t c0 = 0; c0 + 1 < bonded;) {
-    const std::size_t len = std::min<std::size_t>(2 + g() % 39, bonded - c0);
-    if (len < 2) break;
-    Vec3d r{(uni(g) - 0.5) * L.x, (uni(g) - 0.5) * L.y, (uni(g) - 0.5) * L.z};
-    Vec3d u{gauss(g), gauss(g), gauss(g)};
-    u = (1.0 / std::sqrt(dot(u, u))) * u;
-    for (std::size_t k = 0; k < len; ++k) {
-      const uint32_t tag = tags[c0 + k];
-      if (k > 0) {
-        Vec3d v;
-        double c;
-        do {
-          v = u + 0.8 * Vec3d{gauss(g), gauss(g), gauss(g)};
-          v = (1.0 / std::sqrt(dot(v, v))) * v;
-          c = dot(u, v);
-        } while (k > 1 && (c <= -0.5 || c >= 0.95));
-        u = v;
-        r += (0.8 + 0.4 * uni(g)) * u;
-        top.bonds.push_back({tags[c0 + k - 1], tag, uint32_t(g() % top.bond_types.size())});
-      }
-      if (k > 1) {
-        uint32_t ta = tags[c0 + k - 2], tc = tag;
-        if (g() & 1u) std::swap(ta, tc);
-        top.angles.push_back({ta, tags[c0 + k - 1], tc, uint32_t(g() % top.angle_types.size())});
-      }
-      const uint32_t i = idx[tag];
-      p.position[i] = r;
-      p.image[i] = {0, 0, 0};
-      sys.box.wrap(p.position[i], p.image[i]);
-    }
-    c0 += len;
-  }
-  // A random storage order.
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
-  std::shuffle(order.begin(), order.end(), g);
-  ParticleData<double> q;
-  q.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const uint32_t i = order[k];
-    q.position[k] = p.position[i];
-    q.velocity[k] = p.velocity[i];
-    q.force[k] = p.force[i];
-    q.type[k] = p.type[i];
-    q.tag[k] = p.tag[i];
-    q.image[k] = p.image[i];
-  }
-  p = q;
-  return sys;
-}
 
 // The system with positions and velocities rounded to fp32, as precision=
 // mixed stores them (positions relative to the box centre, the origin):
@@ -366,122 +254,6 @@ TEST(CudaBonded, GraphPathIsTheHostPathAndDeterministic) {
     expect_bitwise(graph, run_cuda(reg, sys, v, 60, false));
     expect_bitwise(graph, run_cuda(reg, sys, v, 60, true));
   }
-}
-
-// The parts of the reference's message: before " has r = ", r, and the step.
-struct FeneMessage {
-  std::string head;
-  double r = 0.0;
-  uint64_t step = 0;
-};
-FeneMessage parse(const std::string& msg) {
-  FeneMessage m;
-  const std::size_t h = msg.find(" has r = "), s = msg.find(" at step ");
-  EXPECT_NE(h, std::string::npos) << msg;
-  EXPECT_NE(s, std::string::npos) << msg;
-  if (h == std::string::npos || s == std::string::npos) return m;
-  m.head = msg.substr(0, h);
-  m.r = std::strtod(msg.c_str() + h + 9, nullptr);
-  m.step = std::strtoull(msg.c_str() + s + 9, nullptr, 10);
-  return m;
-}
-
-TEST(CudaBonded, OverstretchedFeneBondAtTheStartIsRefusedNamingIt) {
-  REQUIRE_GPU();
-  const BackendRegistry reg = make_registry();
-  // The reference's case (bonded_dynamics_test.cpp): bond 1 at r = 1.6.
-  System sys;
-  sys.box = Box(10.0);
-  sys.dpd.set(0, 0, {0.0, 0.0, 0.0, 1.0, 1.0});
-  auto& p = sys.particles;
-  p.resize(3);
-  const Vec3d at[] = {{0.0, 0.0, 0.0}, {1.6, 0.0, 0.0}, {3.0, 0.0, 0.0}};
-  for (uint32_t i = 0; i < 3; ++i) {
-    p.position[i] = at[i];
-    p.velocity[i] = {0.0, 0.0, 0.0};
-    p.image[i] = {0, 0, 0};
-    p.tag[i] = i;
-    p.type[i] = 0;
-  }
-  add_types(sys.topology);
-  sys.topology.bonds = {{1, 2, 2}, {0, 1, 0}};  // s, then kg
-  for (const char* prec : {"double", "mixed", "single"}) {
-    SCOPED_TRACE(prec);
-    try {
-      Simulation sim(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys, RunParams{});
-      ADD_FAILURE() << "an overstretched FENE bond was accepted";
-    } catch (const InputError& e) {
-      const std::string msg = e.what();
-      EXPECT_NE(msg.find("bond.fene: bond out of bounds: bond 1 (type kg) between tags 0 and 1 has r = 1.6 >= "
-                         "R0 = 1.5 at step 0"),
-                std::string::npos)
-          << msg;
-    }
-  }
-}
-
-// Two FENE bonds (topology indices m and m + 1) whose beads fly apart at a
-// relative speed of 40 in a polymer solution: r goes 1.0, 1.20, 1.39, then
-// about 1.57 >= R0 = 1.5 at step 3, well clear of R0 at every step, so the
-// reference and the GPU fail at the same step on the same bond (the first
-// in topology order: m), inside a batch of 20 graph steps (the state frozen
-// there) and on the host-driven path. r as printed (6 significant digits):
-// double to 1e-5 relative (the print's rounding; the trajectories differ by
-// round-off only), mixed to 1e-4 (fp32 positions over 3 steps).
-TEST(CudaBonded, FeneBondStretchedDuringARunIsRefusedNamingIt) {
-  REQUIRE_GPU();
-  const BackendRegistry reg = make_registry();
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  System sys = polymer_solution(seed, 3000, 25.0, false);
-  // Four solvent beads (no bonded rows) become the two flying pairs.
-  std::vector<bool> bonded(sys.particles.n_local, false);
-  for (const Bond& b : sys.topology.bonds) bonded[b.a] = bonded[b.b] = true;
-  std::vector<uint32_t> free;
-  for (uint32_t t = 0; t < bonded.size() && free.size() < 4; ++t)
-    if (!bonded[t]) free.push_back(t);
-  ASSERT_EQ(free.size(), 4u);
-  const std::vector<uint32_t> idx = index_of_tags(sys.particles);
-  const uint32_t m = uint32_t(sys.topology.bonds.size());
-  for (int pair = 0; pair < 2; ++pair) {
-    const Vec3d centre{pair ? 2.0 : -2.0, 0.5, -1.0};
-    for (int end = 0; end < 2; ++end) {
-      const uint32_t i = idx[free[2 * pair + end]];
-      const double sgn = end ? 1.0 : -1.0;
-      sys.particles.position[i] = centre + Vec3d{0.5 * sgn, 0.0, 0.0};
-      sys.particles.velocity[i] = {20.0 * sgn, 0.0, 0.0};
-      sys.particles.image[i] = {0, 0, 0};
-    }
-    sys.topology.bonds.push_back({free[2 * pair], free[2 * pair + 1], 0});  // kg
-  }
-  RunParams rp;
-  rp.seed = uint32_t(seed);
-  auto message = [&](std::unique_ptr<Backend> b) {
-    try {
-      Simulation sim(std::move(b), sys, rp);
-      sim.run(20);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  const FeneMessage want = parse(message(reg.create("cpu", Variant{})));
-  EXPECT_EQ(want.head, "bond.fene: bond out of bounds: bond " + std::to_string(m) + " (type kg) between tags " +
-                           std::to_string(free[0]) + " and " + std::to_string(free[1]));
-  EXPECT_EQ(want.step, 3u);
-  EXPECT_GT(want.r, 1.52);
-  for (const char* prec : {"double", "mixed"})
-    for (bool graphs : {true, false}) {
-      SCOPED_TRACE(std::string(prec) + (graphs ? " graphs" : " host path"));
-      if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-      auto b = reg.create("cuda", Variant::parse(std::string("reorder=morton2,sort=2,precision=") + prec));
-      unsetenv("MESO_CUDA_GRAPHS");
-      const std::string msg = message(std::move(b));
-      const FeneMessage got = parse(msg);
-      EXPECT_EQ(got.head, want.head) << msg;
-      EXPECT_EQ(got.step, want.step) << msg;
-      EXPECT_NEAR(got.r, want.r, (std::string(prec) == "double" ? 1e-5 : 1e-4) * want.r) << msg;
-    }
 }
 
 }  // namespace

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "gpu_test_support.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "support/expect_bitwise.hpp"
 
 namespace meso {
@@ -117,16 +116,15 @@ TEST(CudaRestart, SrdFluidDoubleIsBitwise) {
   for (const char* variant : {"precision=double", "precision=double,reorder=cell,sort=25"}) {
     SCOPED_TRACE(variant);
     auto make = [&] { return reg.create("cuda", Variant::parse(variant)); };
-    MpcdSimulation whole(make(), sys);
+    Simulation whole(make(), sys);
     whole.run(90);
-    MpcdSimulation first(make(), sys);
+    Simulation first(make(), sys);
     first.run(37);
-    MpcdSystem again = sys;
-    again.particles = first.particles();
-    MpcdSimulation second(make(), again);
-    second.restart_at(first.step());
+    const Checkpoint cp = first.checkpoint();
+    Simulation second(make(), SimulationSetup{std::nullopt, {}, sys}, {}, &cp);
+    EXPECT_EQ(second.step(), 37u);
     second.run(53);
-    const MpcdParticles x = whole.particles(), y = second.particles();
+    const MpcdParticles x = whole.solvent_particles(), y = second.solvent_particles();
     expect_same_vec3(x.position, y.position, "position");
     expect_same_vec3(x.velocity, y.velocity, "velocity");
     expect_same_vec3(x.image, y.image, "image");

@@ -3,7 +3,8 @@
 // solvents, in double and mixed precision; the cell list's membership, also
 // for a crowded cell; conservation, reproducibility and the sort's neutrality;
 // the fp32 cell-count limit, the memory budget and the per-piece profile.
-// Skips (not passes) without a device.
+// (Solute coupling: mpcd_solute_gpu_test.cpp.) Skips (not passes) without a
+// device.
 //
 // Mixed precision stores positions and velocities in fp32, so the reference
 // starts from the fp32-rounded state (as the DPD tests do with sys_sp): the
@@ -27,32 +28,14 @@
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
 #include "meso/error.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/simulation.hpp"
-#include "support/mpcd_solvent.hpp"
+#include "mpcd_gpu_test_support.hpp"
 
 namespace {
 
 using namespace meso;
 
-using test::fresh_seed;
-using test::make_registry;
-
-constexpr double kMixedTol = 1.0 / (1 << 23);  // 2 x the fp32 rounding of a stored component
-
-// The benchmark solvent (make_srd_fluid) with its tags shuffled, so that tag
-// order, storage order and cell order all differ.
-MpcdSystem solvent(uint64_t seed, double L, double rho, MpcdParams prm) {
-  prm.seed = uint32_t(seed ^ (seed >> 32));
-  SrdFluidParams f;
-  f.L = L;
-  f.rho = rho;
-  f.seed = seed;
-  MpcdSystem s = make_srd_fluid(f, prm);
-  std::mt19937_64 g(seed + 7);
-  std::shuffle(s.particles.tag.begin(), s.particles.tag.end(), g);
-  return s;
-}
+using namespace test;  // gpu_test_support.hpp and mpcd_gpu_test_support.hpp
 
 // An orthorhombic solvent (nx x ny x nz cells) drifting with `drift`, so that
 // the cell velocities are far from zero.
@@ -82,41 +65,9 @@ MpcdSystem drifting_solvent(uint64_t seed, int nx, int ny, int nz, double rho, M
   return s;
 }
 
-// The state an fp32 backend stores: components rounded to float, positions
-// folded back into the box when rounding lands on the upper face (as
-// kernels/mpcd/mpcd_context.cuh does).
-MpcdSystem rounded_to_fp32(MpcdSystem s) {
-  const Vec3d lo = s.box.lo(), L = s.box.lengths();
-  auto fold = [](double x, double l, double len, int32_t& im) {
-    double y = double(float(x));
-    if (y >= l + len) { y = double(float(y - len)); ++im; }
-    else if (y < l) { y = double(float(y + len)); --im; }
-    return y;
-  };
-  for (std::size_t i = 0; i < s.particles.size(); ++i) {
-    Vec3d& r = s.particles.position[i];
-    Image& im = s.particles.image[i];
-    r = {fold(r.x, lo.x, L.x, im.x), fold(r.y, lo.y, L.y, im.y), fold(r.z, lo.z, L.z, im.z)};
-    Vec3d& v = s.particles.velocity[i];
-    v = {double(float(v.x)), double(float(v.y)), double(float(v.z))};
-  }
-  return s;
-}
-
 MpcdSystem with_particles(MpcdSystem s, const MpcdParticles& p) {
   s.particles = p;
   return s;
-}
-
-double rel_l2_velocity(const MpcdParticles& a, const MpcdParticles& b) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a.tag[i], b.tag[i]);
-    const Vec3d d = a.velocity[i] - b.velocity[i];
-    num += dot(d, d);
-    den += dot(b.velocity[i], b.velocity[i]);
-  }
-  return std::sqrt(num / den);
 }
 
 // Largest |unwrapped a - unwrapped b| component.
@@ -169,26 +120,6 @@ void expect_cells_match(MpcdCollideOp& op, const MpcdSystem& sys, const MpcdPart
   EXPECT_TRUE(got.cell_by_tag == cell_by_tag);
 }
 
-struct Rule {
-  const char* name;
-  MpcdRule rule;
-  bool thermostat;
-  double mass;
-};
-const Rule kRules[] = {{"srd", MpcdRule::srd, false, 1.0},
-                       {"srd+thermostat", MpcdRule::srd, true, 1.5},
-                       {"at", MpcdRule::at, false, 1.0}};
-
-MpcdParams params_of(const Rule& r) {
-  MpcdParams p;
-  p.rule = r.rule;
-  p.thermostat = r.thermostat;
-  p.mass = r.mass;
-  p.kT = 1.2;
-  p.angle_deg = 130.0;
-  return p;
-}
-
 // One collision (same seed: the same grid shift, axes, thermostat factors and
 // AT draws), then a stream and a second collision, against the reference.
 TEST(MpcdGpu, CollisionAndStreamMatchReference) {
@@ -206,31 +137,31 @@ TEST(MpcdGpu, CollisionAndStreamMatchReference) {
         const bool fp32 = std::string(prec) == "mixed";
         const MpcdSystem sys = fp32 ? rounded_to_fp32(base) : base;
         const double tol = fp32 ? kMixedTol : 1e-12;
-        MpcdSimulation gpu(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys);
-        MpcdSimulation cpu(reg.create("cpu", Variant{}), sys);
-        gpu.collide_op().collide(1);
-        cpu.collide_op().collide(1);
-        const MpcdParticles g1 = gpu.particles(), c1 = cpu.particles();
+        Simulation gpu(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys);
+        Simulation cpu(reg.create("cpu", Variant{}), sys);
+        gpu.solvent()->collide_op().collide(1);
+        cpu.solvent()->collide_op().collide(1);
+        const MpcdParticles g1 = gpu.solvent_particles(), c1 = cpu.solvent_particles();
         const double e1 = rel_l2_velocity(g1, c1);
         EXPECT_LT(e1, tol);
         EXPECT_EQ(max_position_diff(sys.box, g1, c1), 0.0);
-        expect_cells_match(gpu.collide_op(), sys, g1, 1);
+        expect_cells_match(gpu.solvent()->collide_op(), sys, g1, 1);
 
-        gpu.stream_op().stream();
-        cpu.stream_op().stream();
-        const MpcdParticles g2 = gpu.particles(), c2 = cpu.particles();
+        gpu.solvent()->stream_op().stream();
+        cpu.solvent()->stream_op().stream();
+        const MpcdParticles g2 = gpu.solvent_particles(), c2 = cpu.solvent_particles();
         const double dr = max_position_diff(sys.box, g2, c2);
         // fp32: the rounding of a coordinate of size up to L/2, 2^-24 L/2 at most.
         const Vec3d L = sys.box.lengths();
         EXPECT_LT(dr, fp32 ? kMixedTol * 0.5 * std::max({L.x, L.y, L.z}) : 1e-12);
-        MpcdSimulation cpu2(reg.create("cpu", Variant{}), with_particles(sys, g2));
-        MpcdSimulation& ref = fp32 ? cpu2 : cpu;
-        gpu.collide_op().collide(2);
-        ref.collide_op().collide(2);
-        const MpcdParticles g3 = gpu.particles();
-        const double e2 = rel_l2_velocity(g3, ref.particles());
+        Simulation cpu2(reg.create("cpu", Variant{}), with_particles(sys, g2));
+        Simulation& ref = fp32 ? cpu2 : cpu;
+        gpu.solvent()->collide_op().collide(2);
+        ref.solvent()->collide_op().collide(2);
+        const MpcdParticles g3 = gpu.solvent_particles();
+        const double e2 = rel_l2_velocity(g3, ref.solvent_particles());
         EXPECT_LT(e2, tol);
-        expect_cells_match(gpu.collide_op(), sys, g3, 2);
+        expect_cells_match(gpu.solvent()->collide_op(), sys, g3, 2);
         std::printf("MPCD %s %s %s: v rel L2 after 1 collision %.3e, after stream + collision "
                     "%.3e; max |dr| after stream %.3e\n",
                     rule.name, prec, shape ? "8x10x12 drift" : "10^3", e1, e2, dr);
@@ -247,12 +178,12 @@ TEST(MpcdGpu, DrivenSortedRunMatchesReference) {
   MpcdParams prm = params_of(kRules[1]);
   prm.body_force.g = {0.05, -0.02, 0.01};
   const MpcdSystem sys = solvent(seed, 12, 10, prm);
-  MpcdSimulation gpu(reg.create("cuda", Variant::parse("precision=double,reorder=cell,sort=3")), sys);
-  ASSERT_NE(gpu.sort_op(), nullptr);
-  MpcdSimulation cpu(reg.create("cpu", Variant{}), sys);
+  Simulation gpu(reg.create("cuda", Variant::parse("precision=double,reorder=cell,sort=3")), sys);
+  ASSERT_NE(gpu.solvent()->sort_op(), nullptr);
+  Simulation cpu(reg.create("cpu", Variant{}), sys);
   gpu.run(10);
   cpu.run(10);
-  const MpcdParticles g = gpu.particles(), c = cpu.particles();
+  const MpcdParticles g = gpu.solvent_particles(), c = cpu.solvent_particles();
   const double ev = rel_l2_velocity(g, c), dr = max_position_diff(sys.box, g, c);
   std::printf("MPCD driven, sorted, 10 collisions: v rel L2 %.3e, max |dr| %.3e\n", ev, dr);
   EXPECT_LT(ev, 1e-11);
@@ -274,19 +205,19 @@ TEST(MpcdGpu, CrowdedCellMatchesReference) {
     // cells, so one cell holds at least 50, ten times the mean.
     std::uniform_real_distribution<double> u(-0.05, 0.05);
     for (std::size_t i = 0; i < 400; ++i) sys.particles.position[i] = {1.5 + u(g), -0.5 + u(g), 2.5 + u(g)};
-    MpcdSimulation gpu(reg.create("cuda", Variant::parse("precision=double")), sys);
-    MpcdSimulation cpu(reg.create("cpu", Variant{}), sys);
+    Simulation gpu(reg.create("cuda", Variant::parse("precision=double")), sys);
+    Simulation cpu(reg.create("cpu", Variant{}), sys);
     // Collision 3 first: the device's step word is set, not advanced from 0.
-    gpu.collide_op().collide(3);
-    cpu.collide_op().collide(3);
-    const MpcdParticles gp = gpu.particles();
-    const cuda::testing::MpcdCellsForTest cells = cuda::testing::mpcd_cells_for_test(gpu.collide_op());
+    gpu.solvent()->collide_op().collide(3);
+    cpu.solvent()->collide_op().collide(3);
+    const MpcdParticles gp = gpu.solvent_particles();
+    const cuda::testing::MpcdCellsForTest cells = cuda::testing::mpcd_cells_for_test(gpu.solvent()->collide_op());
     std::size_t largest = 0;
     for (const auto& row : cells.members) largest = std::max(largest, row.size());
     std::printf("MPCD crowded cell %s: largest cell %zu\n", rule.name, largest);
     EXPECT_GE(largest, 50u);
-    EXPECT_LT(rel_l2_velocity(gp, cpu.particles()), 1e-12) << rule.name;
-    expect_cells_match(gpu.collide_op(), sys, gp, 3);
+    EXPECT_LT(rel_l2_velocity(gp, cpu.solvent_particles()), 1e-12) << rule.name;
+    expect_cells_match(gpu.solvent()->collide_op(), sys, gp, 3);
   }
 }
 
@@ -301,12 +232,12 @@ TEST(MpcdGpu, ConservesMomentum) {
     for (const char* prec : {"double", "mixed"}) {
       SCOPED_TRACE(std::string(rule.name) + " " + prec);
       const MpcdSystem sys = solvent(seed, 10, 10, params_of(rule));
-      MpcdSimulation gpu(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys);
-      const MpcdThermo t0 = gpu.thermo();
+      Simulation gpu(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys);
+      const MpcdThermo t0 = gpu.solvent_thermo();
       double scale = 0.0;  // sum m |v|: the size of the momentum's round-off
-      for (const Vec3d& v : gpu.particles().velocity) scale += sys.params.mass * std::sqrt(dot(v, v));
+      for (const Vec3d& v : gpu.solvent_particles().velocity) scale += sys.params.mass * std::sqrt(dot(v, v));
       gpu.run(20);
-      const MpcdThermo t1 = gpu.thermo();
+      const MpcdThermo t1 = gpu.solvent_thermo();
       const Vec3d dp = t1.momentum - t0.momentum;
       const double drift = std::sqrt(dot(dp, dp)) / scale;
       const double tol = std::string(prec) == "double" ? 1e-13 : 1e-7;
@@ -334,103 +265,14 @@ TEST(MpcdGpu, ReproducibleAndSortNeutral) {
       const MpcdSystem sys = solvent(seed, 10, 10, params_of(rule));
       const std::string p = std::string("precision=") + prec;
       auto run = [&](const std::string& v) {
-        MpcdSimulation s(reg.create("cuda", Variant::parse(v)), sys);
+        Simulation s(reg.create("cuda", Variant::parse(v)), sys);
         s.run(12);
-        return s.particles();
+        return s.solvent_particles();
       };
       const MpcdParticles a = run(p), b = run(p), sorted = run(p + ",reorder=cell,sort=3");
       EXPECT_TRUE(bitwise_equal(a, b));
       EXPECT_TRUE(bitwise_equal(a, sorted));
       EXPECT_LT(rel_l2_velocity(sorted, a), 1e-12);
-    }
-}
-
-// MD solute rounded as an fp32 backend stores it (positions inside the box
-// stay inside: the solute is generated away from the faces by at most
-// rounding, which the MD loader folds as the reference sees it here).
-System solute_rounded_to_fp32(System s) {
-  for (std::size_t i = 0; i < s.particles.n_local; ++i) {
-    Vec3d& r = s.particles.position[i];
-    Vec3d& v = s.particles.velocity[i];
-    r = {double(float(r.x)), double(float(r.y)), double(float(r.z))};
-    Image img{0, 0, 0};
-    s.box.wrap(r, img);
-    v = {double(float(v.x)), double(float(v.y)), double(float(v.z))};
-  }
-  return s;
-}
-
-double rel_l2_md_velocity(const ParticleData<double>& a, const ParticleData<double>& b) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < a.n_local; ++i) {
-    EXPECT_EQ(a.tag[i], b.tag[i]);
-    const Vec3d d = a.velocity[i] - b.velocity[i];
-    num += dot(d, d);
-    den += dot(b.velocity[i], b.velocity[i]);
-  }
-  return std::sqrt(num / den);
-}
-
-RunParams solute_run_params() {
-  RunParams rp;
-  rp.dt = 0.025;  // 4 MD steps a collision period of 0.1
-  rp.integrator = Integrator::nve;
-  rp.skin = 0.3;
-  return rp;
-}
-
-// Solute coupling: MD particles of type 0 (M = 5) join the collision, type 1
-// does not. One collision on a fresh random solvent and solute, GPU against
-// the reference, every rule, double and mixed; then (double) five coupled
-// collision periods with MD steps between them.
-TEST(MpcdGpu, SoluteCollisionMatchesReference) {
-  REQUIRE_GPU();
-  const BackendRegistry reg = make_registry();
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  for (const Rule& rule : kRules)
-    for (const char* prec : {"double", "mixed"}) {
-      SCOPED_TRACE(std::string(rule.name) + " " + prec);
-      MpcdParams prm = params_of(rule);
-      prm.embed_types = 1u;
-      const bool fp32 = std::string(prec) == "mixed";
-      const MpcdSystem base = solvent(seed, 8, 10, prm);
-      const MpcdSystem sys = fp32 ? rounded_to_fp32(base) : base;
-      const System md0 = meso::testing::random_solute(seed, sys, 400, 5.0, 2.0);
-      const System md = fp32 ? solute_rounded_to_fp32(md0) : md0;
-      const double tol = fp32 ? kMixedTol : 1e-12;
-      auto sim = [&](const char* backend, const std::string& v) {
-        return MpcdSimulation(
-            std::make_unique<Simulation>(reg.create(backend, Variant::parse(v)), md, solute_run_params()), sys);
-      };
-      MpcdSimulation gpu = sim("cuda", std::string("precision=") + prec);
-      MpcdSimulation cpu = sim("cpu", "");
-      const ParticleData<double> before = gpu.md()->particles();
-      gpu.collide_op().collide(1);
-      cpu.collide_op().collide(1);
-      const double es = rel_l2_velocity(gpu.particles(), cpu.particles());
-      const ParticleData<double> gm = gpu.md()->particles(), cm = cpu.md()->particles();
-      const double em = rel_l2_md_velocity(gm, cm);
-      std::size_t untouched = 0;
-      for (std::size_t i = 0; i < gm.n_local; ++i)
-        if (gm.type[i] == 1)
-          untouched += gm.velocity[i].x == before.velocity[i].x &&
-                       gm.velocity[i].y == before.velocity[i].y &&
-                       gm.velocity[i].z == before.velocity[i].z;
-      std::printf("MPCD solute %s %s: solvent v rel L2 %.3e, solute v rel L2 %.3e\n", rule.name,
-                  prec, es, em);
-      EXPECT_LT(es, tol);
-      EXPECT_LT(em, tol);
-      EXPECT_EQ(untouched, 100u);  // every fourth of 400 is type 1, not embedded
-      if (!fp32) {
-        gpu.run(5);
-        cpu.run(5);
-        const double es5 = rel_l2_velocity(gpu.particles(), cpu.particles());
-        const double em5 = rel_l2_md_velocity(gpu.md()->particles(), cpu.md()->particles());
-        std::printf("  after 5 coupled periods (20 MD steps): solvent %.3e, solute %.3e\n", es5, em5);
-        EXPECT_LT(es5, 1e-10);
-        EXPECT_LT(em5, 1e-10);
-      }
     }
 }
 
@@ -443,9 +285,9 @@ TEST(MpcdGpu, GridsBeyondTwoToThe24CellsInMixed) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const MpcdSystem big = solvent(seed, 257, 0.05, MpcdParams{});  // 257^3 > 2^24 cells, ~850k particles
-  MpcdSimulation gpu(reg.create("cuda", Variant::parse("precision=mixed")), big);
-  gpu.collide_op().collide(1);
-  expect_cells_match(gpu.collide_op(), big, gpu.particles(), 1);
+  Simulation gpu(reg.create("cuda", Variant::parse("precision=mixed")), big);
+  gpu.solvent()->collide_op().collide(1);
+  expect_cells_match(gpu.solvent()->collide_op(), big, gpu.solvent_particles(), 1);
 }
 
 // Memory per solvent particle in mixed at rho = 10 within the 80-byte
@@ -455,7 +297,7 @@ TEST(MpcdGpu, DeviceBytesAndProfile) {
   const BackendRegistry reg = make_registry();
   const MpcdSystem sys = solvent(fresh_seed(), 30, 10, MpcdParams{});
   for (const char* v : {"precision=mixed", "precision=mixed,reorder=cell,sort=5"}) {
-    MpcdSimulation s(reg.create("cuda", Variant::parse(v)), sys);
+    Simulation s(reg.create("cuda", Variant::parse(v)), sys);
     s.run(10);
     auto& info = dynamic_cast<cuda::CudaBackendInfo&>(s.backend());
     const double per = double(info.device_bytes()) / double(sys.particles.size());

@@ -1,5 +1,5 @@
 // Runs of the MPCD reference over many collisions, through the engine's
-// MpcdSimulation and the CpuBackend where it matters: conservation, the
+// Simulation of a solvent and the CpuBackend where it matters: conservation, the
 // relaxation of a hot solvent to kT by the AT rule and by the cell
 // thermostat, sorting that leaves the trajectory bitwise unchanged, the same
 // seed giving the same run, and the backend's solvent plumbing.
@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-#include "meso/mpcd_simulation.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/mpcd_sort.hpp"
 #include "meso/reference/mpcd_stream.hpp"
+#include "meso/simulation.hpp"
 #include "support/mpcd_solvent.hpp"
 
 namespace {
@@ -33,10 +33,10 @@ TEST(MpcdRun, SrdConservesTotalMomentumAndEnergy) {
   prm.seed = static_cast<uint32_t>(seed);
   prm.mass = 1.3;
   const MpcdSystem sys = mt::random_solvent(seed, prm, 6, 6, 5, 10.0);
-  MpcdSimulation sim(cpu(), sys);
-  const MpcdThermo t0 = sim.thermo();
+  Simulation sim(cpu(), sys);
+  const MpcdThermo t0 = sim.solvent_thermo();
   sim.run(100);
-  const MpcdThermo t1 = sim.thermo();
+  const MpcdThermo t1 = sim.solvent_thermo();
   EXPECT_EQ(t1.step, 100u);
   // Round-off only: each collision rotates relative velocities in fp64.
   // Scale: |P| ~ N m |drift| ~ 700, K ~ 3000, 100 collisions of 1800 particles.
@@ -45,7 +45,7 @@ TEST(MpcdRun, SrdConservesTotalMomentumAndEnergy) {
   EXPECT_NEAR(t1.momentum.z, t0.momentum.z, 1e-9);
   EXPECT_NEAR(t1.kinetic_energy, t0.kinetic_energy, 1e-12 * t0.kinetic_energy);
   // ... while the particles did move and collide.
-  const MpcdParticles p = sim.particles();
+  const MpcdParticles p = sim.solvent_particles();
   EXPECT_NE(p.velocity[0].x, sys.particles.velocity[0].x);
 }
 
@@ -68,12 +68,12 @@ double relaxed_temperature(MpcdRule rule, bool thermostat, uint64_t seed, Vec3d*
   sys.params.kT = 1.0;
   sys.params.rule = rule;
   sys.params.thermostat = thermostat;
-  MpcdSimulation sim(cpu(), sys);
+  Simulation sim(cpu(), sys);
   sim.run(100);
   double sum = 0.0;
   int n = 0;
-  sim.run(200, 1, [&](const MpcdThermo& t) { sum += t.temperature, ++n; });
-  *momentum = sim.thermo().momentum;
+  sim.run(200, 1, [&](const ThermoSample& t) { sum += t.temperature, ++n; });
+  *momentum = sim.solvent_thermo().momentum;
   return sum / n;
 }
 
@@ -135,12 +135,12 @@ TEST(MpcdRun, SortVariantThroughTheSimulationIsBitwiseEqual) {
   MpcdParams prm;
   prm.seed = static_cast<uint32_t>(seed);
   const MpcdSystem sys = mt::random_solvent(seed, prm, 5, 5, 5, 6.0);
-  MpcdSimulation a(cpu(), sys), b(cpu("reorder=cell,sort=2"), sys);
-  ASSERT_EQ(a.sort_op(), nullptr);
-  ASSERT_NE(b.sort_op(), nullptr);
+  Simulation a(cpu(), sys), b(cpu("reorder=cell,sort=2"), sys);
+  ASSERT_EQ(a.solvent()->sort_op(), nullptr);
+  ASSERT_NE(b.solvent()->sort_op(), nullptr);
   a.run(20);
   b.run(20);
-  EXPECT_TRUE(mt::bitwise_equal(a.particles(), b.particles()));
+  EXPECT_TRUE(mt::bitwise_equal(a.solvent_particles(), b.solvent_particles()));
 }
 
 // sort=0 sorts at every collision (the cell list is rebuilt at every one),
@@ -152,13 +152,34 @@ TEST(MpcdRun, SortZeroSortsEveryCollision) {
   MpcdParams prm;
   prm.seed = static_cast<uint32_t>(seed);
   const MpcdSystem sys = mt::random_solvent(seed, prm, 5, 5, 5, 6.0);
-  MpcdSimulation a(cpu(), sys), every(cpu("reorder=cell,sort=0"), sys), each(cpu("reorder=cell,sort=1"), sys);
-  ASSERT_NE(every.sort_op(), nullptr);
+  Simulation a(cpu(), sys), every(cpu("reorder=cell,sort=0"), sys), each(cpu("reorder=cell,sort=1"), sys);
+  ASSERT_NE(every.solvent()->sort_op(), nullptr);
   a.run(12);
   every.run(12);
   each.run(12);
-  EXPECT_TRUE(mt::bitwise_equal(a.particles(), every.particles()));
-  EXPECT_TRUE(mt::bitwise_equal(every.particles(), each.particles()));
+  EXPECT_TRUE(mt::bitwise_equal(a.solvent_particles(), every.solvent_particles()));
+  EXPECT_TRUE(mt::bitwise_equal(every.solvent_particles(), each.solvent_particles()));
+}
+
+// A step of a solvent alone is one collision period of its stage of the plan
+// (HOOMD-blue's mpcd::Integrator): stream dt_c, then the collision numbered
+// by the step, as composed by hand from the operations.
+TEST(MpcdRun, SolventStepIsStreamThenCollide) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  MpcdParams prm;
+  prm.seed = static_cast<uint32_t>(seed);
+  const MpcdSystem sys = mt::random_solvent(seed, prm, 5, 4, 6, 6.0);
+  Simulation planned(cpu(), sys), by_hand(cpu(), sys);
+  planned.run(7);
+  EXPECT_EQ(planned.steps_per_collision(), 1u);
+  for (uint64_t c = 1; c <= 7; ++c) {
+    by_hand.solvent()->stream_op().stream();
+    by_hand.solvent()->collide_op().collide(c);
+  }
+  EXPECT_TRUE(mt::bitwise_equal(planned.solvent_particles(), by_hand.solvent_particles()));
+  EXPECT_EQ(planned.thermo().step, 7u);
+  EXPECT_EQ(planned.thermo().kinetic_energy, planned.solvent_thermo().kinetic_energy);
 }
 
 TEST(MpcdRun, SameSeedSameRunBitwise) {
@@ -174,15 +195,15 @@ TEST(MpcdRun, SameSeedSameRunBitwise) {
     f.L = 5.0;
     f.seed = seed;
     const MpcdSystem sys = make_srd_fluid(f, prm);
-    MpcdSimulation a(cpu(), sys), b(cpu(), sys);
+    Simulation a(cpu(), sys), b(cpu(), sys);
     a.run(15);
     b.run(15);
-    EXPECT_TRUE(mt::bitwise_equal(a.particles(), b.particles()));
+    EXPECT_TRUE(mt::bitwise_equal(a.solvent_particles(), b.solvent_particles()));
     MpcdSystem other = sys;
     other.params.seed = prm.seed + 1;  // another collision seed, same initial state
-    MpcdSimulation c(cpu(), other);
+    Simulation c(cpu(), other);
     c.run(15);
-    EXPECT_FALSE(mt::bitwise_equal(a.particles(), c.particles()));
+    EXPECT_FALSE(mt::bitwise_equal(a.solvent_particles(), c.solvent_particles()));
   }
 }
 

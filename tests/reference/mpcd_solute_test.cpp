@@ -8,10 +8,10 @@
 #include <cmath>
 
 #include "meso/error.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/simulation.hpp"
+#include "support/expect_bitwise.hpp"
 #include "support/mpcd_solvent.hpp"
 
 namespace {
@@ -89,13 +89,12 @@ TEST(MpcdSolute, TwoBodyCellByHand) {
 
 std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
 
-Vec3d total_momentum(MpcdSimulation& sim) {
-  const MpcdParticles s = sim.particles();
+Vec3d total_momentum(const Simulation& sim) {
+  const MpcdParticles s = sim.solvent_particles();
   Vec3d p{0.0, 0.0, 0.0};
-  for (const Vec3d& v : s.velocity) p += sim.system().params.mass * v;
-  const ParticleData<double> md = sim.md()->particles();
-  for (std::size_t i = 0; i < md.n_local; ++i)
-    p += sim.md()->system().type_mass[md.type[i]] * md.velocity[i];
+  for (const Vec3d& v : s.velocity) p += sim.solvent_system()->params.mass * v;
+  const ParticleData<double> md = sim.particles();
+  for (std::size_t i = 0; i < md.n_local; ++i) p += sim.system().type_mass[md.type[i]] * md.velocity[i];
   return p;
 }
 
@@ -120,16 +119,16 @@ TEST(MpcdSolute, CoupledRunConservesTotalMomentum) {
     prm.embed_types = 1u;
     const MpcdSystem solvent = mt::random_solvent(seed, prm, 6, 6, 6, 10.0);
     const System solute = mt::random_solute(seed, solvent, 200, 5.0, 2.0);
-    MpcdSimulation sim(std::make_unique<Simulation>(cpu(), solute, md_params(0.025)), solvent);
-    EXPECT_EQ(sim.md_steps_per_collision(), 4u);
+    Simulation sim(cpu(), solute, md_params(0.025), solvent);
+    EXPECT_EQ(sim.steps_per_collision(), 4u);
     const Vec3d p0 = total_momentum(sim);
-    const ParticleData<double> md0 = sim.md()->particles();
-    sim.run(30);
-    EXPECT_EQ(sim.md()->step(), 120u);
+    const ParticleData<double> md0 = sim.particles();
+    sim.run(30 * 4);
+    EXPECT_EQ(sim.step(), 120u);
     const Vec3d p1 = total_momentum(sim);
     expect_vec_near(p1, p0, 1e-10);
     // The solute moved (forces and collisions).
-    const ParticleData<double> md1 = sim.md()->particles();
+    const ParticleData<double> md1 = sim.particles();
     EXPECT_NE(md1.velocity[0].x, md0.velocity[0].x);
   }
 }
@@ -151,13 +150,14 @@ TEST(MpcdSolute, HeavySoluteReachesTheSolventTemperature) {
   prm.embed_types = 1u;
   const MpcdSystem solvent = mt::random_solvent(seed, prm, 6, 6, 6, 10.0, {0.0, 0.0, 0.0});
   const System solute = mt::random_solute(seed, solvent, 200, 5.0, 2.0, 5.0, /*v_scale=*/0.0);
-  MpcdSimulation sim(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), solvent);
-  sim.run(100);
+  Simulation sim(cpu(), solute, md_params(0.02), solvent);
+  const uint64_t period = sim.steps_per_collision();  // 5 MD steps a collision
+  sim.run(100 * period);
   double sum = 0.0;
   int samples = 0;
   for (int k = 0; k < 300; ++k) {
-    sim.run(1);
-    const ParticleData<double> md = sim.md()->particles();
+    sim.run(period);
+    const ParticleData<double> md = sim.particles();
     double mv2 = 0.0;
     int n = 0;
     for (std::size_t i = 0; i < md.n_local; ++i)
@@ -178,25 +178,45 @@ TEST(MpcdSolute, InputErrorsNameTheValue) {
   prm.embed_types = 1u;
   const MpcdSystem solvent = mt::random_solvent(1, prm, 4, 4, 4, 5.0);
   const System solute = mt::random_solute(1, solvent, 20, 5.0, 2.0);
-  // embed_types without an MD simulation.
-  EXPECT_THROW(MpcdSimulation(cpu(), solvent), InputError);
+  // embed_types without MD particles.
+  EXPECT_THROW(Simulation(cpu(), solvent), InputError);
   // dt_c = 0.1 is not a whole number of MD steps of 0.03.
-  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.03)), solvent),
-               InputError);
+  EXPECT_THROW(Simulation(cpu(), solute, md_params(0.03), solvent), InputError);
   // A type the MD system does not have.
   MpcdSystem bad = solvent;
   bad.params.embed_types = 0b100u;
-  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), bad),
-               InputError);
+  EXPECT_THROW(Simulation(cpu(), solute, md_params(0.02), bad), InputError);
   // Boxes that differ.
   System other = solute;
   other.box = Box(4.0, 4.0, 5.0);
-  EXPECT_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), other, md_params(0.02)), solvent),
-               InputError);
+  EXPECT_THROW(Simulation(cpu(), other, md_params(0.02), solvent), InputError);
+  // Neither MD particles nor a solvent.
+  EXPECT_THROW(Simulation(cpu(), SimulationSetup{}), InputError);
   // Uncoupled co-simulation (embed_types = 0) is allowed.
   MpcdSystem plain = solvent;
   plain.params.embed_types = 0;
-  EXPECT_NO_THROW(MpcdSimulation(std::make_unique<Simulation>(cpu(), solute, md_params(0.02)), plain));
+  EXPECT_NO_THROW(Simulation(cpu(), solute, md_params(0.02), plain));
+}
+
+// The solvent is a stage of the one plan: a coupled run stopped anywhere,
+// mid-period included (the solvent streamed, its collision still to come),
+// continues bitwise as the run in one piece.
+TEST(MpcdSolute, CoupledRunInPiecesIsBitwiseTheWholeRun) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  MpcdParams prm;
+  prm.seed = static_cast<uint32_t>(seed);
+  prm.embed_types = 1u;
+  const MpcdSystem solvent = mt::random_solvent(seed, prm, 5, 5, 5, 8.0);
+  const System solute = mt::random_solute(seed, solvent, 120, 5.0, 2.0);
+  Simulation whole(cpu(), solute, md_params(0.025), solvent), pieces(cpu(), solute, md_params(0.025), solvent);
+  whole.run(10 * 4);
+  for (uint64_t k : {3u, 1u, 6u, 4u, 13u, 2u, 11u}) pieces.run(k);  // 40 steps, stops off the periods
+  EXPECT_EQ(pieces.step(), 40u);
+  EXPECT_TRUE(mt::bitwise_equal(whole.solvent_particles(), pieces.solvent_particles()));
+  const ParticleData<double> a = whole.particles(), b = pieces.particles();
+  test::expect_same_vec3(a.position, b.position, "solute position");
+  test::expect_same_vec3(a.velocity, b.velocity, "solute velocity");
 }
 
 }  // namespace

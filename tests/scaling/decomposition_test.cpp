@@ -15,27 +15,20 @@
 //     the single-rank run within a bound from round-off growth: 20 times the
 //     difference between two single-rank runs that differ only in the order
 //     particles are stored (hence summed), plus 1e-12 relative.
-// The MPCD solvent (srd-fluid, CPU and CUDA ranks): migration after
-// streaming and the shared cells' properties combined between ranks
-// reproduce the one-rank run bitwise (fixed-point cell sums), collision
-// after collision; on CUDA ranks in fp64 and in the srd-fluid default (fp32
-// storage, sorted).
+// The MPCD solvent's tests: decomposition_mpcd_test.cpp.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numeric>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "decomposition_test_support.hpp"
 #include "meso/error.hpp"
-#include "meso/mpcd_simulation.hpp"
-#include "meso/reference/cpu_backend.hpp"
 #ifdef MESO_DECOMPOSITION_CUDA
-#include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #endif
 #include "meso/scaling/mpi_communicator.hpp"
@@ -44,31 +37,11 @@
 namespace meso::scaling {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
-#ifdef MESO_DECOMPOSITION_CUDA
-constexpr const char* kBackend = "cuda";
-std::unique_ptr<Backend> backend(const Variant& v) {
-  BackendRegistry r;
-  cuda::register_cuda_backend(r);
-  return r.create("cuda", v);
-}
-// The CUDA variant of the gates: fp64 storage and arithmetic.
-std::unique_ptr<Backend> cpu() { return backend(Variant::parse("precision=double")); }
-#else
-constexpr const char* kBackend = "cpu";
-std::unique_ptr<Backend> backend(const Variant& v) { return std::make_unique<reference::CpuBackend<double>>(v); }
-std::unique_ptr<Backend> cpu() { return backend(Variant{}); }
-#endif
+using test::backend;
+using test::cpu;
+using test::kBackend;
+using test::world_rank;
+using test::world_size;
 
 // The same system with its particles stored in reverse order: the same
 // physics, summed in another order (the round-off yardstick).
@@ -342,141 +315,6 @@ TEST(Decomposition, ThinDomainsAreRefused) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("thinner than the ghost layer"), std::string::npos) << msg;
     EXPECT_NE(msg.find("1.3"), std::string::npos) << msg;
-  }
-}
-
-// --- The MPCD solvent -------------------------------------------------------
-
-MpcdSystem srd_case(const MpcdParams& prm, double L = 8.0) {
-  SrdFluidParams f;
-  f.L = L;  // 8 cells: 8 ranks (2 x 2 x 2) make domains of 4 cells >= 2
-  f.rho = 10.0;
-  f.seed = 17;
-  return make_srd_fluid(f, prm);
-}
-
-// Every tag 0..n-1 once, in tag order (as MpcdSimulation::particles gathers).
-void expect_each_solvent_tag_once(const MpcdParticles& p, std::size_t n, uint64_t collision) {
-  ASSERT_EQ(p.size(), n) << "solvent particles after collision " << collision;
-  for (std::size_t k = 0; k < n; ++k)
-    ASSERT_EQ(p.tag[k], k) << "after collision " << collision << ": solvent tag " << k << " is missing or duplicated";
-}
-
-bool same(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-
-// `collisions` collisions of the same solvent on one rank and on all: after
-// each, every tag once and every position and velocity bitwise equal (the
-// collision's cell sums are fixed-point integers, so combining a shared
-// cell's parts over ranks is exact); the global thermo agrees to round-off
-// of the kinetic-energy sum over ranks.
-void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, const Variant& v, uint64_t collisions) {
-  SCOPED_TRACE(name);
-  const std::size_t n = sys.particles.size();
-  MpcdSimulation one(backend(v), sys);
-  MpcdSimulation many(backend(v), sys, MpiCommunicator::factory(MPI_COMM_WORLD));
-  EXPECT_EQ(many.ranks(), world_size());
-  for (uint64_t k = 1; k <= collisions; ++k) {
-    one.run(1);
-    many.run(1);
-    const MpcdParticles got = many.particles();  // collective
-    int failed = 0;
-    if (world_rank() == 0) {
-      expect_each_solvent_tag_once(got, n, k);
-      if (!::testing::Test::HasFatalFailure()) {
-        const MpcdParticles ref = one.particles();  // in tag order, as the gathered ones
-        std::size_t differ = 0, first = n;
-        for (std::size_t i = 0; i < n; ++i)
-          if (!same(got.velocity[i], ref.velocity[i]) || !same(got.position[i], ref.position[i]) ||
-              got.image[i].x != ref.image[i].x || got.image[i].y != ref.image[i].y || got.image[i].z != ref.image[i].z) {
-            ++differ;
-            first = std::min(first, i);
-          }
-        EXPECT_EQ(differ, 0u) << "after collision " << k << " on " << world_size() << " ranks; first: tag " << first;
-      }
-      failed = ::testing::Test::HasFailure() ? 1 : 0;
-    }
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (failed) return;
-  }
-  const MpcdThermo a = one.thermo(), b = many.thermo();  // b: collective
-  if (world_rank() != 0) return;
-  // Sums of the same terms in another order (per rank, then over ranks).
-  EXPECT_NEAR(b.kinetic_energy, a.kinetic_energy, 1e-12 * a.kinetic_energy);
-  EXPECT_NEAR(b.temperature, a.temperature, 1e-12 * a.temperature);
-  EXPECT_NEAR(b.momentum.x, a.momentum.x, 1e-10);
-  EXPECT_NEAR(b.momentum.y, a.momentum.y, 1e-10);
-  EXPECT_NEAR(b.momentum.z, a.momentum.z, 1e-10);
-}
-
-// The solvent's variant: the CPU reference's default; on CUDA ranks fp64
-// storage (the srd-fluid default, mixed, is SrdCudaDefaultIsBitwiseOneRank's).
-Variant srd_variant(const char* extra = "") {
-  std::string v = std::string(kBackend) == "cuda" ? "precision=double" : "";
-  if (*extra) v += (v.empty() ? "" : ",") + std::string(extra);
-  return v.empty() ? Variant{} : Variant::parse(v);
-}
-
-TEST(Decomposition, SrdSolventIsBitwiseOneRank) {
-  MpcdParams prm;  // SRD, 130 degrees, grid shift, dt = 0.1
-  prm.seed = 5;
-  compare_solvent_with_one_rank("srd", srd_case(prm), srd_variant(), 20);
-}
-
-TEST(Decomposition, SrdVariantsAreBitwiseOneRank) {
-  // The cell thermostat reads the combined relative kinetic energy; the AT
-  // rule the combined sums of its draws; without the grid shift the cells
-  // align with the domains (the last touched layer holds no local particle);
-  // a flow (body force) makes migration one-sided; sorting by cell permutes
-  // the local particles between migration and collision.
-  MpcdParams thermo;
-  thermo.thermostat = true;
-  thermo.kT = 1.3;  // the thermostat rescales towards another temperature
-  compare_solvent_with_one_rank("thermostat", srd_case(thermo), srd_variant(), 10);
-  MpcdParams at;
-  at.rule = MpcdRule::at;
-  compare_solvent_with_one_rank("at", srd_case(at), srd_variant(), 10);
-  MpcdParams fixed;
-  fixed.grid_shift = false;
-  compare_solvent_with_one_rank("no grid shift", srd_case(fixed), srd_variant(), 10);
-  MpcdParams flow;
-  flow.body_force.g = {0.5, 0.2, 0.0};
-  compare_solvent_with_one_rank("body force", srd_case(flow), srd_variant(), 10);
-  compare_solvent_with_one_rank("sorted", srd_case(MpcdParams{}), srd_variant("reorder=cell,sort=3"), 10);
-}
-
-#ifdef MESO_DECOMPOSITION_CUDA
-// The srd-fluid default on CUDA ranks: fp32 storage (relative to the box
-// centre), sorted every 25 collisions. Records carry the stored values, so
-// migration is exact and the run is bitwise one rank's as in fp64; a larger
-// box (12 cells: domains of 6 on 2 ranks, 3 on 4 along an axis) over 30
-// collisions sorts once and moves the range's first cell with the shift.
-TEST(Decomposition, SrdCudaDefaultIsBitwiseOneRank) {
-  MpcdParams thermo;
-  thermo.thermostat = true;
-  compare_solvent_with_one_rank("mixed, sorted", srd_case(MpcdParams{}, 12.0),
-                                Variant::parse("precision=mixed,reorder=cell,sort=25"), 30);
-  compare_solvent_with_one_rank("mixed, thermostat", srd_case(thermo), Variant::parse("precision=mixed"), 10);
-}
-#endif
-
-TEST(Decomposition, SrdRefusesWhatItCannotSplit) {
-  if (world_size() < 2) GTEST_SKIP() << "one rank splits nothing";
-  // Three cells a side: any grid of two or more ranks makes domains 1.5
-  // cells wide, under the two cells the grid shift needs.
-  try {
-    MpcdSimulation many(backend(Variant{}), srd_case(MpcdParams{}, 3.0), MpiCommunicator::factory(MPI_COMM_WORLD));
-    FAIL() << "domains 1.5 cells wide were accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("two cells of an MPCD solvent"), std::string::npos) << e.what();
-  }
-  // Solute coupling needs the MD simulation (not decomposed with it yet).
-  MpcdParams embed;
-  embed.embed_types = 1;
-  try {
-    MpcdSimulation many(backend(Variant{}), srd_case(embed), MpiCommunicator::factory(MPI_COMM_WORLD));
-    FAIL() << "embed_types on the solvent-alone constructor was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("embed_types"), std::string::npos) << e.what();
   }
 }
 

@@ -9,10 +9,10 @@
 
 #include "meso/error.hpp"
 #include "meso/linear_fit.hpp"
-#include "meso/mpcd_simulation.hpp"
 #include "meso/physics/philox.hpp"
 #include "meso/presets.hpp"
 #include "meso/progress.hpp"
+#include "meso/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {
@@ -61,13 +61,13 @@ Result run_srd_momentum(const Context& ctx) {
   // 1. SRD without thermostat: momentum and kinetic energy of every cell are
   //    conserved by the collision, so the totals stay where the initial
   //    correction put them.
-  MpcdSimulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys);
+  Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys);
   // Every collision of the three runs below, for the progress line's time left.
   progress::begin("srd-momentum", collisions + collisions / 4 + collisions + std::min<uint64_t>(collisions, 100));
-  const MpcdThermo t0 = sim.thermo();
+  const ThermoSample t0 = sim.thermo();
   std::vector<double> time, px, py, pz, temperature;
   double max_p = max_abs(t0.momentum), max_dt = 0.0;
-  auto sample = [&](const MpcdThermo& t) {
+  auto sample = [&](const ThermoSample& t) {
     time.push_back(double(t.step) * solvent.dt);
     px.push_back(t.momentum.x);
     py.push_back(t.momentum.y);
@@ -121,10 +121,10 @@ Result run_srd_momentum(const Context& ctx) {
   MpcdSystem hot = sys;
   for (Vec3d& v : hot.particles.velocity) v = std::sqrt(2.0) * v;
   hot.params.thermostat = true;
-  MpcdSimulation thermo_sim(ctx.registry->create(ctx.backend, ctx.variant), hot);
+  Simulation thermo_sim(ctx.registry->create(ctx.backend, ctx.variant), hot);
   thermo_sim.run(collisions / 4);  // relaxation: a few collisions per cell suffice
   std::vector<double> t_series;
-  thermo_sim.run(collisions, every, [&](const MpcdThermo& t) { t_series.push_back(t.temperature); });
+  thermo_sim.run(collisions, every, [&](const ThermoSample& t) { t_series.push_back(t.temperature); });
   const BlockAverage tb = block_average(t_series, 10);
   const double thermo_tol = 4.0 * tb.sem + 1e-12;
   const bool thermo_ok = std::fabs(tb.mean - solvent.kT) <= thermo_tol;
@@ -143,10 +143,10 @@ Result run_srd_momentum(const Context& ctx) {
                                   c * (2.0 * physics::uniform_open01(r.v[1]) - 1.0),
                                   c * (2.0 * physics::uniform_open01(r.v[2]) - 1.0)};
   }
-  MpcdSimulation mb_sim(ctx.registry->create(ctx.backend, ctx.variant), cube);
-  const double d0 = ks_distance(mb_sim.particles(), vth);
+  Simulation mb_sim(ctx.registry->create(ctx.backend, ctx.variant), cube);
+  const double d0 = ks_distance(mb_sim.solvent_particles(), vth);
   mb_sim.run(std::min<uint64_t>(collisions, 100));
-  const double d1 = ks_distance(mb_sim.particles(), vth);
+  const double d1 = ks_distance(mb_sim.solvent_particles(), vth);
   const double ks_critical = 1.95 / std::sqrt(3.0 * n);
   const bool mb_ok = d1 <= ks_critical;
 

@@ -87,7 +87,6 @@ class RunCommand final : public Command {
                         "' selects ", s.cases.size());
     RunOptions ro = timing_;
     ro.inspect = inspect_backend;
-    ro.inspect_mpcd = inspect_mpcd_backend;
     const Provenance prov = collect_provenance();
     std::cout << "mesobench " << prov.version << " (" << prov.git_commit << ", " << prov.build_type
               << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads

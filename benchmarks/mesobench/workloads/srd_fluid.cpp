@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "../memory_estimate.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/presets.hpp"
@@ -61,7 +62,8 @@ class SrdFluid final : public Workload {
     return "SRD solvent of Howard et al. (CPC 2018): rho = 10, kT = 1, 130 deg, dt_c = 0.1";
   }
 
-  bool solvent() const override { return true; }
+  const char* step_unit() const override { return "collisions"; }
+  double particle_bytes() const override { return kMpcdParticleBytes; }
 
   std::vector<BenchCase> cases() const override {
     std::vector<BenchCase> v;
@@ -143,11 +145,11 @@ class SrdFluid final : public Workload {
     return os.str();
   }
 
-  MpcdSystem make_solvent(const BenchCase& c) const override {
+  // The solvent alone: a step of its Simulation is one collision period.
+  SimulationSetup make_setup(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
-    return make_srd_fluid(s.srd, s.solvent);
+    return {std::nullopt, {}, make_srd_fluid(s.srd, s.solvent)};
   }
-  MpcdParams solvent_params(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent; }
   double time_step(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent.dt; }
   Box box(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);

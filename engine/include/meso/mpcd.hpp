@@ -14,6 +14,7 @@
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
 #include "meso/physics/vec3.hpp"
+#include "meso/thermo.hpp"
 
 namespace meso {
 
@@ -91,6 +92,9 @@ struct MpcdThermo {
   double temperature = 0.0;
 };
 MpcdThermo mpcd_thermo(const MpcdParticles& p, double mass, uint64_t step);
+// The same as a thermo sample of the MD kind: no potential energy, pressure 0
+// (the ideal-gas solvent's is not computed), no thermostat term.
+ThermoSample thermo_sample(const MpcdThermo& t);
 
 // The cells of the grid shifted by `shift` that the particles of domain `d`
 // can fall into (several ranks): along a split axis from the cell of d.lo to

@@ -1,4 +1,4 @@
-// Progress of long runs. The run loops (Simulation, MpcdSimulation) tell the
+// Progress of long runs. The run loops (Simulation::run) tell the
 // process's progress sink how many steps they finished, between backend calls
 // and never inside one, so the hot path does not change. A front end (the
 // mesobench CLI) installs a sink that prints steps, TPS and the time left; with

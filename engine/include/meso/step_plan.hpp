@@ -18,11 +18,20 @@
 //
 // Bonded forces and the MD-SCF field are further entries of forces(); with
 // pair style none they are the only ones and the plan has no cells, list or
-// reorder. The MPCD solvent is not part of the plan: MpcdSimulation
-// (mpcd_simulation.hpp) runs its own operations once a collision period
-// (stream, the MD steps of the period, sort when due, collide). A
-// multi-rank run hands the plan its Communicator (scaling/:
-// MpiCommunicator); the single-rank one is the default.
+// reorder.
+//
+// An MPCD solvent is the plan's last stage (meso/solvent_stage.hpp), with the
+// MD steps between two collisions as its cadence:
+//
+//   step of a period's start:  solvent.begin_period (stream, migrate)
+//   each step:                 the MD step above (when the plan has MD)
+//   step of a period's end:    solvent.end_period (sort when due, collide)
+//
+// A plan of the solvent alone has no MD part: its steps are the collisions.
+// advance() interleaves the stage with the backend's MD steps; a backend
+// only ever advances whole runs of MD steps. A multi-rank run hands the plan
+// its Communicator (scaling/: MpiCommunicator); the single-rank one is the
+// default.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +44,7 @@
 #include "meso/ops/integration_method.hpp"
 #include "meso/ops/neighbor_list.hpp"
 #include "meso/ops/reorder.hpp"
+#include "meso/solvent_stage.hpp"
 #include "meso/step_rules.hpp"
 #include "meso/system.hpp"
 #include "meso/thermo.hpp"
@@ -54,6 +64,18 @@ class StepPlan {
   // MD-SCF field, integrators that say so), naming it.
   static std::unique_ptr<StepPlan> build(Backend& backend, const System& sys, const RunParams& rp,
                                          std::unique_ptr<Communicator> comm = nullptr);
+  // The plan of an MPCD solvent alone (after the backend's set_mpcd), one
+  // collision a step; on several ranks `comm` holds the domain of `sys`.
+  static std::unique_ptr<StepPlan> build_solvent(Backend& backend, const MpcdSystem& sys,
+                                                 std::unique_ptr<Communicator> comm = nullptr);
+  // Adds the stage of the solvent the backend holds to an MD plan on one
+  // rank: a collision every `period` MD steps.
+  void add_solvent(Backend& backend, const MpcdSystem& sys, uint64_t period);
+
+  // Runs the plan's steps first .. first + n - 1: the backend advances the
+  // MD steps (Backend::advance, sums on the last step of each call when
+  // `sums_on_last`) and the solvent stage falls between them on its cadence.
+  void advance(Backend& backend, uint64_t first, uint64_t n, bool sums_on_last);
 
   // Before the first step: reorder (if any), cells, list, and the forces of
   // t = 0 with sums.
@@ -74,6 +96,9 @@ class StepPlan {
   // Energy and virial over the forces, from their last compute with sums.
   PairSums sums() const;
 
+  // Whether the plan moves MD particles (not for a solvent alone);
+  // method() and forces() are only meaningful when it does.
+  bool has_md() const { return method_ != nullptr; }
   IntegrationMethodOp& method() { return *method_; }
   const IntegrationMethodOp& method() const { return *method_; }
   ReorderOp* reorder() { return reorder_.get(); }  // null without reordering
@@ -89,6 +114,9 @@ class StepPlan {
   // When the list is rebuilt and a rebuild reorders (meso/step_rules.hpp):
   // the one policy the host loop and a backend's device loop both follow.
   const StepRules& rules() const { return rules_; }
+  // The MPCD solvent's stage; null without a solvent.
+  SolventStage* solvent() { return solvent_.get(); }
+  const SolventStage* solvent() const { return solvent_.get(); }
   // The last force performs the second half-step (fuse=on).
   bool second_half_fused() const { return fused_; }
 
@@ -99,6 +127,7 @@ class StepPlan {
   std::unique_ptr<NeighborListOp> nlist_;
   std::vector<std::unique_ptr<ForceOp>> forces_;
   std::unique_ptr<Communicator> comm_;
+  std::unique_ptr<SolventStage> solvent_;
   StepRules rules_;
   bool fused_ = false;
   uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list

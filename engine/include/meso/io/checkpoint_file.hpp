@@ -47,10 +47,20 @@ struct CheckpointFile {
   bool mpcd = false;
   Checkpoint md;              // when !mpcd
   MpcdParticles solvent;      // when mpcd (tag order)
+
+  // The state to continue (Simulation's `from`), of either kind.
+  Checkpoint state() const {
+    if (!mpcd) return md;
+    Checkpoint c;
+    c.step = step;
+    c.solvent = solvent;
+    return c;
+  }
 };
 
 // Written with write_file_durably (FILE.tmp, fsync, rename, fsync of the
-// directory): a crash leaves the previous checkpoint intact.
+// directory): a crash leaves the previous checkpoint intact. A Checkpoint
+// of a solvent alone (Checkpoint::solvent) is written as the MPCD kind.
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp);
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, uint64_t step,
                       const MpcdParticles& solvent);

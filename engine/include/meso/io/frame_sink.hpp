@@ -1,7 +1,7 @@
 // Trajectory frames from run loops that the front end does not drive itself:
 // a validation case builds and runs its own simulations, so `mesobench
-// validate --trajectory` installs a sink here and every Simulation and
-// MpcdSimulation hands it a frame at each multiple of every() steps (and at
+// validate --trajectory` installs a sink here and every Simulation hands
+// it a frame at each multiple of every() steps (and at
 // its starting step). The run loops then stop their backend calls on those
 // steps, which changes no step and no key. Without a sink nothing happens.
 #pragma once
@@ -18,7 +18,7 @@ class FrameSink {
   virtual ~FrameSink() = default;
   virtual uint64_t every() const = 0;
   // A frame of the run loop numbered `run` (run_serial(): one number per
-  // Simulation or MpcdSimulation of the process, in construction order).
+  // Simulation of the process and particle kind, in construction order).
   virtual void frame(uint64_t run, const Box& box, const H5mdFrame& f) = 0;
 };
 

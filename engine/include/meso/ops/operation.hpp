@@ -1,7 +1,7 @@
 // An operation is one piece of a time step that a backend implements (the
 // OpenMM Platform/Kernel pattern: the engine declares the abstract operation,
 // each backend registers a factory for it under its name, and the engine's
-// StepPlan, or MpcdSimulation for the MPCD solvent, composes them; see
+// StepPlan, with the MPCD solvent as its SolventStage, composes them; see
 // ARCHITECTURE.md, "Operations").
 //
 // The registered names (the table in ARCHITECTURE.md lists them too, and

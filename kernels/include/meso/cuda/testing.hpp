@@ -17,9 +17,9 @@ namespace meso::cuda::testing {
 // the recovery path. Throws std::invalid_argument for another backend's list.
 void shrink_neighbor_capacity_for_test(NeighborListOp& nlist, uint32_t cap);
 
-// The MPCD cell list of the last collision of a CUDA collide operation (an
-// MpcdSimulation's collide_op()): the solvent members of each cell as tags in stored
-// order (rows are empty before the first collision and after a sort, which
+// The MPCD cell list of the last collision of a CUDA collide operation (a
+// Simulation's solvent()->collide_op()): the solvent members of each cell as
+// tags in stored order (rows are empty before the first collision and after a sort, which
 // reuses the memory), and the cell index cached in each particle's vel.w as
 // (tag, cell) pairs sorted by tag. Throws std::invalid_argument for another
 // backend's operation.

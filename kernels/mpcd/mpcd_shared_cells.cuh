@@ -1,0 +1,92 @@
+// What the decomposed MPCD collision of the CUDA backend (CudaMpcdCollide on
+// several ranks, mpcd_op.cu) keeps between collisions:
+// - the shared cells of each touched range met so far, as host and device
+//   lists (the grid shift moves the range by a cell along each split axis
+//   now and then, so a rank meets at most 2^3 ranges);
+// - the phases' values: on the device compact, one entry per shared cell;
+//   on the host over the range, as Communicator::combine_layers takes them;
+// - a second stream of the highest priority for the shared cells, so that
+//   their short kernels and copies are not queued behind the inner cells'
+//   collision.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <memory_resource>
+#include <vector>
+
+#include "core/pinned_memory.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/cuda/device_buffer.hpp"
+#include "meso/mpcd.hpp"
+#include "mpcd/mpcd_kernels.cuh"
+
+namespace meso::cuda {
+
+class MpcdSharedCells {
+ public:
+  MpcdSharedCells();
+  ~MpcdSharedCells();
+  MpcdSharedCells(const MpcdSharedCells&) = delete;
+  MpcdSharedCells& operator=(const MpcdSharedCells&) = delete;
+
+  // Makes range r the current one (its shared cells: the first and the last
+  // layer of each split axis), and the values' buffers fit it; `s` is the
+  // context's stream, waited for before a buffer the last collision read moves.
+  void prepare(const CellRange& r, const Domain& d, cudaStream_t s);
+  const MpcdRangeView& view() const { return cur_->view; }
+  MpcdLayerArgs args() {
+    return {cur_->list.data(), uint32_t(cur_->shared.size()), v1.data(), q2.data(), q3.data()};
+  }
+
+  // The phase's values (width per shared cell, on the device) combined over
+  // the ranks and copied back in place: down, into the range's host layout,
+  // combine, up.
+  template <class T, class D, class Combine>
+  void exchange(D* dev, std::vector<T>& host, int width, Combine&& combine) {
+    const std::vector<uint32_t>& shared = cur_->shared;
+    const std::size_t ns = shared.size(), values = ns * std::size_t(width);
+    if (pinned_.size() < (values + 1) * sizeof(D)) pinned_.resize(std::max<std::size_t>((values + 1) * sizeof(D), 256));
+    D* buf = reinterpret_cast<D*>(pinned_.data());
+    MESO_CUDA_CHECK(cudaStreamSynchronize(stream));  // the phase's kernel is done: the time below is the copy's
+    auto t0 = std::chrono::steady_clock::now();
+    if (values) MESO_CUDA_CHECK(cudaMemcpyAsync(buf, dev, values * sizeof(D), cudaMemcpyDeviceToHost, stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+    copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t k = 0; k < ns; ++k)
+      for (int w = 0; w < width; ++w) host[std::size_t(shared[k]) * width + w] = T(buf[k * width + w]);
+    combine(host);
+    for (std::size_t k = 0; k < ns; ++k)
+      for (int w = 0; w < width; ++w) buf[k * width + w] = D(host[std::size_t(shared[k]) * width + w]);
+    t0 = std::chrono::steady_clock::now();
+    if (values) MESO_CUDA_CHECK(cudaMemcpyAsync(dev, buf, values * sizeof(D), cudaMemcpyHostToDevice, stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+    copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  DeviceBuffer<uint32_t> outside;  // solvent particles outside the range's cells (one word)
+  DeviceBuffer<double> v1;
+  DeviceBuffer<long long> q2, q3;
+  std::vector<double> h1;
+  std::vector<int64_t> h2, h3;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t cells_built = nullptr, done = nullptr;
+  double copy_s = 0.0;  // seconds of host-device copies of the values
+
+ private:
+  struct RangeLists {
+    CellRange range;
+    MpcdRangeView view{};
+    std::vector<uint32_t> shared;  // local indices of the shared cells
+    DeviceBuffer<uint32_t> list;
+  };
+  std::vector<std::unique_ptr<RangeLists>> ranges_;
+  RangeLists* cur_ = nullptr;
+  // Page-locked host memory: the layers' values cross in one copy each way.
+  PinnedMemory pinned_memory_;
+  std::pmr::vector<unsigned char> pinned_{&pinned_memory_};
+};
+
+}  // namespace meso::cuda

@@ -1,0 +1,45 @@
+// Shared by the domain decomposition tests (decomposition_test.cpp,
+// decomposition_mpcd_test.cpp; both in decomposition_test and, built with
+// MESO_DECOMPOSITION_CUDA, decomposition_gpu_test): this rank and the number
+// of ranks, and the backend the ranks run (CPU reference or CUDA).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "meso/reference/cpu_backend.hpp"
+#ifdef MESO_DECOMPOSITION_CUDA
+#include "meso/cuda/cuda_backend.hpp"
+#endif
+#include "meso/simulation.hpp"
+
+namespace meso::scaling::test {
+
+inline int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int world_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+#ifdef MESO_DECOMPOSITION_CUDA
+inline constexpr const char* kBackend = "cuda";
+inline std::unique_ptr<Backend> backend(const Variant& v) {
+  BackendRegistry r;
+  cuda::register_cuda_backend(r);
+  return r.create("cuda", v);
+}
+// The CUDA variant of the gates: fp64 storage and arithmetic.
+inline std::unique_ptr<Backend> cpu() { return backend(Variant::parse("precision=double")); }
+#else
+inline constexpr const char* kBackend = "cpu";
+inline std::unique_ptr<Backend> backend(const Variant& v) { return std::make_unique<reference::CpuBackend<double>>(v); }
+inline std::unique_ptr<Backend> cpu() { return backend(Variant{}); }
+#endif
+
+}  // namespace meso::scaling::test
