@@ -40,7 +40,7 @@ void drive(BenchResult& r, uint64_t first, const OutputOptions& o, Backend& b, A
   const uint64_t every = o.trajectory.empty() ? 0 : o.every;
   const uint64_t cp_every = o.checkpoint.empty() ? 0 : o.checkpoint_every;
   if (every) frame();  // the starting state
-  progress::begin(r.name, end - first);
+  progress::begin(r.label, end - first);
   double seconds = 0.0;
   uint64_t step = first;
   while (step < end) {

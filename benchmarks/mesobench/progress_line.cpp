@@ -1,9 +1,11 @@
 #include "progress_line.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace meso::bench {
 namespace {
@@ -21,6 +23,13 @@ std::string duration(double s) {
   else
     std::snprintf(buf, sizeof buf, "%.1f h", s / 3600.0);
   return buf;
+}
+
+// Columns of the terminal on `out` (100 when it does not say).
+std::size_t terminal_columns(std::FILE* out) {
+  winsize ws{};
+  if (::ioctl(::fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 100;
 }
 
 }  // namespace
@@ -69,9 +78,16 @@ void ProgressLine::report(Clock::time_point now) {
     const auto filled = static_cast<std::size_t>(std::lround(fraction * kWidth));
     std::string bar;
     if (known) bar.append("[").append(filled, '#').append(kWidth - filled, '-').append("] ");
-    std::fprintf(out_, "\r  %s %s%llu", what_.c_str(), bar.c_str(), static_cast<unsigned long long>(done_));
-    if (known) std::fprintf(out_, "/%llu", static_cast<unsigned long long>(total_));
-    std::fprintf(out_, " steps  %.4g steps/s  %s\033[K", tps, left.c_str());
+    // One line that fits the terminal (a wider one would wrap, and \r
+    // would redraw only its last row): the label is cut to what is left.
+    char tail[160];
+    int k = std::snprintf(tail, sizeof tail, "%s%llu", bar.c_str(), static_cast<unsigned long long>(done_));
+    if (known) k += std::snprintf(tail + k, sizeof tail - k, "/%llu", static_cast<unsigned long long>(total_));
+    std::snprintf(tail + k, sizeof tail - k, " steps  %.4g steps/s  %s", tps, left.c_str());
+    const std::size_t room = terminal_columns(out_) - 1, used = 3 + std::strlen(tail);
+    std::string what = what_;
+    if (used + what.size() > room) what = used + 2 < room ? what.substr(0, room - used - 1) + "~" : "";
+    std::fprintf(out_, "\r  %s %s\033[K", what.c_str(), tail);
     live_drawn_ = true;
   } else {
     std::fprintf(out_, "  progress: %s: %llu", what_.c_str(), static_cast<unsigned long long>(done_));

@@ -61,21 +61,40 @@ nlohmann::json to_json(const BenchResult& r) {
 }
 
 void print_table(const std::vector<BenchResult>& results) {
+  // 100 columns: the case's label (BenchCase::label; the full name is in
+  // the JSON), then the figures. A label wider than its column gets a line
+  // of its own, the figures the next.
+  constexpr std::size_t kFigures = 54, kWidth = 100;
   std::size_t w = 4;
-  for (const auto& r : results) w = std::max(w, r.name.size());
-  std::cout << std::left << std::setw(static_cast<int>(w)) << "name" << "  " << std::setw(7)
-            << "backend" << std::right << std::setw(10) << "N" << std::setw(12) << "TPS"
-            << std::setw(21) << "TPS min..max" << std::setw(11) << "MPS/s" << '\n';
-  std::cout << std::string(w + 63, '-') << '\n';
+  for (const auto& r : results) w = std::max(w, r.label.size());
+  w = std::min(w, kWidth - kFigures);
+  std::cout << std::left << std::setw(static_cast<int>(w)) << "case" << "  " << std::setw(7) << "backend"
+            << std::right << std::setw(9) << "N" << std::setw(9) << "TPS" << std::setw(19) << "TPS min..max"
+            << std::setw(8) << "MPS/s" << '\n';
+  std::cout << std::string(w + kFigures, '-') << '\n';
   for (const auto& r : results) {
+    std::string label = r.label;
+    if (label.size() > w) {
+      std::cout << (label.size() <= kWidth ? label : label.substr(0, kWidth - 1) + "~") << '\n';
+      label.clear();
+    }
     std::ostringstream spread;
     spread << std::fixed << std::setprecision(1) << r.tps_min << ".." << r.tps_max;
-    std::cout << std::left << std::setw(static_cast<int>(w)) << r.name << "  " << std::setw(7)
-              << r.backend << std::right << std::setw(10) << r.n << std::fixed
-              << std::setprecision(1) << std::setw(12) << r.tps_median << std::setw(21)
-              << spread.str() << std::setprecision(2) << std::setw(11) << r.mps_median << '\n';
+    std::cout << std::left << std::setw(static_cast<int>(w)) << label << "  " << std::setw(7) << r.backend
+              << std::right << std::setw(9) << r.n << std::fixed << std::setprecision(1) << std::setw(9)
+              << r.tps_median << std::setw(19) << spread.str() << std::setprecision(2) << std::setw(8)
+              << r.mps_median << '\n';
   }
   std::cout.unsetf(std::ios::floatfield);
+}
+
+void print_provenance_header(const Provenance& p, const std::string& backend) {
+  auto cut = [](std::string s) { return s.size() <= 100 ? s : s.substr(0, 99) + "~"; };
+  std::cout << cut("mesobench " + p.version + " (" + p.git_commit + ", " + p.build_type + ")  backend " + backend)
+            << '\n'
+            << cut("CPU: " + p.cpu_model + " x" + std::to_string(p.cpu_threads) +
+                   " threads  GPU: " + (p.gpu_model.empty() ? "none" : p.gpu_model))
+            << "\n\n";
 }
 
 void write_json_atomically(const std::string& path, const nlohmann::json& doc) {

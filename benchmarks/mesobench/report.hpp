@@ -23,6 +23,10 @@ nlohmann::json result_document(const char* kind, const Provenance& p);
 nlohmann::json to_json(const BenchResult& r);
 
 void print_table(const std::vector<BenchResult>& results);
+// What ran where, before the results of `run` and `validate`: the version,
+// commit and build, the backend, the CPU and the GPU (two lines of at most
+// 100 columns).
+void print_provenance_header(const Provenance& p, const std::string& backend);
 
 // Writes `doc` to `path` durably (io::write_file_durably: a temporary file,
 // fsync, rename). Check the path first with output_paths.hpp.

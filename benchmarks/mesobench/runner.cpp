@@ -39,7 +39,7 @@ std::string ignored_axes(const Backend& b) {
 template <class Advance>
 void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& advance) {
   uint64_t warm_steps = 0;
-  progress::begin(r.name + " (warm-up)", 0);
+  progress::begin(r.label + " (warm-up)", 0);
   const auto t_warm = Clock::now();
   while (warm_steps < 2 || seconds_since(t_warm) < opt.warmup_time) {
     advance(1);
@@ -48,7 +48,7 @@ void time_steps(BenchResult& r, Backend& b, const RunOptions& opt, Advance&& adv
   b.synchronize();
   const double per_step = seconds_since(t_warm) / static_cast<double>(warm_steps);
   r.steps_per_repeat = std::max<uint64_t>(2, static_cast<uint64_t>(std::ceil(opt.min_time / per_step)));
-  progress::begin(r.name, r.steps_per_repeat * static_cast<uint64_t>(opt.repeats));
+  progress::begin(r.label, r.steps_per_repeat * static_cast<uint64_t>(opt.repeats));
   const progress::NoSplit whole_repeats;  // progress between repeats, none inside the timed calls
 
   for (int k = 0; k < opt.repeats; ++k) {
@@ -72,6 +72,7 @@ void describe(BenchResult& r, const BenchCase& c, const Backend& b, const Varian
   r.variant_effective = variant.to_string(b.applicable_axes());
   r.variant_ignored = ignored_axes(b);
   r.name = c.name(r.backend, r.variant_effective);
+  r.label = c.label(r.variant_given);  // set by the callers before
   const Vec3d L = box.lengths();
   r.box[0] = L.x, r.box[1] = L.y, r.box[2] = L.z;
 }
@@ -105,9 +106,9 @@ BenchResult run_case_impl(const BenchCase& c, const BackendRegistry& registry,
 
 void describe_case(BenchResult& r, const BenchCase& c, const Backend& b, const ResolvedVariant& rv,
                    const Box& box) {
-  describe(r, c, b, rv.variant, box);
   r.variant_default = rv.base;
   r.variant_given = rv.given;
+  describe(r, c, b, rv.variant, box);
 }
 
 BenchResult run_case(const BenchCase& c, const BackendRegistry& registry,

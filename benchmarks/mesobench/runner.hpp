@@ -28,7 +28,8 @@ struct RunOptions {
 
 struct BenchResult {
   BenchCase bench;
-  std::string name;
+  std::string name;   // the full case name (the JSON's, what compare matches)
+  std::string label;  // its short form for tables and progress lines (BenchCase::label)
   std::string backend;
   std::string variant_requested;  // the variant the case ran with, every axis
   std::string variant_default;    // the workload's default it started from (variant_defaults.hpp)

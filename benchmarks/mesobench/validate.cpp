@@ -183,6 +183,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
       throw_input_error("--param '", kv, "' is invalid: the value must be a number > 0");
     ctx.params[key] = v;
   }
+  print_provenance_header(collect_provenance(), ctx.backend);
   std::vector<validation::Result> results;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const auto* c = selected[i];

@@ -115,9 +115,32 @@ void BenchCase::validate() const {
 
 SimulationSetup BenchCase::make_setup() const { return workload->make_setup(*this); }
 
+namespace {
+
+// The --param settings of `c` that its parameter part does not show, each
+// with a leading '/'.
+std::string unshown_settings(const BenchCase& c, const std::string& shown) {
+  std::string out;
+  const std::string parts = '/' + shown + '/';
+  for (const std::string& kv : c.given_settings) {
+    const std::string key = kv.substr(0, kv.find('='));
+    if (parts.find('/' + key + '=') == std::string::npos) out += '/' + kv;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string BenchCase::name(const std::string& backend, const std::string& variant) const {
-  return workload->name() + '/' + workload->kernel() + '/' + backend + '/' + variant + '/' +
-         workload->name_parameters(*this);
+  const std::string shown = workload->name_parameters(*this);
+  return workload->name() + '/' + workload->kernel() + '/' + backend + '/' + variant + '/' + shown +
+         unshown_settings(*this, shown);
+}
+
+std::string BenchCase::label(const std::string& variant_given) const {
+  const std::string shown = workload->name_parameters(*this);
+  return workload->name() + ' ' + shown + unshown_settings(*this, shown) +
+         (variant_given.empty() ? "" : ' ' + variant_given);
 }
 
 void apply_param(BenchCase& c, const std::string& kv) {
@@ -136,7 +159,13 @@ void apply_param(BenchCase& c, const std::string& kv) {
                           p.meaning, ")");
     }
     p.set(c, value);
-    if (!c.was_given(key)) c.given.push_back(key);
+    if (!c.was_given(key)) {
+      c.given.push_back(key);
+      c.given_settings.push_back(kv);
+    } else {
+      for (std::string& g : c.given_settings)
+        if (g.compare(0, key.size() + 1, key + '=') == 0) g = kv;
+    }
     return;
   }
   throw_input_error("--param key '", key, "' is unknown for ", c.workload->name(), ": allowed keys are ",

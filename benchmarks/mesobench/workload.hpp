@@ -39,6 +39,7 @@ struct BenchCase {
   RunParams run;    // MD workloads: integrator, time step, lists, thermostat
   bool in_default_suite = false;
   std::vector<std::string> given;  // the --param keys set, in order (a workload refuses unused ones)
+  std::vector<std::string> given_settings;  // "key=value" of each key in `given`, its last value
 
   bool was_given(const std::string& key) const;
 
@@ -48,8 +49,14 @@ struct BenchCase {
   void validate() const;  // the parameters, the run's, the memory they need
   // What the Simulation runs: MD particles, an MPCD solvent, or both.
   SimulationSetup make_setup() const;
-  // Full name for a backend and the variant string it honoured.
+  // Full name for a backend and the variant string it honoured; a --param
+  // setting that the workload's parameter part does not show is appended
+  // ("/integrator=nvt"), so runs that differ in it are different cases.
   std::string name(const std::string& backend, const std::string& variant) const;
+  // The short form tables and progress lines show (100 columns): the
+  // workload, the parameter part, the --param settings it does not show and
+  // the variant axes given over the default (`variant_given`).
+  std::string label(const std::string& variant_given) const;
 };
 
 // The values a numeric parameter may take: outside them a run measures

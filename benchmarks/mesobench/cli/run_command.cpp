@@ -88,14 +88,12 @@ class RunCommand final : public Command {
     RunOptions ro = timing_;
     ro.inspect = inspect_backend;
     const Provenance prov = collect_provenance();
-    std::cout << "mesobench " << prov.version << " (" << prov.git_commit << ", " << prov.build_type
-              << ")  backend " << s.backend << "  CPU: " << prov.cpu_model << " x" << prov.cpu_threads
-              << " threads  GPU: " << (prov.gpu_model.empty() ? "none" : prov.gpu_model) << "\n\n";
+    print_provenance_header(prov, s.backend);
     std::vector<BenchResult> results;
     for (std::size_t k = 0; k < s.cases.size(); ++k) {
       results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_)
                                    : run_case(s.cases[k], ctx.registry, s.backend, s.variants[k], ro));
-      if (!progress_.quiet) std::cerr << "  done " << results.back().name << '\n';
+      if (!progress_.quiet) std::cerr << "  done " << results.back().label << '\n';
     }
     print_table(results);
     if (!json_.empty()) {
