@@ -91,6 +91,11 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
     throw_input_error("checkpoint '", o.restart, "' holds ", from->mpcd ? "an MPCD solvent" : "MD particles",
                       ", not the state of ", c.workload_name());
   const io::CheckpointIdentity id = identity_checked(c, backend, rv.variant, r.n, o, from);
+  if (from)
+    io::check_restart_state(*from,
+                            setup.md ? io::RestartBounds{box, setup.md->type_mass, dt}
+                                     : io::RestartBounds{box, {setup.solvent->params.mass}, dt},
+                            o.restart);
   Checkpoint solvent_start;
   const Checkpoint* start = nullptr;
   if (from) start = from->mpcd ? &(solvent_start = from->state()) : &from->md;

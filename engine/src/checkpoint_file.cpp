@@ -1,8 +1,10 @@
 #include "meso/io/checkpoint_file.hpp"
 
+#include <cmath>
 #include <cstring>
-#include <stdexcept>
+#include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <iterator>
 #include <sstream>
 #include <type_traits>
@@ -10,6 +12,7 @@
 
 #include "meso/error.hpp"
 #include "meso/io/durable_file.hpp"
+#include "meso/io/input_file.hpp"
 
 namespace meso::io {
 namespace {
@@ -17,6 +20,15 @@ namespace {
 constexpr char kMagic[8] = {'M', 'E', 'S', 'O', 'C', 'K', 'P', 'T'};
 constexpr uint32_t kKindMd = 1, kKindMpcd = 2;
 constexpr std::size_t kPreamble = sizeof(kMagic) + sizeof(uint32_t) + sizeof(uint64_t);
+constexpr uint32_t kMaxIdentityString = 1u << 16;
+
+// Payload bytes (after n and step), by the format in the header: what the
+// length field must hold for a given n, checked before anything is sized by n.
+constexpr uint64_t kMdFixed = 2 * sizeof(double) + sizeof(uint8_t);               // xi, eta, has_lists
+constexpr uint64_t kMdPerParticle = 9 * sizeof(double) + 3 * sizeof(int32_t) + 2 * sizeof(uint32_t);
+constexpr uint64_t kListsFixed = 2 * sizeof(uint32_t);                             // the two counters
+constexpr uint64_t kListsPerParticle = sizeof(uint32_t) + 3 * sizeof(double);     // order, build position
+constexpr uint64_t kMpcdPerParticle = 6 * sizeof(double) + 3 * sizeof(int32_t) + 2 * sizeof(uint32_t);
 
 class Writer {
  public:
@@ -55,11 +67,19 @@ class Reader {
     p_ += sizeof(T);
     return v;
   }
-  std::string get_string() {
+  // An identity string: printable text of a sane length (the writer's are
+  // names and key=value lists), so that messages can quote it.
+  std::string get_string(const char* field) {
     const auto len = get<uint32_t>();
+    if (len > kMaxIdentityString)
+      throw_input_error("checkpoint '", path_, "': ", field, " is ", len, " bytes long (at most ", kMaxIdentityString,
+                        ")");
     need(len);
     std::string s(p_, len);
     p_ += len;
+    for (const char c : s)
+      if (c < 0x20 || c > 0x7e)
+        throw_input_error("checkpoint '", path_, "': ", field, " '", excerpt(s), "' is not printable text");
     return s;
   }
   template <class V, class C>
@@ -76,12 +96,18 @@ class Reader {
     for (auto& e : v) e = get<T>();
     return v;
   }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+  // The byte `offset` bytes ahead, not consumed (the list flag, read ahead
+  // to know the payload's size before anything is allocated).
+  uint8_t peek(std::size_t offset) const {
+    need(offset + 1);
+    return static_cast<uint8_t>(p_[offset]);
+  }
   bool done() const { return p_ == end_; }
 
  private:
   void need(std::size_t k) const {
-    if (static_cast<std::size_t>(end_ - p_) < k)
-      throw_input_error("checkpoint '", path_, "' is corrupt: its payload ends early");
+    if (left() < k) throw_input_error("checkpoint '", path_, "' is corrupt: its payload ends early");
   }
   const char* p_;
   const char* end_;
@@ -165,24 +191,122 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, uin
   finish(path, w);
 }
 
-CheckpointFile read_checkpoint(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_input_error("cannot read checkpoint '", path, "': ", std::strerror(errno));
-  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (file.size() < kPreamble || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0)
+namespace {
+
+// The bytes after the preamble (body and checksum). Only a regular file is
+// opened (input_file.hpp), and only the preamble is read before the file is
+// known to be a checkpoint of the size its length field states: a foreign
+// file of any size costs 20 bytes.
+std::string read_body(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::ifstream in = open_input_file(path, "checkpoint");
+  char pre[kPreamble];
+  in.read(pre, kPreamble);
+  if (static_cast<std::size_t>(in.gcount()) < kPreamble || std::memcmp(pre, kMagic, sizeof(kMagic)) != 0)
     throw_input_error("'", path, "' is not a mesobench checkpoint (no MESOCKPT header)");
   uint32_t version = 0;
   uint64_t length = 0;
-  std::memcpy(&version, file.data() + sizeof(kMagic), sizeof(version));
-  std::memcpy(&length, file.data() + sizeof(kMagic) + sizeof(version), sizeof(length));
+  std::memcpy(&version, pre + sizeof(kMagic), sizeof(version));
+  std::memcpy(&length, pre + sizeof(kMagic) + sizeof(version), sizeof(length));
   if (version != kCheckpointFormat)
     throw_input_error("checkpoint '", path, "' has format version ", version, "; this mesobench reads version ",
                       kCheckpointFormat);
-  const uint64_t expected = kPreamble + length + sizeof(uint64_t);
-  if (length > file.size() || file.size() != expected)
-    throw_input_error("checkpoint '", path, "' is truncated or damaged: ", file.size(), " bytes, its header says ",
-                      expected);
-  const char* body = file.data() + kPreamble;
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) throw_input_error("cannot read checkpoint '", path, "': ", ec.message());
+  // length is compared with the size first: kPreamble + length cannot wrap.
+  if (length > size || size != kPreamble + length + sizeof(uint64_t))
+    throw_input_error("checkpoint '", path, "' is truncated or damaged: ", size, " bytes, its header says ",
+                      length > size ? std::string("more than the file holds")
+                                    : std::to_string(kPreamble + length + sizeof(uint64_t)));
+  std::string body(length + sizeof(uint64_t), '\0');
+  in.read(body.data(), static_cast<std::streamsize>(body.size()));
+  if (static_cast<std::size_t>(in.gcount()) != body.size())
+    throw_input_error("checkpoint '", path, "' is truncated: it ended while being read");
+  return body;
+}
+
+[[noreturn]] void refuse_count(uint64_t n, std::size_t payload, const std::string& path) {
+  throw_input_error("checkpoint '", path, "' is corrupt: its header says N = ", n, ", which does not fit the ",
+                    payload, " bytes of its payload", n == 0 ? " (a checkpoint holds at least one particle)" : "");
+}
+
+template <class V>
+void check_finite(const std::vector<V>& v, const char* field, const std::vector<uint32_t>& tag,
+                  const std::string& path) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!(std::isfinite(v[i].x) && std::isfinite(v[i].y) && std::isfinite(v[i].z)))
+      throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", tag[i], ") has ", field, " (", v[i].x,
+                        ", ", v[i].y, ", ", v[i].z, "), which is not finite");
+}
+
+// Image counters far from overflow: a continued run adds crossings to them,
+// and int32 overflow is undefined. 2^30 crossings is beyond any run.
+constexpr int32_t kMaxImage = 1 << 30;
+
+void check_images(const std::vector<Image>& img, const std::vector<uint32_t>& tag, const std::string& path) {
+  auto bad = [](int32_t k) { return k > kMaxImage || k < -kMaxImage; };
+  for (std::size_t i = 0; i < img.size(); ++i)
+    if (bad(img[i].x) || bad(img[i].y) || bad(img[i].z))
+      throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", tag[i], ") has image (", img[i].x, ", ",
+                        img[i].y, ", ", img[i].z, "), beyond +-2^30 box crossings");
+}
+
+// The writer stores tags 0 .. n-1 (checkpoints are in tag order; bonded
+// forces and the restart's tag lookups rely on it); `order` is the storage
+// order of the same tags.
+void check_permutation(const std::vector<uint32_t>& v, const char* field, const std::string& path) {
+  std::vector<bool> seen(v.size(), false);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] >= v.size())
+      throw_input_error("checkpoint '", path, "': ", field, "[", i, "] = ", v[i], " is not a tag of its N = ",
+                        v.size(), " particles (0 .. ", v.size() - 1, ")");
+    if (seen[v[i]]) throw_input_error("checkpoint '", path, "': ", field, "[", i, "] = ", v[i], " appears twice");
+    seen[v[i]] = true;
+  }
+}
+
+// Every field the format does not already bound, against what the writer
+// produces (docs/io.md, "Checkpoints").
+void check_md_fields(const CheckpointFile& f, const std::string& path) {
+  const Checkpoint& cp = f.md;
+  const ParticleData<double>& p = cp.particles;
+  if (!std::isfinite(cp.integrator.xi) || !std::isfinite(cp.integrator.eta))
+    throw_input_error("checkpoint '", path, "': the thermostat variables xi = ", cp.integrator.xi,
+                      ", eta = ", cp.integrator.eta, " are not finite");
+  check_permutation(p.tag, "tag", path);
+  check_finite(p.position, "position", p.tag, path);
+  check_finite(p.velocity, "velocity", p.tag, path);
+  check_finite(p.force, "force", p.tag, path);
+  check_images(p.image, p.tag, path);
+  if (!cp.exact()) return;
+  const ListRestartState& l = cp.lists;
+  check_permutation(l.order, "list order", path);
+  check_finite(l.build_position, "list build position", l.order, path);
+  // Both counters advance once a step from 0 (the first build, the first
+  // sort), so neither exceeds the step; UINT32_MAX is "no sort yet".
+  if (l.steps_since_build > f.step)
+    throw_input_error("checkpoint '", path, "': steps_since_build = ", l.steps_since_build,
+                      " is more than its step ", f.step);
+  if (l.steps_since_sort > f.step && l.steps_since_sort != UINT32_MAX)
+    throw_input_error("checkpoint '", path, "': steps_since_sort = ", l.steps_since_sort,
+                      " is more than its step ", f.step, " (and not 4294967295, no sort yet)");
+}
+
+void check_mpcd_fields(const CheckpointFile& f, const std::string& path) {
+  const MpcdParticles& s = f.solvent;
+  check_permutation(s.tag, "tag", path);
+  check_finite(s.position, "position", s.tag, path);
+  check_finite(s.velocity, "velocity", s.tag, path);
+  check_images(s.image, s.tag, path);
+}
+
+}  // namespace
+
+CheckpointFile read_checkpoint(const std::string& path) {
+  const std::string file = read_body(path);
+  const std::size_t length = file.size() - sizeof(uint64_t);
+  const char* body = file.data();
   uint64_t stored = 0;
   std::memcpy(&stored, body + length, sizeof(stored));
   if (fnv1a64(body, length) != stored)
@@ -191,24 +315,39 @@ CheckpointFile read_checkpoint(const std::string& path) {
   Reader r(body, length, path);
   CheckpointFile f;
   const auto kind = r.get<uint32_t>();
-  if (kind != kKindMd && kind != kKindMpcd) throw_input_error("checkpoint '", path, "' has unknown kind ", kind);
+  if (kind != kKindMd && kind != kKindMpcd)
+    throw_input_error("checkpoint '", path, "' has unknown kind ", kind, " (1: MD, 2: MPCD)");
   f.mpcd = kind == kKindMpcd;
   CheckpointIdentity& id = f.identity;
-  id.workload = r.get_string();
-  id.setup = r.get_string();
-  id.backend = r.get_string();
-  id.precision = r.get_string();
+  id.workload = r.get_string("workload");
+  id.setup = r.get_string("setup");
+  id.backend = r.get_string("backend");
+  id.precision = r.get_string("precision");
   id.n = r.get<uint64_t>();
   f.step = r.get<uint64_t>();
-  const std::size_t n = id.n;
+  const uint64_t n = id.n;
   if (f.mpcd) {
+    if (n == 0 || n > r.left() / kMpcdPerParticle || n * kMpcdPerParticle != r.left())
+      refuse_count(n, r.left(), path);
     MpcdParticles& s = f.solvent;
     s.position = r.get_vec3s<Vec3d, double>(n);
     s.velocity = r.get_vec3s<Vec3d, double>(n);
     s.image = r.get_vec3s<Image, int32_t>(n);
     s.type = r.get_all<uint32_t>(n);
     s.tag = r.get_all<uint32_t>(n);
+    check_mpcd_fields(f, path);
   } else {
+    // N fixes the payload's size with or without the list state; the list
+    // flag, where that layout puts it, must then say which.
+    const std::size_t left = r.left();
+    const uint64_t per = kMdPerParticle, per_lists = kMdPerParticle + kListsPerParticle;
+    const bool plain = n != 0 && n <= left / per && n * per + kMdFixed == left;
+    const bool lists = n != 0 && n <= left / per_lists && n * per_lists + kMdFixed + kListsFixed == left;
+    if (!plain && !lists) refuse_count(n, left, path);
+    const uint8_t flag = r.peek(2 * sizeof(double) + n * per);
+    if (flag != (lists ? 1 : 0))
+      throw_input_error("checkpoint '", path, "': has_lists = ", unsigned(flag), " where N = ", n, " and its size say ",
+                        lists ? 1 : 0, " (0: no list state, 1: list state)");
     Checkpoint& cp = f.md;
     cp.step = f.step;
     cp.integrator.xi = r.get<double>();
@@ -228,16 +367,72 @@ CheckpointFile read_checkpoint(const std::string& path) {
       l.steps_since_build = r.get<uint32_t>();
       l.steps_since_sort = r.get<uint32_t>();
     }
+    check_md_fields(f, path);
   }
   if (!r.done()) throw_input_error("checkpoint '", path, "' is corrupt: bytes after its payload");
   return f;
 }
 
+namespace {
+
+template <class V>
+void check_in_box(const std::vector<V>& r, const char* field, const std::vector<uint32_t>& tag, const Box& box,
+                  const std::string& path) {
+  const Vec3d lo = box.lo(), L = box.lengths();
+  const double slack = 1e-6;
+  auto inside = [&](double x, double lo1, double l) { return x >= lo1 - slack * l && x <= lo1 + l + slack * l; };
+  for (std::size_t i = 0; i < r.size(); ++i)
+    if (!(inside(r[i].x, lo.x, L.x) && inside(r[i].y, lo.y, L.y) && inside(r[i].z, lo.z, L.z)))
+      throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", tag[i], ") has ", field, " (", r[i].x,
+                        ", ", r[i].y, ", ", r[i].z, "), outside the run's box (", L.x, " x ", L.y, " x ", L.z,
+                        ", centred on the origin)");
+}
+
+// A displacement of more than half the box in one step (d per component)
+// has no minimum image: no run the writer continued can hold one.
+template <class V>
+void check_step_displacement(const std::vector<V>& v, const std::vector<uint32_t>& type, double scale,
+                             const std::vector<double>& type_mass, bool per_mass, const char* field,
+                             const std::vector<uint32_t>& tag, const Box& box, const std::string& path) {
+  const Vec3d L = box.lengths();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double s = per_mass ? scale / type_mass[type[i]] : scale;
+    if (std::fabs(v[i].x) * s > 0.5 * L.x || std::fabs(v[i].y) * s > 0.5 * L.y || std::fabs(v[i].z) * s > 0.5 * L.z)
+      throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", tag[i], ") has ", field, " (", v[i].x,
+                        ", ", v[i].y, ", ", v[i].z, "), which moves it more than half the box in one step");
+  }
+}
+
+void check_types(const std::vector<uint32_t>& type, const std::vector<uint32_t>& tag, std::size_t ntypes,
+                 const std::string& path) {
+  for (std::size_t i = 0; i < type.size(); ++i)
+    if (type[i] >= ntypes)
+      throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", tag[i], ") has type ", type[i],
+                        "; the run has ", ntypes, " type", ntypes == 1 ? "" : "s", " (0 .. ", ntypes - 1, ")");
+}
+
+}  // namespace
+
+void check_restart_state(const CheckpointFile& f, const RestartBounds& run, const std::string& path) {
+  const bool mpcd = f.mpcd;
+  const std::vector<uint32_t>& type = mpcd ? f.solvent.type : f.md.particles.type;
+  const std::vector<uint32_t>& tag = mpcd ? f.solvent.tag : f.md.particles.tag;
+  check_types(type, tag, run.type_mass.size(), path);
+  const Box& box = run.box;
+  check_in_box(mpcd ? f.solvent.position : f.md.particles.position, "position", tag, box, path);
+  check_step_displacement(mpcd ? f.solvent.velocity : f.md.particles.velocity, type, run.dt, run.type_mass, false,
+                          "velocity", tag, box, path);
+  if (mpcd) return;
+  check_step_displacement(f.md.particles.force, type, 0.5 * run.dt * run.dt, run.type_mass, true, "force", tag, box,
+                          path);
+  if (f.md.exact()) check_in_box(f.md.lists.build_position, "list build position", f.md.lists.order, box, path);
+}
+
 void require_same_run(const CheckpointIdentity& file, const CheckpointIdentity& run, const std::string& path) {
   auto check = [&](const char* field, const std::string& a, const std::string& b) {
     if (a != b)
-      throw_input_error("checkpoint '", path, "' is from another run: its ", field, " is '", a, "', this run's is '",
-                        b, "'");
+      throw_input_error("checkpoint '", path, "' is from another run: its ", field, " is '", excerpt(a),
+                        "', this run's is '", b, "'");
   };
   check("workload", file.workload, run.workload);
   if (file.n != run.n)
@@ -250,8 +445,8 @@ void require_same_run(const CheckpointIdentity& file, const CheckpointIdentity& 
     std::istringstream a(file.setup), b(run.setup);
     std::string x, y;
     while (a >> x, b >> y, (a || b) && x == y) x.clear(), y.clear();
-    throw_input_error("checkpoint '", path, "' is from another run: its setup has '", x, "', this run has '", y,
-                      "' (a restart continues the same parameters and variant)");
+    throw_input_error("checkpoint '", path, "' is from another run: its setup has '", excerpt(x), "', this run has '",
+                      excerpt(y), "' (a restart continues the same parameters and variant)");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "meso/error.hpp"
+#include "meso/io/input_file.hpp"
 
 namespace meso {
 namespace {
@@ -12,9 +13,34 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 void check_tag(uint64_t tag, uint64_t ntags, const char* what, std::size_t index) {
+  if (ntags == 0)
+    throw_input_error("topology: ", what, " ", index, " names tag ", tag, ", but the system has no particles");
   if (tag >= ntags)
     throw_input_error("topology: ", what, " ", index, " names tag ", tag, ", but the system has ",
                       ntags, " particles (tags 0 .. ", ntags - 1, ")");
+}
+
+// A line longer than this is no topology record (the longest is a FENE
+// bond type: a name and four numbers, or a long comment); a binary file
+// read as text would otherwise be held whole as one line.
+constexpr std::size_t kMaxLine = 65536;
+
+// The next line of `in` into `text` (without its newline); false at the
+// end. Refuses a line longer than kMaxLine before reading past it.
+bool next_line(std::istream& in, std::string& text, const std::string& source, std::size_t line_no) {
+  text.clear();
+  std::istream::int_type c;
+  while ((c = in.get()) != std::istream::traits_type::eof()) {
+    if (c == '\n') {
+      if (!text.empty() && text.back() == '\r') text.pop_back();  // a file written on Windows
+      return true;
+    }
+    if (text.size() == kMaxLine)
+      throw_input_error(excerpt(source, 200), ":", line_no, ": the line is longer than ", kMaxLine,
+                        " bytes (is this a topology file?): '", excerpt(text), "'");
+    text += static_cast<char>(c);
+  }
+  return !text.empty();
 }
 
 // One parser state: the line being read and where it came from.
@@ -24,7 +50,7 @@ struct LineReader {
   std::istringstream in;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw_input_error(source, ":", line_no, ": ", what);
+    throw_input_error(excerpt(source, 200), ":", line_no, ": ", what);
   }
   std::string word(const char* field) {
     std::string w;
@@ -40,7 +66,7 @@ struct LineReader {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != w.size() || !std::isfinite(v)) fail(std::string(field) + " = '" + w + "' is not a finite number");
+    if (used != w.size() || !std::isfinite(v)) fail(std::string(field) + " = '" + excerpt(w) + "' is not a finite number");
     return v;
   }
   uint32_t tag(const char* field) {
@@ -52,7 +78,7 @@ struct LineReader {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != w.size() || w[0] == '-' || v > 0xffffffffull) fail(std::string(field) + " = '" + w + "' is not a tag");
+    if (used != w.size() || w[0] == '-' || v > 0xffffffffull) fail(std::string(field) + " = '" + excerpt(w) + "' is not a tag");
     return static_cast<uint32_t>(v);
   }
   bool more() {
@@ -66,7 +92,7 @@ uint32_t type_index(const std::vector<T>& types, const std::string& name, LineRe
                     const char* kind) {
   for (std::size_t k = 0; k < types.size(); ++k)
     if (types[k].name == name) return static_cast<uint32_t>(k);
-  r.fail(std::string(kind) + " '" + name + "' is not declared (declare it with " + kind + " first)");
+  r.fail(std::string(kind) + " '" + excerpt(name) + "' is not declared (declare it with " + kind + " first)");
 }
 
 }  // namespace
@@ -74,7 +100,7 @@ uint32_t type_index(const std::vector<T>& types, const std::string& name, LineRe
 void Topology::validate(uint64_t ntags) const {
   for (std::size_t k = 0; k < bond_types.size(); ++k) {
     const BondType& t = bond_types[k];
-    const std::string what = "bond_type " + t.name;
+    const std::string what = "bond_type " + excerpt(t.name);
     if (t.kind == BondKind::harmonic) {
       require_positive((what + " k").c_str(), t.harmonic.k);
       require_non_negative((what + " r0").c_str(), t.harmonic.r0);
@@ -86,9 +112,9 @@ void Topology::validate(uint64_t ntags) const {
     }
   }
   for (const AngleType& t : angle_types) {
-    require_positive(("angle_type " + t.name + " k").c_str(), t.harmonic.k);
+    require_positive(("angle_type " + excerpt(t.name) + " k").c_str(), t.harmonic.k);
     if (!(t.harmonic.theta0 >= 0.0 && t.harmonic.theta0 <= kPi))
-      throw_input_error("angle_type ", t.name, ": theta0 = ", t.harmonic.theta0 * 180.0 / kPi,
+      throw_input_error("angle_type ", excerpt(t.name), ": theta0 = ", t.harmonic.theta0 * 180.0 / kPi,
                         " degrees is outside [0, 180]");
   }
   for (std::size_t k = 0; k < bonds.size(); ++k) {
@@ -116,7 +142,7 @@ Topology read_topology(std::istream& in, const std::string& source) {
   Topology t;
   std::string text;
   std::size_t line_no = 0;
-  while (std::getline(in, text)) {
+  while (next_line(in, text, source, line_no + 1)) {
     ++line_no;
     const auto hash = text.find('#');
     if (hash != std::string::npos) text.resize(hash);
@@ -144,20 +170,20 @@ Topology read_topology(std::istream& in, const std::string& source) {
           bt.fene.sigma = r.number("sigma");
         }
       } else {
-        r.fail("bond kind '" + kind + "' is not one of harmonic, fene");
+        r.fail("bond kind '" + excerpt(kind) + "' is not one of harmonic, fene");
       }
       for (const BondType& o : t.bond_types)
-        if (o.name == bt.name) r.fail("bond_type '" + bt.name + "' is declared twice");
+        if (o.name == bt.name) r.fail("bond_type '" + excerpt(bt.name) + "' is declared twice");
       t.bond_types.push_back(bt);
     } else if (key == "angle_type") {
       AngleType at;
       at.name = r.word("name");
       const std::string kind = r.word("kind");
-      if (kind != "harmonic") r.fail("angle kind '" + kind + "' is not harmonic");
+      if (kind != "harmonic") r.fail("angle kind '" + excerpt(kind) + "' is not harmonic");
       at.harmonic.k = r.number("k");
       at.harmonic.theta0 = r.number("theta0") * kPi / 180.0;
       for (const AngleType& o : t.angle_types)
-        if (o.name == at.name) r.fail("angle_type '" + at.name + "' is declared twice");
+        if (o.name == at.name) r.fail("angle_type '" + excerpt(at.name) + "' is declared twice");
       t.angle_types.push_back(at);
     } else if (key == "bond") {
       const uint32_t type = type_index(t.bond_types, r.word("type"), r, "bond_type");
@@ -168,16 +194,15 @@ Topology read_topology(std::istream& in, const std::string& source) {
       const uint32_t a = r.tag("tag a"), b = r.tag("tag b"), c = r.tag("tag c");
       t.angles.push_back({a, b, c, type});
     } else {
-      r.fail("unknown record '" + key + "' (bond_type, angle_type, bond, angle)");
+      r.fail("unknown record '" + excerpt(key) + "' (bond_type, angle_type, bond, angle)");
     }
-    if (r.more()) r.fail("unexpected extra fields after the " + key + " record");
+    if (r.more()) r.fail("unexpected extra fields after the " + key + " record");  // key is one of the four
   }
   return t;
 }
 
 Topology read_topology_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_input_error("topology file '", path, "' cannot be opened");
+  std::ifstream in = io::open_input_file(path, "topology file");
   return read_topology(in, path);
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -131,7 +132,40 @@ TEST(TopologyReader, RejectsBadRecordsWithLineAndField) {
 
 TEST(TopologyReader, MissingFileIsNamed) {
   const std::string msg = error_of([] { read_topology_file("/nonexistent/x.top"); });
-  EXPECT_NE(msg.find("topology file '/nonexistent/x.top' cannot be opened"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cannot read topology file '/nonexistent/x.top': No such file"), std::string::npos) << msg;
+}
+
+TEST(TopologyReader, RefusesWhatIsNotARegularFile) {
+  // A directory reads as an empty stream on Linux: it was an empty topology.
+  const std::string dir = (std::filesystem::temp_directory_path() / "meso_topology_dir").string();
+  std::filesystem::create_directory(dir);
+  std::string msg = error_of([&] { read_topology_file(dir); });
+  EXPECT_NE(msg.find("topology file '" + dir + "' is a directory, not a file"), std::string::npos) << msg;
+  std::filesystem::remove(dir);
+  msg = error_of([] { read_topology_file("/dev/zero"); });  // never ends
+  EXPECT_NE(msg.find("'/dev/zero' is a character device"), std::string::npos) << msg;
+}
+
+TEST(TopologyReader, QuotesShortPrintableExcerpts) {
+  // A long field is quoted by its first 60 characters and its size (a
+  // 5 MB one was echoed whole; a line that long is refused below).
+  std::string msg = error_of([] { read("bond_type s harmonic " + std::string(50000, '7') + "x 1\n"); });
+  EXPECT_LT(msg.size(), 200u) << msg.substr(0, 300);
+  EXPECT_NE(msg.find("k = '" + std::string(60, '7') + "... (50001 bytes)' is not a finite number"),
+            std::string::npos) << msg.substr(0, 300);
+  // Binary bytes are escaped, never written raw to a terminal.
+  msg = error_of([] { read(std::string("\x7f" "ELF\x02\x01\x01\0\0 x\n", 12)); });
+  EXPECT_NE(msg.find("unknown record '\\x7fELF\\x02\\x01\\x01\\x00\\x00'"), std::string::npos) << msg;
+  // A binary file without newlines is refused after one line's worth.
+  msg = error_of([] { read(std::string(100000, '\x01')); });
+  EXPECT_NE(msg.find("test.top:1: the line is longer than 65536 bytes"), std::string::npos) << msg.substr(0, 300);
+  EXPECT_LT(msg.size(), 250u);
+}
+
+TEST(TopologyReader, ReadsWindowsLineEnds) {
+  const Topology t = read("bond_type s harmonic 1 1\r\nbond s 0 1\r\n");
+  ASSERT_EQ(t.bonds.size(), 1u);
+  EXPECT_EQ(t.bonds[0].b, 1u);
 }
 
 TEST(TopologyValidate, RejectsInconsistentEntries) {
@@ -139,6 +173,8 @@ TEST(TopologyValidate, RejectsInconsistentEntries) {
   expect_invalid(types + "bond s 0 5\n", 4,
                  "topology: bond 0 names tag 5, but the system has 4 particles (tags 0 .. 3)");
   expect_invalid(types + "bond s 0 1\nangle b 0 1 4\n", 4, "topology: angle 0 names tag 4");
+  // N = 0 has no tags at all (it printed "tags 0 .. 18446744073709551615").
+  expect_invalid(types + "bond s 0 1\n", 0, "topology: bond 0 names tag 0, but the system has no particles");
   expect_invalid(types + "bond s 0 1\nbond s 2 2\n", 4, "topology: bond 1 joins tag 2 to itself");
   expect_invalid(types + "angle b 0 1 0\n", 4, "topology: angle 0 (0, 1, 0) repeats a tag");
   expect_invalid(types + "angle b 1 1 2\n", 4, "repeats a tag");

@@ -2,12 +2,19 @@
 // or foreign file is refused with an InputError that says so, a run of
 // another workload, N, precision, backend or setup is refused, and a write
 // replaces the previous checkpoint only once the new one is complete.
+// Forged files with a valid checksum are refused field by field, and
+// anything but a regular file is refused before it is read.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 
 #include "meso/error.hpp"
@@ -164,6 +171,154 @@ TEST(CheckpointFile, FailedWriteKeepsThePreviousCheckpoint) {
   EXPECT_EQ(slurp(path), before);
   fs::remove(path + ".tmp");
   std::remove(path.c_str());
+}
+
+// Byte offsets in a file written by write_checkpoint for kId with lists
+// (the layout of checkpoint_file.hpp), to forge one field at a time.
+struct Layout {
+  std::size_t n;
+  std::size_t body = 20;  // magic, version, length
+  std::size_t n_at() const {
+    return body + 4 + 4 * 4 + kId.workload.size() + kId.setup.size() + kId.backend.size() + kId.precision.size();
+  }
+  std::size_t step_at() const { return n_at() + 8; }
+  std::size_t xi_at() const { return step_at() + 8; }
+  std::size_t position_at(std::size_t i) const { return xi_at() + 16 + 24 * i; }
+  std::size_t velocity_at(std::size_t i) const { return position_at(n) + 24 * i; }
+  std::size_t force_at(std::size_t i) const { return velocity_at(n) + 24 * i; }
+  std::size_t image_at(std::size_t i) const { return force_at(n) + 12 * i; }
+  std::size_t type_at(std::size_t i) const { return image_at(n) + 4 * i; }
+  std::size_t tag_at(std::size_t i) const { return type_at(n) + 4 * i; }
+  std::size_t lists_at() const { return tag_at(n); }
+  std::size_t order_at(std::size_t i) const { return lists_at() + 1 + 4 * i; }
+  std::size_t build_at(std::size_t i) const { return order_at(n) + 24 * i; }
+  std::size_t since_build_at() const { return build_at(n); }
+  std::size_t since_sort_at() const { return since_build_at() + 4; }
+};
+
+// `good` with `value` written at `at` and the checksum made valid again:
+// what a forger, or a bug in a writer, produces.
+template <class T>
+std::string forged(std::string good, std::size_t at, T value) {
+  std::memcpy(good.data() + at, &value, sizeof(T));
+  const std::size_t end = good.size() - 8;
+  const uint64_t sum = fnv1a64(good.data() + 20, end - 20);
+  std::memcpy(good.data() + end, &sum, sizeof(sum));
+  return good;
+}
+
+TEST(CheckpointFile, RefusesForgedFieldsWithAValidChecksum) {
+  const std::string path = temp_file("forged");
+  write_checkpoint(path, kId, sample(5));
+  const std::string good = slurp(path);
+  const Layout at{5};
+  ASSERT_EQ(at.since_sort_at() + 4 + 8, good.size());
+  ASSERT_NO_THROW((void)read_checkpoint(path));
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  struct Case {
+    std::string bytes, needle;
+  };
+  const std::vector<Case> cases = {
+      {forged(good, at.lists_at(), uint8_t{7}), "has_lists = 7"},
+      {forged(good, at.since_build_at(), uint32_t{0xFFFFFFFF}), "steps_since_build = 4294967295"},
+      {forged(good, at.since_sort_at(), uint32_t{20000}), "steps_since_sort = 20000"},
+      {forged(good, at.position_at(2) + 8, nan), "particle 2 (tag 2) has position"},
+      {forged(good, at.velocity_at(1), inf), "velocity"},
+      {forged(good, at.force_at(4) + 16, -inf), "force"},
+      {forged(good, at.build_at(0), nan), "list build position"},
+      {forged(good, at.xi_at(), nan), "thermostat variables"},
+      {forged(good, at.image_at(3), int32_t{0x7fffffff}), "beyond +-2^30"},
+      {forged(good, at.tag_at(1), uint32_t{3}), "tag[3] = 3 appears twice"},
+      {forged(good, at.tag_at(4), uint32_t{5}), "tag[4] = 5 is not a tag"},
+      {forged(good, at.order_at(0), uint32_t{0xFFFFFFFF}), "list order[0] = 4294967295"},
+      {forged(good, at.n_at(), uint64_t{6}), "N = 6, which does not fit"},
+      {forged(good, at.n_at(), uint64_t{1} << 60), "does not fit"},
+      {forged(good, at.n_at(), uint64_t{0}), "N = 0"},
+      {forged(good, at.body, uint32_t{3}), "unknown kind 3"},
+      {forged(good, at.body + 11, uint8_t{1}), "workload 'dpd\\x01fluid' is not printable text"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.needle);
+    spit(path, c.bytes);
+    expect_refused(path, c.needle);
+  }
+  std::remove(path.c_str());
+}
+
+TEST(CheckpointFile, RefusesAStateOutsideTheRun) {
+  const std::string path = temp_file("outside");
+  write_checkpoint(path, kId, sample(5));
+  const std::string good = slurp(path);
+  const Layout at{5};
+  const RestartBounds run{Box(10.0), {1.0, 1.0, 1.0}, 0.01};
+  check_restart_state(read_checkpoint(path), run, path);
+  auto expect_outside = [&](const std::string& bytes, const RestartBounds& r, const std::string& needle) {
+    spit(path, bytes);
+    const CheckpointFile f = read_checkpoint(path);  // a well-formed file
+    try {
+      check_restart_state(f, r, path);
+      FAIL() << "accepted; expected '" << needle << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_outside(forged(good, at.position_at(1), 1e300), run, "particle 1 (tag 1) has position (1e+300");
+  expect_outside(forged(good, at.position_at(0) + 16, -5.001), run, "outside the run's box (10 x 10 x 10");
+  expect_outside(forged(good, at.build_at(3) + 8, 7.0), run, "list build position");
+  expect_outside(forged(good, at.velocity_at(2), 600.0), run, "velocity (600, -2.5, 2.1)");
+  expect_outside(forged(good, at.force_at(2) + 8, 1e6), run, "force");
+  expect_outside(good, {Box(10.0), {1.0, 1.0}, 0.01}, "has type 2; the run has 2 types (0 .. 1)");
+  // A wrapped position at the box edge, or one rounding error beyond it
+  // (single precision wraps in float), is what runs write.
+  check_restart_state(read_checkpoint((spit(path, forged(good, at.position_at(0), 5.0)), path)), run, path);
+  std::remove(path.c_str());
+}
+
+TEST(CheckpointFile, RefusesWhatIsNotARegularFileBeforeReadingIt) {
+  // /dev/zero never ends: reading it whole grew without bound.
+  expect_refused("/dev/zero", "is a character device");
+  const std::string dir = temp_file("dir");
+  fs::create_directory(dir);
+  expect_refused(dir, "is a directory");
+  fs::remove(dir);
+  // A FIFO with no writer blocks its reader at open.
+  const std::string fifo = temp_file("fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  expect_refused(fifo, "is a FIFO");
+  std::remove(fifo.c_str());
+}
+
+TEST(CheckpointFile, ReadsOnlyTheHeaderOfAForeignOrOversizedFile) {
+  // A 3 GB file (sparse: no disk used) that is not a checkpoint, and one
+  // whose header claims 2^62 bytes: both refused after reading 20 bytes.
+  const std::string path = temp_file("big");
+  std::ofstream(path, std::ios::binary) << "PK\x03\x04";
+  fs::resize_file(path, uint64_t{3} << 30);
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_refused(path, "not a mesobench checkpoint");
+  std::string header("MESOCKPT\x01\0\0\0", 12);
+  const uint64_t length = uint64_t{1} << 62;
+  header.append(reinterpret_cast<const char*>(&length), 8);
+  spit(path, header);
+  expect_refused(path, "more than the file holds");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 1.0) << "reading 3 GB whole takes seconds";
+  std::remove(path.c_str());
+}
+
+TEST(CheckpointFile, MessagesQuoteShortPrintableExcerpts) {
+  CheckpointIdentity binary = kId;
+  binary.workload = std::string(5000000, '\x07');
+  try {
+    require_same_run(binary, kId, "x.ckpt");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_LT(what.size(), 200u) << what.substr(0, 300);
+    EXPECT_NE(what.find("\\x07\\x07"), std::string::npos) << what;
+    EXPECT_NE(what.find("(5000000 bytes)"), std::string::npos) << what;
+  }
 }
 
 TEST(CheckpointFile, Fnv1aMatchesPublishedVectors) {

@@ -4,9 +4,11 @@
 // (ARCHITECTURE.md, "Conventions") before any output file is opened.
 #pragma once
 
+#include <cstddef>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace meso {
 
@@ -33,6 +35,12 @@ template <class... Parts>
   (os << ... << parts);
   throw InputError(os.str());
 }
+
+// A value read from a file or the command line, fit to be quoted in a
+// message: bytes outside printable ASCII as \xNN, and anything past `max`
+// characters cut to "... (B bytes)". A message then stays one short line
+// whatever the input holds (a 5 MB field, a binary file).
+std::string excerpt(std::string_view text, std::size_t max = 60);
 
 // Checks `value > 0` (and finite), naming the parameter when it is not.
 void require_positive(const char* name, double value);

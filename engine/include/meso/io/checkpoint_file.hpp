@@ -23,7 +23,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "meso/box.hpp"
 #include "meso/mpcd.hpp"
 #include "meso/simulation.hpp"
 
@@ -65,9 +67,34 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, con
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, uint64_t step,
                       const MpcdParticles& solvent);
 
-// Throws InputError naming the path and what is wrong: unreadable, not a
-// checkpoint, another format version, truncated, checksum mismatch.
+// Throws InputError naming the path and what is wrong: missing, not a
+// regular file (a directory, a device, a FIFO), not a checkpoint, another
+// format version, a size other than the header states (checked before
+// anything past the header is read), checksum mismatch, and any field
+// outside what the writer produces: N = 0 or not the payload's size, a
+// list flag other than 0 or 1, identity strings that are not printable
+// text, non-finite positions, velocities, forces, build positions or
+// thermostat variables, image counters beyond +-2^30, tags or list order
+// that are not a permutation of 0 .. N-1, steps_since_build above the step,
+// steps_since_sort above the step (other than 2^32 - 1, no sort yet).
 CheckpointFile read_checkpoint(const std::string& path);
+
+// What a checkpoint's state must fit to continue in a run: its box, the
+// masses of its particle types (their count bounds the types), its time
+// step (MPCD: the collision period).
+struct RestartBounds {
+  Box box;
+  std::vector<double> type_mass;
+  double dt = 0.0;
+};
+
+// Throws InputError naming the path, the particle and the field: a type
+// the run does not have; a position or list build position outside the
+// box by more than 1e-6 of its edge (they are stored wrapped; the slack is
+// rounding); a velocity v or a force f that moves a particle more than
+// half the box edge in one step (|v| dt, |f| dt^2 / 2m per component): no
+// minimum image exists for such a move, and no run produces one.
+void check_restart_state(const CheckpointFile& f, const RestartBounds& run, const std::string& path);
 
 // Throws InputError naming the first field in which `file` (read from
 // `path`) differs from the run's identity `run`.
