@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 // Every parameter that shapes the system or the dynamics, exactly, as
 // space-separated key=value: a checkpoint continues only the run it came from.
-std::string setup_of(const BenchCase& c) { return c.workload->setup(c); }
+std::string setup_of(const BenchCase& c) { return c.setup(); }
 
 // The next step at which some output is due after `step` (or `end`).
 uint64_t next_stop(uint64_t step, uint64_t end, uint64_t every, uint64_t checkpoint_every) {

@@ -25,7 +25,7 @@ nlohmann::json result_document(const char* kind, const Provenance& p) {
 }
 
 nlohmann::json to_json(const BenchResult& r) {
-  const nlohmann::json params = r.bench.workload->parameters_json(r.bench, r.box);
+  const nlohmann::json params = r.bench.parameters_json(r.box);
   return {{"name", r.name},
           {"workload", r.bench.workload_name()},
           {"kernel", r.bench.kernel()},

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "memory_estimate.hpp"
 #include "meso/error.hpp"
+#include "meso/io/checkpoint_file.hpp"
 
 namespace meso::bench {
 namespace {
@@ -106,19 +109,84 @@ const std::string& BenchCase::workload_name() const { return workload->name(); }
 const std::string& BenchCase::kernel() const { return workload->kernel(); }
 uint64_t BenchCase::n() const { return static_cast<uint64_t>(workload->particle_count(*this)); }
 
+
+namespace {
+
+// The topology's checks (Topology::validate) for a system of n particles,
+// the messages naming the file.
+void check_topology(const BenchCase& c, uint64_t n) {
+  try {
+    c.topology->validate(n);
+  } catch (const InputError& e) {
+    throw_input_error("--topology '", excerpt(c.topology_file, 200), "' does not fit ", c.workload_name(), " with N = ",
+                      n, ": ", e.what());
+  }
+}
+
+// FNV-1a 64 of everything a topology holds, in a fixed order, in hex: the
+// setup string names it so that a restart refuses another topology.
+std::string digest(const Topology& t) {
+  uint64_t h = io::fnv1a64(nullptr, 0);
+  auto add = [&h](const void* p, std::size_t bytes) { h = io::fnv1a64(p, bytes, h); };
+  for (const BondType& b : t.bond_types) {
+    add(b.name.data(), b.name.size() + 1);
+    add(&b.kind, sizeof b.kind);
+    add(&b.harmonic, sizeof b.harmonic);
+    add(&b.fene, sizeof b.fene);
+  }
+  for (const AngleType& a : t.angle_types) {
+    add(a.name.data(), a.name.size() + 1);
+    add(&a.harmonic, sizeof a.harmonic);
+  }
+  add(t.bonds.data(), t.bonds.size() * sizeof(Bond));
+  add(t.angles.data(), t.angles.size() * sizeof(Angle));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+}  // namespace
+
 void BenchCase::validate() const {
   // Size first, so that a box too large is named with N and the bytes it
   // would need (the engine's own N check would name only N).
   check_fits_in_memory(*this);
   workload->validate(*this);
+  if (!topology) return;
+  if (const std::string why = workload->topology_refusal(); !why.empty())
+    throw_input_error("--topology is not provided for ", workload_name(), ": ", why);
+  check_topology(*this, n());
 }
 
-SimulationSetup BenchCase::make_setup() const { return workload->make_setup(*this); }
+SimulationSetup BenchCase::make_setup() const {
+  SimulationSetup s = workload->make_setup(*this);
+  if (topology && s.md) {
+    // The count built may differ from the one estimated before building.
+    check_topology(*this, s.md->particles.n_local);
+    s.md->topology = *topology;
+  }
+  return s;
+}
+
+std::string BenchCase::setup() const {
+  return workload->setup(*this) + (topology ? " topology=" + digest(*topology) : "");
+}
+
+nlohmann::json BenchCase::parameters_json(const double box[3]) const {
+  nlohmann::json j = workload->parameters_json(*this, box);
+  if (topology)
+    j["topology"] = {{"file", topology_file},
+                     {"bonds", topology->bonds.size()},
+                     {"angles", topology->angles.size()},
+                     {"digest", digest(*topology)}};
+  return j;
+}
 
 namespace {
 
-// The --param settings of `c` that its parameter part does not show, each
-// with a leading '/'.
+// The --param settings of `c` that its parameter part does not show, and
+// the topology's file name (a system with bonds is another benchmark:
+// compare never matches it with the plain one), each with a leading '/'.
 std::string unshown_settings(const BenchCase& c, const std::string& shown) {
   std::string out;
   const std::string parts = '/' + shown + '/';
@@ -126,6 +194,7 @@ std::string unshown_settings(const BenchCase& c, const std::string& shown) {
     const std::string key = kv.substr(0, kv.find('='));
     if (parts.find('/' + key + '=') == std::string::npos) out += '/' + kv;
   }
+  if (c.topology) out += "/topology=" + excerpt(std::filesystem::path(c.topology_file).filename().string());
   return out;
 }
 

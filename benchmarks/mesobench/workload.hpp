@@ -40,23 +40,35 @@ struct BenchCase {
   bool in_default_suite = false;
   std::vector<std::string> given;  // the --param keys set, in order (a workload refuses unused ones)
   std::vector<std::string> given_settings;  // "key=value" of each key in `given`, its last value
+  // `run --topology FILE`: bonds and angles added to the workload's system
+  // (read and checked once, shared by the cases); topology_file names it.
+  std::shared_ptr<const Topology> topology;
+  std::string topology_file;
 
   bool was_given(const std::string& key) const;
 
   const std::string& workload_name() const;
   const std::string& kernel() const;
   uint64_t n() const;
-  void validate() const;  // the parameters, the run's, the memory they need
-  // What the Simulation runs: MD particles, an MPCD solvent, or both.
+  void validate() const;  // the parameters, the run's, the memory they need, the topology
+  // What the Simulation runs: MD particles (with the --topology given), an
+  // MPCD solvent, or both.
   SimulationSetup make_setup() const;
   // Full name for a backend and the variant string it honoured; a --param
   // setting that the workload's parameter part does not show is appended
-  // ("/integrator=nvt"), so runs that differ in it are different cases.
+  // ("/integrator=nvt"), so runs that differ in it are different cases, and
+  // a run with --topology FILE ends in "/topology=FILE's name".
   std::string name(const std::string& backend, const std::string& variant) const;
   // The short form tables and progress lines show (100 columns): the
-  // workload, the parameter part, the --param settings it does not show and
-  // the variant axes given over the default (`variant_given`).
+  // workload, the parameter part, the --param settings it does not show,
+  // the topology's file name and the variant axes given over the default
+  // (`variant_given`).
   std::string label(const std::string& variant_given) const;
+  // Workload::setup, and the topology's digest when one is given: a
+  // checkpoint continues only a run with the same bonds and angles.
+  std::string setup() const;
+  // Workload::parameters_json, and the topology's file, bonds and angles.
+  nlohmann::json parameters_json(const double box[3]) const;
 };
 
 // The values a numeric parameter may take: outside them a run measures
@@ -131,6 +143,9 @@ class Workload {
   virtual double time_step(const BenchCase& c) const { return c.run.dt; }
   // Why --restart cannot continue this workload exactly ("" when it can).
   virtual std::string restart_refusal() const { return ""; }
+  // Why --topology cannot add bonds to this workload's system ("" when it
+  // can): a solvent has no MD particles; a workload may build its own.
+  virtual std::string topology_refusal() const { return ""; }
   // Why it cannot run decomposed over ranks ("" when it can).
   virtual std::string decomposition_refusal() const { return ""; }
   // Sets the particle count to about n (the scaling harness's --per-rank

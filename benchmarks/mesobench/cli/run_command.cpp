@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "meso/error.hpp"
 #include "meso/provenance.hpp"
+#include "meso/topology.hpp"
 #include "options.hpp"
 
 namespace meso::bench {
@@ -62,6 +63,9 @@ class RunCommand final : public Command {
     run->add_option("--restart", out_.restart,
                     "Continue the run saved in this checkpoint (same case, backend and variant), bit for bit")
         ->check(CLI::ExistingFile);
+    run->add_option("--topology", topology_,
+                    "Add the bonds and angles of this topology file to each selected MD case (docs/topology.md)")
+        ->check(kFileName);
     run->add_option("--max-n", o_.max_n, "Skip cases with more particles (default: 262144 on cpu)")
         ->check(kParticleCount);
     add_progress_options(run, progress_);
@@ -73,14 +77,22 @@ class RunCommand final : public Command {
     // no output overwrites an input or another output (output_paths.hpp).
     PathPlan plan;
     plan.read("--restart", out_.restart);
+    plan.read("--topology", topology_);
     plan.write("--json", json_);
     plan.write("--trajectory", out_.trajectory);
     plan.write("--checkpoint", out_.checkpoint);
     plan.allow_same("--checkpoint", "--restart");  // continuing in place: read whole before replaced
     plan.check();
     check_output_options(out_);
+    const std::shared_ptr<const Topology> topology = read_topology_option();
     const ProgressScope progress(progress_.quiet, progress_.progress_interval);
-    const Selection s = select_cases(o_, ctx.registry, false);
+    Selection s = select_cases(o_, ctx.registry, false);
+    if (topology)
+      for (BenchCase& c : s.cases) {
+        c.topology = topology;
+        c.topology_file = topology_;
+        c.validate();  // the workload takes a topology, and its tags fit the case's N
+      }
     const bool files = !out_.trajectory.empty() || !out_.checkpoint.empty() || !out_.restart.empty();
     if (files && s.cases.size() != 1)
       throw_input_error("--trajectory, --checkpoint and --restart need exactly one case; --filter '", o_.filter,
@@ -107,8 +119,18 @@ class RunCommand final : public Command {
   }
 
  private:
+  // The library's reader and checks (a regular file, every record and
+  // parameter); a file without a bond or an angle would add nothing.
+  std::shared_ptr<const Topology> read_topology_option() const {
+    if (topology_.empty()) return nullptr;
+    auto t = std::make_shared<Topology>(read_topology_file(topology_));
+    if (t->empty()) throw_input_error("--topology '", excerpt(topology_, 200), "' holds no bond and no angle");
+    return t;
+  }
+
   SelectionOptions o_;
   std::string json_;
+  std::string topology_;  // --topology FILE
   RunOptions timing_;
   OutputOptions out_;  // --steps, --trajectory, --checkpoint, --restart (production.hpp)
   ProgressOptions progress_;

@@ -169,6 +169,9 @@ class MdscfDppc final : public Workload {
   std::string decomposition_refusal() const override {
     return "bonded forces and the MD-SCF field run on one rank";
   }
+  std::string topology_refusal() const override {
+    return "it builds the bonds and angles of its DPPC lipids itself";
+  }
 
  private:
   BenchCase bilayer(uint32_t replicate, bool in_default) const {

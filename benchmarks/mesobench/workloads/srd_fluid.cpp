@@ -63,6 +63,7 @@ class SrdFluid final : public Workload {
   }
 
   const char* step_unit() const override { return "collisions"; }
+  std::string topology_refusal() const override { return "it is an MPCD solvent without MD particles to bond"; }
   double particle_bytes() const override { return kMpcdParticleBytes; }
 
   std::vector<BenchCase> cases() const override {
