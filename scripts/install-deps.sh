@@ -18,6 +18,7 @@ packages=(
   python3 python3-pip python3-venv
   python3-jsonschema  # scripts/validate_results.py: results against docs/results.schema.json
   libhdf5-dev python3-h5py  # H5MD trajectories (engine/src/h5md.cpp) and their test (tests/cli/h5md.sh)
+  clang libclang-rt-dev  # the fuzzers (fuzz/, the fuzz preset): libclang-rt-dev holds libFuzzer and the sanitizers
 )
 
 if [[ $(id -u) -eq 0 ]]; then

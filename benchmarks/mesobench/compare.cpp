@@ -12,48 +12,16 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/error.hpp"
+#include "meso/io/input_file.hpp"
 #include "report.hpp"
 
 namespace meso::bench {
 
 namespace {
 
-// A result file, checked before anything is compared: compare must never
-// pass silently (a CI gate on it would pass with nothing compared).
 nlohmann::json load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_input_error("compare: cannot open '", path, "'");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw_input_error("compare: '", path, "' is not valid JSON (", e.what(), ")");
-  }
-  if (!j.is_object() || !(j.contains("results") || j.contains("cases")))
-    throw_input_error("compare: '", path,
-                      "' is neither a benchmark result (\"results\") nor a validation result (\"cases\")");
-  const char* list = j.contains("results") ? "results" : "cases";
-  const std::string kind = j.contains("results") ? "benchmark" : "validation";
-  if (j.contains("kind") && !(j["kind"].is_string() && j["kind"].get<std::string>() == kind))
-    throw_input_error("compare: '", path, "': \"kind\" is ", j["kind"].dump(), " but the file holds \"", list,
-                      "\" (kind \"", kind, "\")");
-  if (j.contains("schema_version") &&
-      !(j["schema_version"].is_number_integer() && j["schema_version"].get<int64_t>() >= 1 &&
-        j["schema_version"].get<int64_t>() <= kResultsSchemaVersion))
-    throw_input_error("compare: '", path, "': \"schema_version\" ", j["schema_version"].dump(),
-                      " is not one this mesobench reads (1 .. ", kResultsSchemaVersion, ")");
-  const nlohmann::json& v = j[list];
-  if (!v.is_array() || v.empty())
-    throw_input_error("compare: '", path, "': \"", list, "\" holds no case: nothing to compare");
-  std::map<std::string, int> seen;
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    if (!v[k].is_object() || !v[k].contains("name") || !v[k]["name"].is_string() ||
-        v[k]["name"].get<std::string>().empty())
-      throw_input_error("compare: '", path, "': ", list, "[", k, "] has no \"name\"");
-    if (seen[v[k]["name"].get<std::string>()]++)
-      throw_input_error("compare: '", path, "': case '", v[k]["name"].get<std::string>(), "' appears twice");
-  }
-  return j;
+  std::ifstream in = io::open_input_file(path, "compare: result file");
+  return read_results(in, path);
 }
 
 std::string kind(const nlohmann::json& j) { return j.contains("results") ? "benchmark" : "validation"; }
@@ -63,9 +31,20 @@ double number(const nlohmann::json& c, const char* field, const std::string& nam
               double fallback) {
   if (!c.contains(field)) return fallback;
   if (!c[field].is_number())
-    throw_input_error("compare: case '", name, "' in '", path, "': \"", field, "\" is ", c[field].dump(),
+    throw_input_error("compare: case '", excerpt(name), "' in '", path, "': \"", field, "\" is ", excerpt(c[field].dump()),
                       ", not a number");
   return c[field].get<double>();
+}
+
+// The verdict of validation case `name` in `path`: absent is not passed, and
+// anything but true or false is refused (json's value() would throw a
+// type_error, an internal error, on "passed": 0.001).
+bool passed(const nlohmann::json& c, const std::string& name, const std::string& path) {
+  if (!c.contains("passed")) return false;
+  if (!c["passed"].is_boolean())
+    throw_input_error("compare: case '", excerpt(name), "' in '", path, "': \"passed\" is ",
+                      excerpt(c["passed"].dump()), ", not true or false");
+  return c["passed"].get<bool>();
 }
 
 std::vector<double> repeats(const nlohmann::json& r, const std::string& name, const std::string& path) {
@@ -73,7 +52,8 @@ std::vector<double> repeats(const nlohmann::json& r, const std::string& name, co
   if (r.contains("tps") && r["tps"].is_array())
     for (const auto& x : r["tps"]) {
       if (!x.is_number())
-        throw_input_error("compare: case '", name, "' in '", path, "': \"tps\" holds ", x.dump(), ", not a number");
+        throw_input_error("compare: case '", excerpt(name), "' in '", path, "': \"tps\" holds ", excerpt(x.dump()),
+                          ", not a number");
       v.push_back(x.get<double>());
     }
   return v;
@@ -116,10 +96,50 @@ double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y
   return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
 }
 
+// A result file, checked before anything is compared: compare must never
+// pass silently (a CI gate on it would pass with nothing compared).
+nlohmann::json read_results(std::istream& in, const std::string& path) {
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw_input_error("compare: '", path, "' is not valid JSON (", excerpt(e.what(), 200), ")");
+  }
+  if (!j.is_object() || !(j.contains("results") || j.contains("cases")))
+    throw_input_error("compare: '", path,
+                      "' is neither a benchmark result (\"results\") nor a validation result (\"cases\")");
+  const char* list = j.contains("results") ? "results" : "cases";
+  const std::string kind = j.contains("results") ? "benchmark" : "validation";
+  if (j.contains("kind") && !(j["kind"].is_string() && j["kind"].get<std::string>() == kind))
+    throw_input_error("compare: '", path, "': \"kind\" is ", excerpt(j["kind"].dump()), " but the file holds \"", list,
+                      "\" (kind \"", kind, "\")");
+  if (j.contains("schema_version") &&
+      !(j["schema_version"].is_number_integer() && j["schema_version"].get<int64_t>() >= 1 &&
+        j["schema_version"].get<int64_t>() <= kResultsSchemaVersion))
+    throw_input_error("compare: '", path, "': \"schema_version\" ", excerpt(j["schema_version"].dump()),
+                      " is not one this mesobench reads (1 .. ", kResultsSchemaVersion, ")");
+  const nlohmann::json& v = j[list];
+  if (!v.is_array() || v.empty())
+    throw_input_error("compare: '", path, "': \"", list, "\" holds no case: nothing to compare");
+  std::map<std::string, int> seen;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (!v[k].is_object() || !v[k].contains("name") || !v[k]["name"].is_string() ||
+        v[k]["name"].get<std::string>().empty())
+      throw_input_error("compare: '", path, "': ", list, "[", k, "] has no \"name\"");
+    if (seen[v[k]["name"].get<std::string>()]++)
+      throw_input_error("compare: '", path, "': case '", excerpt(v[k]["name"].get<std::string>()),
+                        "' appears twice");
+  }
+  return j;
+}
+
 int cmd_compare(const CompareOptions& o) {
   if (!(o.threshold_percent >= 0.0))
     throw_input_error("compare: --threshold = ", o.threshold_percent, " is invalid: it must be >= 0 (percent)");
-  const nlohmann::json A = load(o.a), B = load(o.b);
+  return compare_results(load(o.a), load(o.b), o);
+}
+
+int compare_results(const nlohmann::json& A, const nlohmann::json& B, const CompareOptions& o) {
   if (kind(A) != kind(B))
     throw_input_error("compare: '", o.a, "' is a ", kind(A), " result and '", o.b, "' a ", kind(B),
                       " result; compare like with like");
@@ -137,7 +157,7 @@ int cmd_compare(const CompareOptions& o) {
         continue;
       }
       const double ta = number(ra, "tps_median", name, o.a, 0.0), tb = number(it->second, "tps_median", name, o.b, 0.0);
-      if (!(ta > 0.0)) throw_input_error("compare: case '", name, "' in '", o.a, "' has no positive tps_median");
+      if (!(ta > 0.0)) throw_input_error("compare: case '", excerpt(name), "' in '", o.a, "' has no positive tps_median");
       ++common;
       const double ratio = tb / ta, change = 100.0 * (ratio - 1.0);
       const double p = mann_whitney_p(repeats(ra, name, o.a), repeats(it->second, name, o.b));
@@ -165,7 +185,7 @@ int cmd_compare(const CompareOptions& o) {
         continue;
       }
       ++common;
-      const bool pa = ca.value("passed", false), pb = it->second.value("passed", false);
+      const bool pa = passed(ca, name, o.a), pb = passed(it->second, name, o.b);
       const bool regressed = pa && !pb;
       regressions += regressed;
       std::printf("%-28s %14.6g %14.6g %6s %6s%s\n", name.c_str(), number(ca, "measured", name, o.a, 0.0),

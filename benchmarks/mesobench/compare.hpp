@@ -11,8 +11,11 @@
 // regression. Cases present in one file only are listed, not counted.
 #pragma once
 
+#include <istream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace meso::bench {
 
@@ -27,6 +30,15 @@ constexpr int kExitRegression = 4;
 // Prints the table; returns 0, or kExitRegression. Unreadable or
 // unrecognised files are input errors naming the file.
 int cmd_compare(const CompareOptions& o);
+
+// The checks cmd_compare makes of one file, on its text (`path` names it in
+// the messages): InputError unless it is a JSON object with a non-empty
+// "results" or "cases" list of uniquely named cases, a matching "kind" and
+// a "schema_version" this mesobench reads.
+nlohmann::json read_results(std::istream& in, const std::string& path);
+// The comparison of two documents read_results accepted (o.a and o.b name
+// them): prints the table, returns 0 or kExitRegression.
+int compare_results(const nlohmann::json& A, const nlohmann::json& B, const CompareOptions& o);
 
 // Two-sided p-value of the Mann-Whitney U test of samples x and y (normal
 // approximation with continuity and tie correction); NaN when either has

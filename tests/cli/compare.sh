@@ -67,4 +67,8 @@ expect_refused "noname.json': results[0] has no \"name\"" compare "$t/a.json" "$
 expect_refused "case 'x' appears twice" compare "$t/twice.json" "$t/twice.json"
 expect_refused "have no case in common: nothing was compared" compare "$t/a.json" "$t/other.json"
 expect_refused "\"tps_median\" is \"fast\", not a number" compare "$t/string.json" "$t/a.json"
+# Found by the results-JSON fuzzer: a verdict that is not a boolean was an
+# internal error (exit 1, a json type_error).
+echo '{"cases": [{"name": "gate-x", "measured": 1.0, "passed": 0.001}]}' > "$t/verdict.json"
+expect_refused "\"passed\" is 0.001, not true or false" compare "$t/verdict.json" "$t/va.json"
 echo "compare: all ok"
