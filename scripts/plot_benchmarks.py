@@ -6,8 +6,9 @@ bars. Several JSON files (e.g. different machines or commits) can be overlaid.
     scripts/plot_benchmarks.py results/cpu-baseline/*.json -o results/cpu-baseline/mps.png
 
 The report (scripts/report_results.py) also draws from benchmark results,
-through the functions below: the GPU speedup over the CPU reference against N
-(Tang & Karniadakis Fig. 11), TPS per precision per workload, and each
+through the functions below: the throughput of every result against N (any
+backend, a panel per workload), the GPU speedup over the CPU reference against
+N (Tang & Karniadakis Fig. 11), TPS per precision per workload, and each
 kernel's fraction of the measured copy bandwidth.
 """
 import argparse
@@ -59,6 +60,67 @@ def precision_of(r):
         if part.startswith("precision="):
             return part.split("=", 1)[1]
     return "double"
+
+
+# The parts of a case name that set its size: what varies along a line of
+# the throughput figure (the rest of the parameters name the line).
+SIZE_KEYS = ("N", "L", "lipids", "W")
+
+
+def system_of(r):
+    """The parameter part of a case name without its size, e.g. rho=3/rc=1/s=0.5."""
+    parts = r["name"].split("/")[4:]
+    return "/".join(p for p in parts if p.split("=", 1)[0] not in SIZE_KEYS)
+
+
+def device_of(r, prov):
+    if r["backend"] == "cuda":
+        return prov.get("gpu_model") or "GPU"
+    return f'{prov.get("cpu_model") or "CPU"} x{prov.get("cpu_threads", "?")}'
+
+
+def throughput_rows(docs, most=8):
+    """docs: [(relative path, parsed `run` result)] -> Rows of (workload,
+    [(label, [(N, MPS/s)])]): every benchmark result of any backend, one line
+    per (backend, device, precision, system) and per N the best median over
+    the variants measured. A workload with more than `most` lines keeps each
+    backend's best and then those with the most points (then the fastest), so
+    the legend stays readable."""
+    best = defaultdict(dict)  # (workload, label) -> N -> (mps, rel)
+    for rel, doc in docs:
+        prov = doc["provenance"]
+        for r in doc["results"]:
+            if times_the_update_alone(r):
+                continue
+            mps = r.get("mps_median", r["tps_median"] * r["N"] * 1e-6)
+            label = f'{r["backend"]} {precision_of(r)} {system_of(r)} ({device_of(r, prov)})'
+            line = best[(workload_of(r), label)]
+            if r["N"] not in line or mps > line[r["N"]][0]:
+                line[r["N"]] = (mps, rel)
+    per_workload = defaultdict(list)
+    for (w, label), pts in best.items():
+        per_workload[w].append((label, sorted(pts.items())))
+    out = Rows()
+    for w, lines in sorted(per_workload.items()):
+        lines.sort(key=lambda l: (-len(l[1]), -max(v[0] for _, v in l[1]), l[0]))
+        # Every backend keeps its best line (CPU results are not crowded out by GPU ones).
+        kept = list({label.split(" ", 1)[0]: (label, pts) for label, pts in reversed(lines)}.values())
+        kept = sorted(kept + [l for l in lines if l not in kept][:max(0, most - len(kept))])
+        out.rows.append((w, [(label, [(n, v[0]) for n, v in pts]) for label, pts in kept]))
+        out.sources |= {v[1] for _, pts in kept for _, v in pts}
+    return out
+
+
+def plot_throughput(rows, output):
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(len(rows.rows), 1, figsize=(7, 0.5 + 4 * len(rows.rows)), squeeze=False)
+    for ax, (workload, lines) in zip(axes[:, 0], rows.rows):
+        for label, pts in lines:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        ax.set_yscale("log")
+        log_n_axes(ax, "million particle-steps per second (median)", workload)
+    fig.tight_layout()
+    fig.savefig(output)
 
 
 def speedup_series(docs):

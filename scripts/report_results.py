@@ -15,6 +15,9 @@ directory and renamed into place, so a failed report leaves the old one.
     scripts/report_results.py results/ -o docs/report
 """
 import argparse
+import contextlib
+import errno
+import io
 import json
 import lzma
 import os
@@ -41,19 +44,35 @@ import plot_srd_momentum  # noqa: E402
 import result_files  # noqa: E402
 
 
+class ReportError(Exception):
+    """A refusal: printed as "report: <message>", exit 2, nothing written."""
+
+
 def load_results(root):
     """[(relative path, absolute path, kind, doc)] for every result below
-    root, and [(relative path, why)] for files that could not be read."""
+    root, and [(relative path, why)] for files that could not be read or are
+    not the result they look like."""
     found, unreadable = [], []
     for path in result_files.result_paths([root]):
+        rel = os.path.relpath(path, root)
         try:
             doc = result_files.load(path)
+        except RecursionError:
+            # No result is nested more than a few levels: this file is not one,
+            # and Python's parser cannot even say what it is.
+            raise ReportError(f"{path}: JSON nested too deeply (over {sys.getrecursionlimit()} levels): "
+                              "not a mesobench result") from None
         except (OSError, ValueError, lzma.LZMAError, EOFError) as e:
-            unreadable.append((os.path.relpath(path, root), str(e)))
+            unreadable.append((rel, str(e)))
             continue
         kind = result_files.kind_of(doc)
-        if kind:
-            found.append((os.path.relpath(path, root), path, kind, doc))
+        if not kind:
+            continue
+        why = result_files.malformed(doc, kind)
+        if why:
+            unreadable.append((rel, f"not a valid {kind} result: {why}"))
+            continue
+        found.append((rel, path, kind, doc))
     return found, unreadable
 
 
@@ -103,6 +122,11 @@ def shrink_png(path):
     small.save(path, optimize=True)
 
 
+# Errors of writing the report's files (full disk, read-only file system,
+# no permission): fatal, never a skipped figure.
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG, errno.EIO}
+
+
 class Report:
     def __init__(self, root, out, dpi):
         self.root, self.out, self.dpi = root, out, dpi
@@ -129,7 +153,16 @@ class Report:
         self._saved = []
         path = os.path.join(self.out, stem + ".png")
         try:
-            fn(path)
+            # The plotting scripts print "wrote PATH" with the temporary
+            # directory's path: the report prints the final paths itself.
+            with contextlib.redirect_stdout(io.StringIO()):
+                fn(path)
+        except OSError as e:
+            if e.errno in WRITE_ERRORS:  # the output, not the figure: the report fails
+                raise
+            self.skip(section, f"could not be drawn from {', '.join(sources)}: {type(e).__name__}: {e}")
+            plt.close("all")
+            return
         except Exception as e:  # a figure that cannot be drawn is reported, not fatal
             self.skip(section, f"could not be drawn from {', '.join(sources)}: {type(e).__name__}: {e}")
             plt.close("all")
@@ -161,12 +194,13 @@ def build(root, out, dpi):
     bench = [(rel, doc) for rel, _, kind, doc in results if kind == "benchmark"]
     micro = [(rel, doc) for rel, _, kind, doc in results if kind == "google-benchmark"]
     scaling = [(rel, doc) for rel, _, kind, doc in results if kind == "scaling"]
-    # A sweep's summary.json holds its point files' points: draw the summary
-    # alone (the files it names, in its own directory, are left out).
-    summarized = {os.path.join(os.path.dirname(rel), f) for rel, doc in scaling for f in doc.get("summary_of", [])}
-    scaling = [(rel, doc) for rel, doc in scaling if rel not in summarized]
-    flows = best_validation(results, lambda c: c["name"] in ("poiseuille-viscosity", "poiseuille-transient",
-                                                             "srd-viscosity"))
+
+    def unsummarized(scaling):
+        """A sweep's summary.json holds its point files' points: the summary
+        alone is drawn (the files it names, in its own directory, are left out)."""
+        summarized = {os.path.join(os.path.dirname(rel), f) for rel, doc in scaling
+                      for f in doc.get("summary_of", [])}
+        return [(rel, doc) for rel, doc in scaling if rel not in summarized]
 
     def rows_figure(data, plot):
         """A figure of Rows (plot_benchmarks, plot_micro_tables): absent when empty."""
@@ -180,82 +214,93 @@ def build(root, out, dpi):
         return rels, lambda p: _main(module, paths + ["-o", p])
 
     def flow_figure(name, fn):
+        flows = best_validation(results, lambda c: c["name"] == name)
         if name not in flows:
             return None
         rel, _, doc, case = flows[name]
         return [rel], lambda p: fn(case, doc, p, plt)
 
     def scaling_figure(mode):
-        docs = [(rel, d) for rel, d in scaling if d.get("mode") == mode]
+        docs = [(rel, d) for rel, d in unsummarized(scaling) if d.get("mode") == mode]
         return ([r for r, _ in docs], lambda p: plot_scaling.plot(docs, p)) if docs else None
 
     # (section, file stem, (sources, draw(path)) or None when the data is absent, text, why absent)
     figures = [
+        ("Throughput against N", "throughput",
+         lambda: rows_figure(plot_benchmarks.throughput_rows(bench), plot_benchmarks.plot_throughput),
+         "Every benchmark result, any backend: million particle-steps per second against N, one panel per "
+         "workload, one line per backend, precision, system and device (the best variant measured per point).",
+         "no benchmark result (mesobench run --json)"),
         ("Speedup against N (Tang & Karniadakis Fig. 11)", "speedup",
-         rows_figure(plot_benchmarks.speedup_series(bench), plot_benchmarks.plot_speedup),
+         lambda: rows_figure(plot_benchmarks.speedup_series(bench), plot_benchmarks.plot_speedup),
          "dpd-fluid: median TPS on the GPU over the CPU reference on all cores of the same host at the same "
          "density, cutoff and N (the best GPU variant measured per point).",
          "no dpd-fluid case with both a cuda result and a cpu result of the same host at the same rho, r_c and N"),
         ("Ballot against atomic neighbor list (Tang & Karniadakis Table 2)", "nlist",
-         rows_figure(plot_micro_tables.nlist_rows(micro), plot_micro_tables.plot_nlist),
+         lambda: rows_figure(plot_micro_tables.nlist_rows(micro), plot_micro_tables.plot_nlist),
          "Neighbor-list build time per method, density and N (Google Benchmark, CUDA events).",
          "no BM_NeighborListBuild Google Benchmark result"),
         ("Fast against native math (Tang & Karniadakis Table 3)", "fast-math",
-         rows_figure(plot_micro_tables.math_rows(micro), plot_micro_tables.plot_math),
+         lambda: rows_figure(plot_micro_tables.math_rows(micro), plot_micro_tables.plot_math),
          "Time per call per SM of each function, libm against the branchless fast version, with the largest "
          "error in ULP.",
          "no BM_Pow/BM_FastPow Google Benchmark result"),
         ("Mixed against double precision per workload", "precision",
-         rows_figure(plot_benchmarks.precision_rows(bench), plot_benchmarks.plot_precision),
+         lambda: rows_figure(plot_benchmarks.precision_rows(bench), plot_benchmarks.plot_precision),
          "Median TPS per precision of each workload on the GPU, at the largest N measured in both mixed and "
          "double (the best variant measured).",
          "no workload with cuda results in both precision=mixed and precision=double"),
-        ("Weak scaling", "scaling-weak", scaling_figure("weak"),
+        ("Weak scaling", "scaling-weak", lambda: scaling_figure("weak"),
          "Steps per second and parallel efficiency against the number of ranks, particles per rank fixed.",
          "no weak scaling result (kind \"scaling\": mesobench scale, docs/scaling.md)"),
-        ("Strong scaling", "scaling-strong", scaling_figure("strong"),
+        ("Strong scaling", "scaling-strong", lambda: scaling_figure("strong"),
          "Steps per second and parallel efficiency against the number of ranks, system fixed.",
          "no strong scaling result (kind \"scaling\": mesobench scale, docs/scaling.md)"),
         ("NVE energy drift (HOOMD-blue Fig. 4)", "nve-drift",
-         script_figure(best_validation(results, lambda c: c["name"].startswith("nve-drift"),
+         lambda: script_figure(best_validation(results, lambda c: c["name"].startswith("nve-drift"),
                                        key=lambda c, d: (c["name"], c["data"].get("precision"))), plot_nve_drift),
          "E(t) - E(0) per particle of the short and long NVE runs, and the gates against Anderson, Lorenz & "
          "Travesset (2008) Table 2.",
          "no complete nve-drift validation result"),
         ("SRD momentum against time", "srd-momentum",
-         script_figure(best_validation(results, lambda c: c["name"] == "srd-momentum",
+         lambda: script_figure(best_validation(results, lambda c: c["name"] == "srd-momentum",
                                        key=lambda c, d: c["data"].get("precision")), plot_srd_momentum),
          "Total momentum of the SRD solvent against time with the round-off bound, and the kinetic temperature.",
          "no complete srd-momentum validation result"),
         ("Poiseuille profile and viscosity (DPD)", "poiseuille-viscosity",
-         flow_figure("poiseuille-viscosity", plot_poiseuille.plot_viscosity),
+         lambda: flow_figure("poiseuille-viscosity", plot_poiseuille.plot_viscosity),
          "Reverse Poiseuille flow of the DPD fluid: the mean profile with a parabola per half, the start-up, and "
          "eta per run against Backer et al.",
          "no complete poiseuille-viscosity validation result"),
         ("Poiseuille start-up transient (DPD)", "poiseuille-transient",
-         flow_figure("poiseuille-transient", plot_poiseuille.plot_transient),
+         lambda: flow_figure("poiseuille-transient", plot_poiseuille.plot_transient),
          "Profiles at the published times against the analytic start-up series, and the L2 error per time.",
          "no complete poiseuille-transient validation result"),
         ("Poiseuille profile and viscosity (SRD)", "srd-viscosity",
-         flow_figure("srd-viscosity", plot_poiseuille.plot_viscosity),
+         lambda: flow_figure("srd-viscosity", plot_poiseuille.plot_viscosity),
          "Reverse Poiseuille flow of the SRD solvent against its kinetic theory.",
          "no complete srd-viscosity validation result"),
         ("DPD temperature against dt", "dpd-temperature",
-         script_figure(best_validation(results, lambda c: c["name"] == "dpd-temperature"), plot_dpd_temperature),
+         lambda: script_figure(best_validation(results, lambda c: c["name"] == "dpd-temperature"), plot_dpd_temperature),
          "Kinetic temperature of the DPD fluid per integrator and dt, extrapolated to dt -> 0.",
          "no complete dpd-temperature validation result"),
         ("DPPC density profiles", "dppc",
-         script_figure(best_validation(results, lambda c: c["name"] == "dppc-density"), plot_dppc_density),
+         lambda: script_figure(best_validation(results, lambda c: c["name"] == "dppc-density"), plot_dppc_density),
          "Number density of the N, P, G, C and W beads of the MD-SCF DPPC bilayer across the membrane "
          "(GALAMOST Fig. 5), with the CPU reference run of a GPU long form dashed.",
          "no complete dppc-density validation result"),
         ("Per-kernel fraction of the device's speed of light", "speed-of-light",
-         rows_figure(plot_benchmarks.kernel_rows(bench), plot_benchmarks.plot_kernels),
+         lambda: rows_figure(plot_benchmarks.kernel_rows(bench), plot_benchmarks.plot_kernels),
          "Achieved bandwidth of each kernel as a fraction of the measured device copy bandwidth (bytes each "
          "kernel must move / its median time), default variant of each workload at its largest N.",
          "no benchmark result with per-kernel device measurements (cuda backend)"),
     ]
-    for section, stem, figure, text, missing in figures:
+    for section, stem, choose, text, missing in figures:
+        try:
+            figure = choose()
+        except Exception as e:  # data of a shape no figure expects: reported, not fatal
+            rep.skip(section, f"its data could not be chosen from the results: {type(e).__name__}: {e}")
+            continue
         if figure:
             rep.draw(section, stem, figure[0], text, figure[1])
         else:
@@ -307,7 +352,7 @@ def report_files(out):
         with open(manifest) as f:
             rep = json.load(f)
         figures = [fig["file"] for fig in rep.get("figures", [])]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
     if not all(isinstance(n, str) and n and os.path.basename(n) == n for n in figures):
         return None
@@ -351,6 +396,46 @@ def remove_report(path, names):
         print(f"report: kept {path}: it holds files an earlier report did not write", file=sys.stderr)
 
 
+def writable(path):
+    """Why the report cannot write into the existing directory path (None
+    when it can)."""
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "is not writable"
+    return None
+
+
+def publish(args, out, parent):
+    """Builds the report in a new directory beside out and renames it into
+    place; returns (report, the names of the files written). Raises
+    ReportError, or OSError when the file system refuses a write."""
+    tmp = tempfile.mkdtemp(prefix=os.path.basename(out) + ".tmp-", dir=parent)
+    try:
+        rep, counts, unreadable = build(args.dir, tmp, args.dpi)
+        if not counts:
+            raise ReportError(f"'{args.dir}' holds no mesobench or Google Benchmark results")
+        write_page(rep, counts, unreadable, args.dir)
+        written = sorted(os.listdir(tmp))
+        os.chmod(tmp, 0o755)  # mkdtemp made it private
+        old = None
+        if os.path.isdir(out):
+            # Checked again: the directory may have changed while the figures were drawn.
+            why = check_output(out)
+            if why:
+                raise ReportError(f"-o '{args.output}' {why}")
+            names = report_files(out) or set()
+            old = tempfile.mkdtemp(prefix=os.path.basename(out) + ".old-", dir=parent)
+            os.rmdir(old)
+            os.rename(out, old)
+        os.rename(tmp, out)
+        tmp = None
+        if old:
+            remove_report(old, names)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return rep, written
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="results directory (searched recursively)")
@@ -366,40 +451,31 @@ def main():
         return 2
     out = os.path.normpath(args.output)
     why = check_output(out)
+    parent = os.path.dirname(os.path.abspath(out))
+    if not why and not os.path.isdir(parent):
+        why = f"cannot be created: directory {parent} does not exist"
+    if not why:
+        # The report is built beside out and renamed into place: both out
+        # (when it exists) and the directory holding it must be writable.
+        why = (os.path.isdir(out) and writable(out)) or (
+            writable(parent) and f"cannot be created: directory {parent} is not writable")
     if why:
         print(f"report: -o '{args.output}' {why}", file=sys.stderr)
         return 2
-    parent = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(parent):
-        print(f"report: -o {args.output}: directory {parent} does not exist", file=sys.stderr)
-        return 2
-    tmp = tempfile.mkdtemp(prefix=os.path.basename(out) + ".tmp-", dir=parent)
     try:
-        rep, counts, unreadable = build(args.dir, tmp, args.dpi)
-        if not counts:
-            print(f"report: '{args.dir}' holds no mesobench or Google Benchmark results", file=sys.stderr)
-            return 2
-        write_page(rep, counts, unreadable, args.dir)
-        os.chmod(tmp, 0o755)  # mkdtemp made it private
-        old = None
-        if os.path.isdir(out):
-            # Checked again: the directory may have changed while the figures were drawn.
-            why = check_output(out)
-            if why:
-                print(f"report: -o '{args.output}' {why}", file=sys.stderr)
-                return 2
-            names = report_files(out) or set()
-            old = tempfile.mkdtemp(prefix=os.path.basename(out) + ".old-", dir=parent)
-            os.rmdir(old)
-            os.rename(out, old)
-        os.rename(tmp, out)
-        tmp = None
-        if old:
-            remove_report(old, names)
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(f"wrote {out}/README.md: {len(rep.figures)} figure(s), {len(rep.skipped)} skipped")
+        rep, written = publish(args, out, parent)
+    except ReportError as e:
+        print(f"report: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        # e.filename is a file of the temporary directory, which is gone.
+        print(f"report: cannot write -o '{args.output}' (in {parent}): {e.strerror or e}; nothing written",
+              file=sys.stderr)
+        return 2
+    for name in written:
+        if name != "README.md":
+            print(f"wrote {os.path.join(out, name)}")
+    print(f"wrote {os.path.join(out, 'README.md')}: {len(rep.figures)} figure(s), {len(rep.skipped)} skipped")
     return 0
 
 

@@ -21,6 +21,9 @@ def load(path):
         return json.load(f)
 
 
+KINDS = ("benchmark", "validation", "scaling", "google-benchmark")
+
+
 def kind_of(doc):
     """"benchmark", "validation", "scaling", "google-benchmark", or None for
     JSON that is not a result. Files written before the schema carried
@@ -28,13 +31,44 @@ def kind_of(doc):
     if not isinstance(doc, dict):
         return None
     if "kind" in doc:
-        return doc["kind"]
+        return doc["kind"] if doc["kind"] in KINDS else None
     if "results" in doc and "provenance" in doc:
         return "benchmark"
     if "cases" in doc and "provenance" in doc:
         return "validation"
     if "benchmarks" in doc and "context" in doc:
         return "google-benchmark"
+    return None
+
+
+# Per kind: the list of entries, what each entry must be, and the block of
+# provenance. The report reads these fields before any figure is chosen.
+_SHAPE = {
+    "benchmark": ("results", "provenance", {"name": str, "backend": str, "N": int, "tps_median": (int, float)}),
+    "validation": ("cases", "provenance", {"name": str, "data": dict}),
+    "scaling": ("points", "provenance", {"ranks": int}),
+    "google-benchmark": ("benchmarks", "context", {"name": str}),
+}
+
+
+def malformed(doc, kind):
+    """Why doc, recognised as a result of `kind`, cannot be read as one (None
+    when it can): the fields the report relies on, checked before any is
+    used, so that a foreign or hand-edited file is named instead of failing
+    somewhere in a figure."""
+    entries, block, fields = _SHAPE[kind]
+    if not isinstance(doc.get(block), dict):
+        return f"its \"{block}\" is not an object"
+    items = doc.get(entries)
+    if not isinstance(items, list):
+        return f"its \"{entries}\" is not a list"
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            return f"{entries}[{i}] is not an object"
+        for field, types in fields.items():
+            value = item.get(field)
+            if not isinstance(value, types) or isinstance(value, bool):
+                return f"{entries}[{i}].{field} is missing or not a {getattr(types, '__name__', 'number')}"
     return None
 
 
@@ -48,5 +82,7 @@ def result_paths(paths):
         for d, dirs, files in os.walk(p):
             dirs.sort()
             for f in sorted(files):
-                if f.endswith(SUFFIXES) and f != "report.json":
-                    yield os.path.join(d, f)
+                path = os.path.join(d, f)
+                # Regular files only: a FIFO or device named *.json (report /) would block or never end.
+                if f.endswith(SUFFIXES) and f != "report.json" and os.path.isfile(path):
+                    yield path

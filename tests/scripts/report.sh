@@ -31,14 +31,24 @@ if ! python3 -c 'import matplotlib, numpy' 2>/dev/null; then
   echo "matplotlib missing: figures not checked"
   exit 77
 fi
-"$B" report "$S/tests/data/report-sample" -o "$T/out"
-python3 - "$T/out" <<'PY'
+"$B" report "$S/tests/data/report-sample" -o "$T/out" > "$T/report.log"
+python3 - "$T/out" "$T/report.log" <<'PY'
 import json, os, sys
-out = sys.argv[1]
+out, log = sys.argv[1:3]
+# One "wrote FILE" line per file written, with its final path (never the
+# temporary directory the report is built in), and nothing else on stdout.
+lines = open(log).read().splitlines()
+wrote = sorted(l.split()[1].rstrip(":") for l in lines)
+assert all(l.startswith("wrote ") for l in lines), lines
+assert wrote == sorted(f"{out}/{f}" for f in os.listdir(out)), (wrote, sorted(os.listdir(out)))
+assert not any(".tmp-" in l for l in lines), lines
 rep = json.load(open(f"{out}/report.json"))
 figs = {f["file"]: f for f in rep["figures"]}
 # file -> [(xlabel, ylabel, series that must be in the legend)] per axes with data
 want = {
+    "throughput.png": [("N (particles)", "million particle-steps per second (median)",
+                        ["cpu double rho=3/rc=1/s=0.5 (Intel(R) Xeon(R) Processor x16)",
+                         "cuda double rho=3/rc=1/s=0.5 (NVIDIA H200)", "cuda mixed rho=3/rc=1/s=0.5 (NVIDIA H200)"])],
     "speedup.png": [("N (particles)", "speedup (GPU TPS / CPU reference TPS)",
                      ["double rho=3 rc=1", "mixed rho=3 rc=1"])],
     "nlist.png": [("N (particles)", "neighbor-list build time (ms)", ["ballot rho=3", "atomic rho=3"])],
@@ -80,6 +90,7 @@ for name in want:
 assert page.count("*Skipped:") == len(rep["skipped"])
 print(f"report ok: {len(figs)} figures with the expected axes and series, {len(skipped)} skipped with a line")
 PY
+echo "report wrote lines ok"
 # A second report replaces the first as a whole.
 "$B" report "$S/tests/data/report-sample/bench" -o "$T/out" > /dev/null
 [[ ! -e "$T/out/nve-drift.png" ]] || { echo "the second report kept a stale figure" >&2; exit 1; }
@@ -133,3 +144,66 @@ for axes in figs.values():
     assert all(a["xlabel"] == "ranks (GPUs)" and a["series"] == ["dpd-fluid cuda (NVIDIA H200)"] for a in axes)
 print("scaling figures drawn from kind \"scaling\" results")
 PY
+
+# A user's own `run --json` on the CPU is drawn (the throughput figure), not
+# skipped because no GPU result is beside it.
+mkdir "$T/mine"
+"$B" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=8192$' --repeats 1 --min-time 0.01 \
+  --warmup-time 0 --quiet --json "$T/mine/cpu.json" > /dev/null
+"$B" report "$T/mine" -o "$T/mine-report" > /dev/null
+python3 - "$T/mine-report" <<'PY'
+import json, sys
+rep = json.load(open(f"{sys.argv[1]}/report.json"))
+figs = {f["file"]: f for f in rep["figures"]}
+assert list(figs) == ["throughput.png"], sorted(figs)
+axes = figs["throughput.png"]["axes"]
+assert [a["title"] for a in axes] == ["dpd-fluid"], axes
+assert len(axes[0]["series"]) == 1 and axes[0]["series"][0].startswith("cpu double rho=3/rc=1/s=0.5 ("), axes
+assert figs["throughput.png"]["sources"] == ["cpu.json"], figs["throughput.png"]["sources"]
+print("a CPU-only run --json is drawn")
+PY
+
+# Files that are no result, or not the result they look like, never end in a
+# traceback: a JSON nested deeper than Python's parser goes is refused naming
+# it (exit 2, nothing written); a result whose entries are not objects and a
+# foreign file with a "kind" are listed or ignored; a FIFO named *.json is
+# not opened (it would block).
+mkdir "$T/odd"
+cp "$S/tests/data/report-sample/bench/cpu-same-host.json" "$T/odd/"
+python3 -c 'print("[" * 100000 + "]" * 100000)' > "$T/odd/deep.json"
+expect_refused "$T/odd/deep.json: JSON nested too deeply" report "$T/odd" -o "$T/odd-report"
+[[ ! -e "$T/odd-report" ]] || { echo "a refused report wrote $T/odd-report" >&2; exit 1; }
+ls "$T" | grep -q '^odd-report\.' && { echo "a refused report left its temporary directory" >&2; exit 1; }
+rm "$T/odd/deep.json"
+echo '{"kind": "benchmark", "provenance": {}, "results": [7]}' > "$T/odd/broken.json"
+echo '{"kind": {"not": "a result"}, "results": 1}' > "$T/odd/package.json"
+mkfifo "$T/odd/pipe.json"
+timeout 120 "$B" report "$T/odd" -o "$T/odd-report" > /dev/null
+python3 - "$T/odd-report" <<'PY'
+import json, sys
+rep = json.load(open(f"{sys.argv[1]}/report.json"))
+assert rep["unreadable"] == ["broken.json"], rep["unreadable"]
+assert rep["counts"] == {"benchmark": 1}, rep["counts"]
+page = open(f"{sys.argv[1]}/README.md").read()
+assert "`broken.json`: not a valid benchmark result: results[0] is not an object" in page, page
+print("odd files listed or ignored")
+PY
+
+# An output the file system refuses: exit 2 naming -o, no traceback, and no
+# temporary directory left behind. /sys refuses new directories even to root;
+# a read-only directory refuses everyone else.
+if [[ -d /sys ]] && ! mkdir /sys/mesobench-report-probe 2>/dev/null; then
+  expect_refused "cannot write -o '/sys/mesobench-report' (in /sys): " \
+    report "$S/tests/data/report-sample" -o /sys/mesobench-report
+else
+  rmdir /sys/mesobench-report-probe 2>/dev/null || true
+fi
+mkdir -p "$T/ro/earlier" && chmod 555 "$T/ro/earlier" "$T/ro"
+if [[ $(id -u) -ne 0 ]]; then
+  expect_refused "-o '$T/ro/new' cannot be created: directory $T/ro is not writable" \
+    report "$S/tests/data/report-sample" -o "$T/ro/new"
+  expect_refused "-o '$T/ro/earlier' is not writable" report "$S/tests/data/report-sample" -o "$T/ro/earlier"
+  [[ -z $(ls -A "$T/ro/earlier") && ! -e "$T/ro/new" ]] || { echo "a refused report wrote into $T/ro" >&2; exit 1; }
+fi
+chmod 755 "$T/ro/earlier" "$T/ro"
+echo "unwritable outputs refused"
