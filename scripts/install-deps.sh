@@ -17,7 +17,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-pip python3-venv
   python3-jsonschema  # scripts/validate_results.py: results against docs/results.schema.json
-  libhdf5-dev python3-h5py  # H5MD trajectories (engine/src/h5md.cpp) and their test (tests/cli/h5md.sh)
+  libhdf5-dev  # H5MD trajectories (engine/src/h5md.cpp); h5py for their test comes from pip (below)
   clang libclang-rt-dev  # the fuzzers (fuzz/, the fuzz preset): libclang-rt-dev holds libFuzzer and the sanitizers
 )
 
@@ -43,13 +43,20 @@ else
   echo "install-deps: system packages present"
 fi
 
-# Plotting: skip pip entirely when the modules import already.
-if python3 -c 'import matplotlib, numpy' 2>/dev/null; then
-  echo "install-deps: python plotting modules present"
+# Python modules (requirements.txt): skip pip entirely when they import
+# already. They go into the user site of the python3 on PATH, which the
+# scripts and tests run: Debian's python3-h5py is built against Debian's
+# numpy, and fails to import once a pip numpy shadows it, so h5py comes from
+# pip too, built against the same numpy.
+python_modules='import matplotlib, numpy, h5py, MDAnalysis, jsonschema'
+if python3 -c "$python_modules" 2>/dev/null; then
+  echo "install-deps: python modules present"
 else
-  echo "install-deps: installing python plotting modules"
+  echo "install-deps: installing python modules (scripts/requirements.txt)"
   # Debian/Ubuntu mark the system interpreter as externally managed (PEP 668);
-  # a user-level install is the least intrusive place for two plotting libraries.
+  # a user-level install is the least intrusive place for them.
   python3 -m pip install --quiet --user -r "$here/requirements.txt" 2>/dev/null ||
     python3 -m pip install --quiet --user --break-system-packages -r "$here/requirements.txt"
+  # Fail here, naming the module, rather than as a skipped test later.
+  python3 -c "$python_modules" || { echo "install-deps: $python_modules fails after pip" >&2; exit 1; }
 fi
