@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "meso/dppc.hpp"
 #include "meso/error.hpp"
 
 namespace meso::validation {
@@ -60,7 +61,10 @@ const std::vector<Case>& all_cases() {
        "example parameters (docs/reference.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm at 323 K",
        run_dppc_density,
        {"equilibrate: equilibration (ps)", "production: averaging time (ps)", "update: steps between field updates",
-        "compare: 0 skips the CPU comparison run of a GPU backend", "shift: 0 keeps the grid fixed"}},
+        "compare: 0 skips the CPU comparison run of a GPU backend", "shift: 0 keeps the grid fixed"},
+       {},
+       false,
+       DppcUnits::trajectory_units()},
       {"poiseuille-viscosity",
        "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
        "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",

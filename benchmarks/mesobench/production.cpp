@@ -64,7 +64,7 @@ void drive(BenchResult& r, uint64_t first, const OutputOptions& o, Backend& b, A
 }
 
 io::H5mdMetadata metadata(const BenchCase& c, const BenchResult& r) {
-  return {"", c.workload_name(), setup_of(c), r.backend, r.variant_requested};
+  return {"", c.workload_name(), setup_of(c), r.backend, r.variant_requested, c.workload->trajectory_units()};
 }
 
 // The identity of this run (with its actual N); a checkpoint to continue

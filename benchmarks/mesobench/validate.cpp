@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/error.hpp"
+#include "meso/io/frame_sink.hpp"
 #include "meso/progress.hpp"
 #include "meso/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
@@ -192,6 +193,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     if (ctx.shard_count > 1) std::cerr << ", shard " << ctx.shard_index << "/" << ctx.shard_count;
     std::cerr << ")\n";
     ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
+    if (io::FrameSink* sink = io::frame_sink()) sink->set_units(c->units);  // validate --trajectory
     progress::begin(c->name, 0);  // a case that knows its total steps announces it itself
     results.push_back(c->run(ctx));
     progress::end();

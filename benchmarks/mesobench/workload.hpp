@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
+#include "meso/io/h5md.hpp"
 #include "meso/mpcd.hpp"
 #include "meso/simulation.hpp"
 #include "meso/system.hpp"
@@ -146,6 +147,9 @@ class Workload {
   // Why --topology cannot add bonds to this workload's system ("" when it
   // can): a solvent has no MD particles; a workload may build its own.
   virtual std::string topology_refusal() const { return ""; }
+  // The units of its trajectories (H5MD unit attributes, docs/io.md):
+  // reduced ones unless the model maps them to physical units.
+  virtual io::H5mdUnits trajectory_units() const { return io::reduced_units("the workload's reduced units"); }
   // Why it cannot run decomposed over ranks ("" when it can).
   virtual std::string decomposition_refusal() const { return ""; }
   // Sets the particle count to about n (the scaling harness's --per-rank

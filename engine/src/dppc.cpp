@@ -25,6 +25,13 @@ double u01(uint32_t x) { return 1.0 - physics::uniform_open01(x); }
 
 double DppcUnits::time_ps() { return std::sqrt(72e-3 * 1e-18 / 1e3) * 1e12; }
 
+io::H5mdUnits DppcUnits::trajectory_units() {
+  io::H5mdUnits u = io::nm_ps_units("nm and ps (converted from the engine's time unit); " + describe());
+  u.time_factor = time_ps();
+  u.velocity_factor = 1.0 / time_ps();
+  return u;
+}
+
 std::string DppcUnits::describe() {
   std::ostringstream o;
   o << "length 1 = 1 nm, energy 1 = 1 kJ/mol, mass 1 = 72 g/mol, time 1 = " << time_ps()

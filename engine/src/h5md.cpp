@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "meso/error.hpp"
@@ -15,6 +16,14 @@
 #endif
 
 namespace meso::io {
+
+H5mdUnits reduced_units(const std::string& what) {
+  return {"Angstrom", "ps", "Angstrom ps-1",
+          "reduced units (" + what + "), labelled Angstrom and ps: 1 Angstrom = 1 reduced length, 1 ps = 1 "
+          "reduced time"};
+}
+
+H5mdUnits nm_ps_units(const std::string& what) { return {"nm", "ps", "nm ps-1", what}; }
 
 #ifndef MESO_HAVE_HDF5
 
@@ -43,10 +52,38 @@ static_assert(sizeof(Vec3d) == 3 * sizeof(double) && sizeof(Image) == 3 * sizeof
 
 namespace {
 
+// Errors become exceptions, not stderr dumps. HDF5's exit handler is turned
+// off: after a failed write (a full disk) the file cannot be closed, and the
+// handler's second attempt at exit crashes (HDF5 1.10); every file that was
+// written whole is closed explicitly before then.
+void quiet_hdf5() {
+  static const bool once = [] { return H5dont_atexit() >= 0; }();
+  (void)once;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+// The system's reason for the HDF5 call that just failed: its file drivers
+// record "errno = N" in the error stack (a full disk, a file size limit),
+// which the next HDF5 call clears; "" when there is none.
+std::string system_reason() {
+  int err = 0;
+  auto walk = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+    const char* at = e->desc ? std::strstr(e->desc, "errno = ") : nullptr;
+    int* out = static_cast<int*>(data);
+    if (at && *out == 0) *out = std::atoi(at + 8);
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk, &err);
+  return err > 0 ? std::strerror(err) : "";
+}
+
 // Every HDF5 call returns a negative value on failure.
 template <class T>
 T check(T rc, const char* what) {
-  if (rc < 0) throw std::runtime_error(std::string("HDF5: ") + what + " failed");
+  if (rc < 0) {
+    const std::string why = system_reason();
+    throw std::runtime_error(std::string("HDF5 ") + what + " failed" + (why.empty() ? "" : ": " + why));
+  }
   return rc;
 }
 
@@ -65,6 +102,12 @@ class Handle {
   void reset() {
     if (id_ >= 0 && close_) close_(id_);
     id_ = -1;
+  }
+  // Gives up the id unclosed (to close it where the result is checked).
+  hid_t release() {
+    const hid_t id = id_;
+    id_ = -1;
+    return id;
   }
   operator hid_t() const { return id_; }
 
@@ -86,6 +129,31 @@ void int_attribute(hid_t loc, const char* name, const std::vector<int>& v) {
   Handle space = n == 1 ? Handle(H5Screate(H5S_SCALAR), H5Sclose, name) : simple_space(1, &n);
   Handle a(H5Acreate2(loc, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
   check(H5Awrite(a, H5T_NATIVE_INT, v.data()), name);
+}
+
+// A variable-length UTF-8 string: what h5py reads as str (the H5MD unit
+// attributes, which MDAnalysis looks up as str).
+void text_attribute(hid_t loc, const char* name, const std::string& v) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, name);
+  check(H5Tset_size(type, H5T_VARIABLE), name);
+  check(H5Tset_cset(type, H5T_CSET_UTF8), name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, name);
+  Handle a(H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
+  const char* p = v.c_str();
+  check(H5Awrite(a, type, &p), name);
+}
+
+std::string text_attribute_of(hid_t loc, const char* name) {
+  if (H5Aexists(loc, name) <= 0) return "";
+  Handle a(H5Aopen(loc, name, H5P_DEFAULT), H5Aclose, name);
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, name);
+  check(H5Tset_size(type, H5T_VARIABLE), name);
+  check(H5Tset_cset(type, H5T_CSET_UTF8), name);
+  char* p = nullptr;
+  check(H5Aread(a, type, &p), name);
+  std::string s = p ? p : "";
+  H5free_memory(p);
+  return s;
 }
 
 // Fixed-length, null-terminated ASCII strings (scalar for one value).
@@ -174,9 +242,20 @@ struct H5mdWriter::Impl {
   Vec3d edges{0, 0, 0};
   Handle file, step, time, edges_value, position, velocity, image, species;
   hsize_t frames = 0;
+  uint64_t last_step = 0;
   bool closed = false;
+  double time_factor = 1.0, velocity_factor = 1.0;  // H5mdUnits
   std::vector<int32_t> species_buf;
+  std::vector<Vec3d> velocity_buf;
+
+  void release_datasets() {
+    for (Handle* h : {&edges_value, &step, &time, &position, &velocity, &image, &species}) h->reset();
+  }
 };
+
+namespace {
+void write_header(H5mdWriter::Impl& w, const Box& box, const H5mdMetadata& meta);
+}  // namespace
 
 H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, const H5mdMetadata& meta)
     : impl_(std::make_unique<Impl>()) {
@@ -185,12 +264,23 @@ H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, c
   w.tmp = temporary_path(path);
   w.n = n;
   w.edges = box.lengths();
+  w.time_factor = meta.units.time_factor;
+  w.velocity_factor = meta.units.velocity_factor;
   if (n == 0) throw_input_error("trajectory '", path, "': the system has no particles");
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not stderr dumps
+  quiet_hdf5();
   const hid_t f = H5Fcreate(w.tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) throw_input_error("cannot create trajectory '", w.tmp, "' (for --trajectory ", path, ")");
   w.file = Handle(f, H5Fclose, "file");
+  try {
+    write_header(w, box, meta);
+  } catch (const std::runtime_error& e) {
+    fail("(its header)", e);
+  }
+}
 
+namespace {
+
+void write_header(H5mdWriter::Impl& w, const Box& box, const H5mdMetadata& meta) {
   {
     Handle h5md = group(w.file, "h5md");
     int_attribute(h5md, "version", {1, 1});
@@ -213,6 +303,7 @@ H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, c
     string_attribute(mine, "setup", {meta.setup});
     string_attribute(mine, "backend", {meta.backend});
     string_attribute(mine, "variant", {meta.variant});
+    text_attribute(mine, "units", meta.units.description);
     const Vec3d lo = box.lo();
     const double origin[3] = {lo.x, lo.y, lo.z};
     const hsize_t three = 3;
@@ -222,12 +313,13 @@ H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, c
     check(H5Awrite(a, H5T_NATIVE_DOUBLE, origin), "box_origin");
   }
   Handle particles = group(w.file, "particles");
-  Handle all = group(particles, "all");
+  // "trajectory": the name MDAnalysis's Universe looks for (H5MD leaves it free).
+  Handle all = group(particles, "trajectory");
   Handle boxg = group(all, "box");
   int_attribute(boxg, "dimension", {3});
   string_attribute(boxg, "boundary", {"periodic", "periodic", "periodic"});
 
-  const hsize_t nn = n;
+  const hsize_t nn = w.n;
   Handle pos_g = group(all, "position");
   w.step = extensible(pos_g, "step", H5T_STD_I64LE, {});
   w.time = extensible(pos_g, "time", H5T_IEEE_F64LE, {});
@@ -242,20 +334,36 @@ H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, c
   w.velocity = element(all, "velocity", H5T_IEEE_F64LE, {nn, 3});
   w.image = element(all, "image", H5T_STD_I32LE, {nn, 3});
   w.species = element(all, "species", H5T_STD_I32LE, {nn});
+  // Units (H5MD "units" notation) where MDAnalysis's reader looks: the time
+  // dataset (shared by every element), position, box edges, velocity.
+  text_attribute(w.time, "unit", meta.units.time);
+  text_attribute(w.position, "unit", meta.units.length);
+  text_attribute(w.edges_value, "unit", meta.units.length);
+  text_attribute(w.velocity, "unit", meta.units.velocity);
 }
 
+}  // namespace
+
 H5mdWriter::~H5mdWriter() {
-  if (!impl_ || impl_->closed) return;
-  // An error ended the run: close the handles and leave nothing behind.
-  impl_->edges_value.reset();
-  impl_->step.reset();
-  impl_->time.reset();
-  impl_->position.reset();
-  impl_->velocity.reset();
-  impl_->image.reset();
-  impl_->species.reset();
-  impl_->file.reset();
-  std::remove(impl_->tmp.c_str());
+  if (impl_ && !impl_->closed) abandon();  // an error ended the run: leave nothing behind
+}
+
+void H5mdWriter::abandon() noexcept {
+  Impl& w = *impl_;
+  w.release_datasets();
+  w.file.reset();
+  w.closed = true;
+  std::remove(w.tmp.c_str());
+}
+
+void H5mdWriter::fail(const std::string& when, const std::exception& e) {
+  Impl& w = *impl_;
+  abandon();
+  // A full disk or a file size limit ends the run (exit 2) rather than
+  // leaving a trajectory that silently stops: the partial file is removed,
+  // as a failed checkpoint's is, and an earlier FILE is left as it was.
+  throw_input_error("cannot write trajectory '", w.path, "' ", when, ": ", e.what(), "; ", w.tmp, " (",
+                    w.frames, " frame", w.frames == 1 ? "" : "s", ", incomplete) removed");
 }
 
 void H5mdWriter::append(const H5mdFrame& f) {
@@ -264,18 +372,30 @@ void H5mdWriter::append(const H5mdFrame& f) {
       f.species->size() != w.n)
     throw std::logic_error("H5mdWriter::append: a frame of another particle count");
   const int64_t step = static_cast<int64_t>(f.step);
+  const double time = f.time * w.time_factor;
   const double edges[3] = {w.edges.x, w.edges.y, w.edges.z};
   w.species_buf.assign(f.species->begin(), f.species->end());
-  append_row(w.step, H5T_NATIVE_INT64, w.frames, &step);
-  append_row(w.time, H5T_NATIVE_DOUBLE, w.frames, &f.time);
-  append_row(w.edges_value, H5T_NATIVE_DOUBLE, w.frames, edges);
-  // Vec3d and Image are three packed scalars (asserted below): written as (N, 3).
-  append_row(w.position, H5T_NATIVE_DOUBLE, w.frames, f.position->data());
-  append_row(w.velocity, H5T_NATIVE_DOUBLE, w.frames, f.velocity->data());
-  append_row(w.image, H5T_NATIVE_INT32, w.frames, f.image->data());
-  append_row(w.species, H5T_NATIVE_INT32, w.frames, w.species_buf.data());
+  const std::vector<Vec3d>* velocity = f.velocity;
+  if (w.velocity_factor != 1.0) {
+    w.velocity_buf.resize(w.n);
+    for (std::size_t i = 0; i < w.n; ++i) w.velocity_buf[i] = w.velocity_factor * (*f.velocity)[i];
+    velocity = &w.velocity_buf;
+  }
+  try {
+    append_row(w.step, H5T_NATIVE_INT64, w.frames, &step);
+    append_row(w.time, H5T_NATIVE_DOUBLE, w.frames, &time);
+    append_row(w.edges_value, H5T_NATIVE_DOUBLE, w.frames, edges);
+    // Vec3d and Image are three packed scalars (asserted below): written as (N, 3).
+    append_row(w.position, H5T_NATIVE_DOUBLE, w.frames, f.position->data());
+    append_row(w.velocity, H5T_NATIVE_DOUBLE, w.frames, velocity->data());
+    append_row(w.image, H5T_NATIVE_INT32, w.frames, f.image->data());
+    append_row(w.species, H5T_NATIVE_INT32, w.frames, w.species_buf.data());
+    check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
+  } catch (const std::runtime_error& e) {
+    fail("at step " + std::to_string(f.step), e);
+  }
   ++w.frames;
-  check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
+  w.last_step = f.step;
 }
 
 std::size_t H5mdWriter::frames() const { return impl_->frames; }
@@ -283,25 +403,31 @@ std::size_t H5mdWriter::frames() const { return impl_->frames; }
 void H5mdWriter::close() {
   Impl& w = *impl_;
   if (w.closed) return;
-  w.edges_value.reset();
-  w.step.reset();
-  w.time.reset();
-  w.position.reset();
-  w.velocity.reset();
-  w.image.reset();
-  w.species.reset();
-  w.file.reset();
+  try {
+    // Everything cached reaches the file here, where a failure is seen
+    // (Handle::reset ignores the result of a close).
+    check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
+    w.release_datasets();
+    check(H5Fclose(w.file.release()), "close");
+  } catch (const std::runtime_error& e) {
+    fail("(closing it after step " + std::to_string(w.last_step) + ")", e);
+  }
   w.closed = true;
-  commit_file_durably(w.tmp, w.path);
+  try {
+    commit_file_durably(w.tmp, w.path);
+  } catch (...) {
+    std::remove(w.tmp.c_str());  // not durable: no half-written output either
+    throw;
+  }
 }
 
 H5mdData read_h5md_frame(const std::string& path, std::size_t frame) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  quiet_hdf5();
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) throw_input_error("cannot open H5MD file '", path, "'");
   Handle file(f, H5Fclose, "file");
   H5mdData d;
-  const std::string all = "/particles/all/";
+  const std::string all = "/particles/trajectory/";
   d.step = read_all_1d<int64_t>(file, all + "position/step", H5T_NATIVE_INT64);
   d.time = read_all_1d<double>(file, all + "position/time", H5T_NATIVE_DOUBLE);
   double edges[3];
@@ -320,6 +446,15 @@ H5mdData read_h5md_frame(const std::string& path, std::size_t frame) {
   read_row(file, all + "velocity/value", H5T_NATIVE_DOUBLE, frame, d.velocity.data(), 3 * n);
   read_row(file, all + "image/value", H5T_NATIVE_INT32, frame, d.image.data(), 3 * n);
   read_row(file, all + "species/value", H5T_NATIVE_INT32, frame, d.species.data(), n);
+  auto unit_of = [&](const std::string& dataset) {
+    Handle ds(H5Dopen2(file, (all + dataset).c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
+    return text_attribute_of(ds, "unit");
+  };
+  d.units.length = unit_of("position/value");
+  d.units.time = unit_of("position/time");
+  d.units.velocity = unit_of("velocity/value");
+  Handle mine(H5Gopen2(file, "/parameters/mesobench", H5P_DEFAULT), H5Gclose, "/parameters/mesobench");
+  d.units.description = text_attribute_of(mine, "units");
   return d;
 }
 

@@ -3,29 +3,41 @@
 # H5MD reader does (groups, attributes, time-dependent elements with
 # step/time/value, box edges per frame), for an MD workload and the MPCD
 # solvent; the last frame is the run's final state, bit for bit (compared
-# with the final checkpoint). Exit 77 (skipped) without h5py or HDF5.
+# with the final checkpoint). MDAnalysis opens the files as a Universe with
+# its defaults (units converted), in reduced and in physical units. A full
+# disk ends the run with exit 2 naming the file and the reason, and leaves
+# no partial file. "wrote FILE" is printed for the trajectory and the
+# checkpoint.
+#
+# h5py, MDAnalysis and HDF5 are dependencies (scripts/install-deps.sh): the
+# test fails without them, and skips (exit 77) only when MESO_H5MD_OPTIONAL=1
+# says that a machine without them is expected.
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The distribution's python3-h5py (scripts/install-deps.sh) may sit behind another python3 on PATH;
-# MESO_PYTHON picks another interpreter (e.g. a venv with MDAnalysis).
+missing() {
+  echo "$1"
+  [[ ${MESO_H5MD_OPTIONAL:-0} == 1 ]] && exit 77
+  echo "FAIL: run scripts/install-deps.sh (or set MESO_H5MD_OPTIONAL=1 to skip)"; exit 1
+}
+# The interpreter install-deps.sh installs into; MESO_PYTHON picks another.
 py=${MESO_PYTHON:-python3}
-$py -c 'import h5py, numpy' 2>/dev/null || py=/usr/bin/python3
-$py -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: python3 h5py/numpy missing"; exit 77; }
+err=$("$py" -c 'import h5py, numpy, MDAnalysis' 2>&1) || missing "$py cannot import h5py, numpy, MDAnalysis: ${err##*$'\n'}"
 
 rc=0
 "$bin" run --backend cpu --filter lj-liquid --param N=1000 --steps 100 --trajectory "$work/probe.h5" \
   > /dev/null 2> "$work/probe.err" || rc=$?
-if [[ $rc -eq 2 ]] && grep -q "without HDF5" "$work/probe.err"; then echo "SKIP: built without HDF5"; exit 77; fi
+if [[ $rc -eq 2 ]] && grep -q "without HDF5" "$work/probe.err"; then missing "mesobench was built without HDF5"; fi
 [[ $rc -eq 0 ]] || { cat "$work/probe.err"; exit 1; }
 
-check() {  # check <h5md file> <checkpoint file> <steps> <every> <dt> <N>
+check() {  # check <h5md file> <checkpoint file> <steps> <every> <dt> <N> <units description>
   "$py" - "$@" <<'PY'
 import struct, sys
 import h5py, numpy as np
 
 path, ckpt, steps, every, dt, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+units = sys.argv[7]
 f = h5py.File(path, "r")
 
 # /h5md: version 1.1, author and creator (H5MD 1.1, section "H5MD metadata").
@@ -37,8 +49,8 @@ assert h5md["creator"].attrs["version"]
 
 # MDAnalysis's H5MDReader: the particle group is the first under /particles.
 groups = list(f["particles"])
-assert groups == ["all"], groups
-pg = f["particles/all"]
+assert groups == ["trajectory"], groups  # the name MDAnalysis's Universe reads
+pg = f["particles/trajectory"]
 box = pg["box"]
 assert box.attrs["dimension"] == 3
 assert [b for b in box.attrs["boundary"]] == [b"periodic"] * 3, box.attrs["boundary"]
@@ -73,6 +85,12 @@ for k in range(frames):
     dims = [*L, 90, 90, 90]
     assert np.all(pos >= -0.5 * L) and np.all(pos < 0.5 * L), k  # wrapped into [-L/2, L/2)
     assert np.all(np.isfinite(pg["velocity/value"][k, :]))
+# Units: H5MD unit attributes as str where MDAnalysis reads them; reduced
+# units are labelled Angstrom and ps, and the file says which they are.
+assert pg["position/time"].attrs["unit"] == "ps"
+assert pg["position/value"].attrs["unit"] == "Angstrom" and pg["box/edges/value"].attrs["unit"] == "Angstrom"
+assert pg["velocity/value"].attrs["unit"] == "Angstrom ps-1"
+assert f["parameters/mesobench"].attrs["units"].startswith(units), f["parameters/mesobench"].attrs["units"]
 origin = f["parameters/mesobench"].attrs["box_origin"]
 assert np.allclose(origin, -0.5 * box["edges/value"][0, :])
 
@@ -105,32 +123,67 @@ PY
 }
 
 "$bin" run --backend cpu --filter lj-liquid --param N=1000 --steps 100 --every 25 \
-  --trajectory "$work/lj.h5" --checkpoint "$work/lj.ckpt" > /dev/null
-[[ ! -e "$work/lj.h5.tmp" ]] || { echo "FAIL: left lj.h5.tmp"; exit 1; }
-check "$work/lj.h5" "$work/lj.ckpt" 100 25 0.005 1000
-# MDAnalysis itself, where installed (not a dependency of the suite).
-if "$py" -c 'import MDAnalysis' 2>/dev/null; then
-  "$py" - "$work/lj.h5" <<'PY'
-import sys
+  --trajectory "$work/lj.h5md" --checkpoint "$work/lj.ckpt" > "$work/lj.txt"
+[[ ! -e "$work/lj.h5md.tmp" ]] || { echo "FAIL: left lj.h5md.tmp"; exit 1; }
+grep -qx "wrote $work/lj.h5md" "$work/lj.txt" && grep -qx "wrote $work/lj.ckpt" "$work/lj.txt" ||
+  { echo "FAIL: no 'wrote' line for the trajectory or the checkpoint"; cat "$work/lj.txt"; exit 1; }
+check "$work/lj.h5md" "$work/lj.ckpt" 100 25 0.005 1000 "reduced units (LJ units"
+
+# MDAnalysis itself, with its defaults: Universe(FILE) (a *.h5md name picks its
+# H5MD reader), units converted to its Angstrom and ps. Reduced units come
+# back unchanged; the MD-SCF model's nm become Angstrom and its time ps.
+"$bin" run --backend cpu --filter 'mdscf-dppc.*lipids=528/' --steps 4 --every 2 --trajectory "$work/dppc.h5md" \
+  > /dev/null
+"$py" - "$work/lj.h5md" 1 25 0.125 "$work/dppc.h5md" 10 2 0.06 <<'PY'
+import sys, warnings
 import h5py, numpy as np
-from MDAnalysis.coordinates.H5MD import H5MDReader
-r = H5MDReader(sys.argv[1], convert_units=False)  # reduced units: the file has no unit attributes
-with h5py.File(sys.argv[1], "r") as f:
-    pos = f["particles/all/position/value"][()]
-    L = f["particles/all/box/edges/value"][()]
-assert r.n_frames == pos.shape[0] and r.n_atoms == pos.shape[1]
-for ts in r:
-    assert np.allclose(ts.positions, pos[ts.frame], rtol=1e-6, atol=1e-5)  # MDAnalysis keeps float32
-    assert np.allclose(ts.dimensions, [*L[ts.frame], 90, 90, 90])
-    assert ts.data["step"] == 25 * ts.frame and ts.has_velocities
-print(f"ok: MDAnalysis H5MDReader reads {r.n_frames} frames")
+import MDAnalysis as mda
+warnings.simplefilter("ignore")  # no masses or types to guess from a bare trajectory
+args = sys.argv[1:]
+for path, scale, every, frame_ps in zip(args[0::4], map(float, args[1::4]), map(int, args[2::4]), map(float, args[3::4])):
+    u = mda.Universe(path)
+    with h5py.File(path, "r") as f:
+        pg = f["particles/trajectory"]
+        pos, vel, L = pg["position/value"][()], pg["velocity/value"][()], pg["box/edges/value"][()]
+        time = pg["position/time"][()]
+    assert u.trajectory.n_frames == pos.shape[0] and u.atoms.n_atoms == pos.shape[1], path
+    for ts in u.trajectory:
+        k = ts.frame
+        # MDAnalysis keeps float32: 1e-6 relative, and a little more near 0.
+        assert np.allclose(ts.positions, scale * pos[k], rtol=2e-6, atol=2e-6 * scale), (path, k)
+        assert np.allclose(ts.velocities, scale * vel[k], rtol=2e-6, atol=1e-6), (path, k)
+        assert np.allclose(ts.dimensions, [*(scale * L[k]), 90, 90, 90], rtol=1e-6), (path, k, ts.dimensions)
+        assert ts.data["step"] == every * k and np.isclose(ts.time, time[k]), (path, k, ts.time, time[k])
+        assert np.isclose(ts.time, frame_ps * k, rtol=1e-6), (path, k, ts.time)
+    print(f"ok: MDAnalysis Universe({path}) reads {u.trajectory.n_frames} frames, units {u.trajectory.units}")
 PY
-else
-  echo "note: MDAnalysis not importable by $py; its own reader was not run"
-fi
+
+# A full disk while writing: a file size limit (ulimit -f, SIGXFSZ ignored so
+# that write(2) returns EFBIG, as it returns ENOSPC on a full device) needs
+# neither root nor a small file system and takes HDF5 through the same failed
+# write. The run exits 2 naming the file, the step and the reason; the
+# partial FILE.tmp is removed and an earlier FILE is left as it was. A
+# checkpoint under the same limit is refused the same way.
+echo "an earlier trajectory" > "$work/full.h5md"
+rc=0
+(ulimit -f 1500; trap '' XFSZ; exec "$bin" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=8192$' \
+  --steps 50 --every 10 --trajectory "$work/full.h5md" --quiet) > /dev/null 2> "$work/full.err" || rc=$?
+msg=$(cat "$work/full.err")
+[[ $rc -eq 2 && $msg == *"cannot write trajectory '$work/full.h5md' at step "*": HDF5 "*" failed: File too large; "* &&
+   $msg == *"full.h5md.tmp ("*" frames, incomplete) removed"* ]] || { echo "FAIL (exit $rc): $msg"; exit 1; }
+[[ ! -e "$work/full.h5md.tmp" && $(cat "$work/full.h5md") == "an earlier trajectory" ]] ||
+  { echo "FAIL: the partial trajectory was left or the earlier one changed"; exit 1; }
+rc=0
+(ulimit -f 300; trap '' XFSZ; exec "$bin" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=8192$' \
+  --steps 10 --checkpoint "$work/full.ckpt" --quiet) > /dev/null 2> "$work/full.err" || rc=$?
+msg=$(cat "$work/full.err")
+[[ $rc -eq 2 && $msg == *"'$work/full.ckpt.tmp': File too large"* && ! -e "$work/full.ckpt.tmp" ]] ||
+  { echo "FAIL (exit $rc): $msg"; exit 1; }
+echo "ok: a full disk is named, exit 2, nothing half-written"
+
 "$bin" run --backend cpu --filter 'srd-fluid.*L=10$' --param L=6 --steps 40 --every 10 \
   --trajectory "$work/srd.h5" --checkpoint "$work/srd.ckpt" > /dev/null
-check "$work/srd.h5" "$work/srd.ckpt" 40 10 0.1 2160
+check "$work/srd.h5" "$work/srd.ckpt" 40 10 0.1 2160 "reduced units (SRD units"
 
 # validate --trajectory: one file per simulation the case runs, frames every K steps.
 "$bin" validate --backend cpu --filter srd-momentum --param L=5 --param collisions=120 --quiet \
@@ -144,9 +197,11 @@ assert len(files) >= 2, files
 for name in files:
     with h5py.File(name, "r") as f:
         assert list(f["h5md"].attrs["version"]) == [1, 1]
-        step = f["particles/all/position/step"][()]
+        step = f["particles/trajectory/position/step"][()]
         assert len(step) >= 2 and np.all(step % 40 == 0) and np.all(np.diff(step) > 0), (name, step)
-        assert f["particles/all/position/value"].shape[0] == len(step)
+        assert f["particles/trajectory/position/value"].shape[0] == len(step)
+        assert f["particles/trajectory/position/value"].attrs["unit"] == "Angstrom"
+        assert f["parameters/mesobench"].attrs["units"].startswith("reduced units (the reduced DPD, LJ or SRD")
 print(f"ok: validate wrote {len(files)} H5MD files")
 PY
 

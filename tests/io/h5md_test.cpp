@@ -73,6 +73,36 @@ TEST(H5md, FramesReadBackExactly) {
   std::remove(path.c_str());
 }
 
+TEST(H5md, UnitAttributesSayWhatTheNumbersAre) {
+  if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
+  const std::string path = temp_file("units.h5");
+  const Frame f = frame(3, 1);
+  for (const bool physical : {false, true}) {
+    H5mdMetadata meta;
+    if (physical) {
+      meta.units = nm_ps_units("nm and ps");
+      meta.units.time_factor = 8.0;  // the engine's time unit, in ps
+      meta.units.velocity_factor = 0.125;
+    } else {
+      meta.units = reduced_units("LJ units");
+    }
+    H5mdWriter w(path, 3, Box(2.0), meta);
+    w.append({10, 0.5, &f.pos, &f.vel, &f.img, &f.type});
+    w.close();
+    const H5mdData d = read_h5md_frame(path, 0);
+    EXPECT_EQ(d.units.length, physical ? "nm" : "Angstrom");
+    EXPECT_EQ(d.units.time, "ps");
+    EXPECT_EQ(d.units.velocity, physical ? "nm ps-1" : "Angstrom ps-1");
+    EXPECT_EQ(d.units.description.rfind(physical ? "nm and ps" : "reduced units (LJ units)", 0), 0u)
+        << d.units.description;
+    // Converted where the engine's unit is none the reader knows; exact otherwise.
+    EXPECT_EQ(d.time[0], physical ? 4.0 : 0.5);
+    EXPECT_EQ(d.velocity[2].y, physical ? 0.125 * f.vel[2].y : f.vel[2].y);
+    EXPECT_EQ(d.position[2].x, f.pos[2].x);
+    std::remove(path.c_str());
+  }
+}
+
 TEST(H5md, AbandonedWriterLeavesNothing) {
   if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
   const std::string path = temp_file("abandoned.h5");

@@ -113,8 +113,12 @@ class RunCommand final : public Command {
       doc["results"] = nlohmann::json::array();
       for (const auto& r : results) doc["results"].push_back(to_json(r));
       write_json_atomically(json_, doc);
-      std::cout << "\nwrote " << json_ << '\n';
     }
+    // Every file written, once complete (the trajectory and the last
+    // checkpoint are renamed into place when the run ends).
+    std::cout << '\n';
+    for (const std::string* f : {&out_.trajectory, &out_.checkpoint, &json_})
+      if (!f->empty()) std::cout << "wrote " << *f << '\n';
     return 0;
   }
 

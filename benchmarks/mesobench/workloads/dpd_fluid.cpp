@@ -143,6 +143,10 @@ class DpdFluid final : public Workload {
     check_list_step(c, f.kT, f.mass, f.rcut);
   }
 
+  io::H5mdUnits trajectory_units() const override {
+    return io::reduced_units("DPD units: length r_c, energy kT, mass m, time r_c sqrt(m/kT)");
+  }
+
   std::string name_parameters(const BenchCase& c) const override {
     const auto& f = params_of<DpdFluidParams>(c);
     std::ostringstream os;

@@ -111,6 +111,10 @@ class LjLiquid final : public Workload {
     check_list_step(c, l.kT, l.mass, l.rcut);
   }
 
+  io::H5mdUnits trajectory_units() const override {
+    return io::reduced_units("LJ units: length sigma, energy epsilon, mass m, time sigma sqrt(m/epsilon)");
+  }
+
   std::string name_parameters(const BenchCase& c) const override {
     const auto& l = params_of<LjLiquidParams>(c);
     std::ostringstream os;

@@ -172,6 +172,7 @@ class MdscfDppc final : public Workload {
   std::string topology_refusal() const override {
     return "it builds the bonds and angles of its DPPC lipids itself";
   }
+  io::H5mdUnits trajectory_units() const override { return DppcUnits::trajectory_units(); }
 
  private:
   BenchCase bilayer(uint32_t replicate, bool in_default) const {

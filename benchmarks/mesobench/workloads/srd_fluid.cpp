@@ -118,6 +118,10 @@ class SrdFluid final : public Workload {
     check_step_length(s.solvent.dt, s.solvent.kT, s.solvent.mass, 0.5 * s.srd.L, "half the box");
   }
 
+  io::H5mdUnits trajectory_units() const override {
+    return io::reduced_units("SRD units: length a (the cell edge), energy kT, mass m, time a sqrt(m/kT)");
+  }
+
   std::string name_parameters(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     return "rule=" + std::string(to_string(s.solvent.rule)) + "/rho=" + format_number(s.srd.rho) +

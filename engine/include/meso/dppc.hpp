@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "meso/io/h5md.hpp"
 #include "meso/system.hpp"
 
 namespace meso {
@@ -34,6 +35,9 @@ struct DppcUnits {
   static double from_ps(double ps) { return ps / time_ps(); }
   // One line for results and logs: "length 1 nm, energy 1 kJ/mol, ...".
   static std::string describe();
+  // Trajectories in nm and ps: times and velocities converted from the
+  // engine's time unit (time_ps()), positions as they are.
+  static io::H5mdUnits trajectory_units();
 };
 
 // Bead types of the model, in this order in the System.

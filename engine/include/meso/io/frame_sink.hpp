@@ -20,6 +20,9 @@ class FrameSink {
   // A frame of the run loop numbered `run` (run_serial(): one number per
   // Simulation of the process and particle kind, in construction order).
   virtual void frame(uint64_t run, const Box& box, const H5mdFrame& f) = 0;
+  // The units of the simulations that start from now on (a front end that
+  // runs cases of different models says so before each; H5mdUnits).
+  virtual void set_units(const H5mdUnits&) {}
 };
 
 // Installs `sink` for the whole process (nullptr: none); not thread safe.

@@ -5,7 +5,7 @@
 //   /h5md                      version = [1, 1]
 //     author                   name
 //     creator                  name = "mesobench", version
-//   /particles/all
+//   /particles/trajectory
 //     box                      dimension = 3, boundary = ["periodic" x 3]
 //       edges/{step,time,value}        value: (frames, 3) f64
 //     position/{step,time,value}       value: (frames, N, 3) f64, wrapped into the box
@@ -17,11 +17,14 @@
 // Each step (i64) and time (f64) dataset is the position's, hard-linked into
 // the other elements (H5MD allows sharing them). Values are chunked one
 // frame at a time and extensible along the frame axis; particles are in tag
-// order. Quantities are in the workload's reduced units (no unit attributes).
+// order. Position, box edges, velocity and time carry H5MD `unit` attributes
+// (H5mdUnits), /parameters/mesobench `units` says what they mean.
 //
 // The file is written as FILE.tmp, flushed after every frame (a killed run
 // leaves a readable FILE.tmp with the frames so far) and renamed to FILE by
-// close(); a writer destroyed without close() (an error) removes FILE.tmp.
+// close(); a writer destroyed without close() (an error) removes FILE.tmp,
+// and so does a failed write (a full disk), whose InputError names FILE, the
+// step and the system's reason.
 #pragma once
 
 #include <cstdint>
@@ -37,12 +40,35 @@ namespace meso::io {
 // Whether this build can write H5MD (it was configured with HDF5).
 bool h5md_available();
 
+// The H5MD `unit` attributes (strings in the H5MD units notation, spelled as
+// MDAnalysis's H5MD reader translates them) and what they stand for.
+struct H5mdUnits {
+  std::string length;       // position/value, box/edges/value
+  std::string time;         // the shared time dataset
+  std::string velocity;     // velocity/value
+  std::string description;  // /parameters/mesobench units
+  // Written = factor x the engine's value, for a model whose engine time
+  // unit is none the reader knows (MD-SCF: 8.4853 ps); 1 keeps them exact.
+  double time_factor = 1.0;
+  double velocity_factor = 1.0;
+};
+
+// Reduced units (DPD, LJ, SRD: no physical scale) are labelled Angstrom and
+// ps, the units MDAnalysis computes in, so that a reader that converts units
+// (MDAnalysis's default) keeps the numbers as written: one "Angstrom" is one
+// reduced length and one "ps" one reduced time. `what` names them, e.g.
+// "length sigma, time sigma sqrt(m/epsilon)".
+H5mdUnits reduced_units(const std::string& what);
+// Physical units of a model with a unit mapping (MD-SCF: nm, ps).
+H5mdUnits nm_ps_units(const std::string& what);
+
 struct H5mdMetadata {
   std::string author;     // /h5md/author name (empty: $USER, else "unknown")
   std::string workload;   // /parameters/mesobench attributes
   std::string setup;
   std::string backend;
   std::string variant;
+  H5mdUnits units = reduced_units("the workload's reduced units");
 };
 
 // One frame in tag order (positions wrapped into the box).
@@ -72,11 +98,16 @@ class H5mdWriter {
   struct Impl;
 
  private:
+  // Closes the handles and removes FILE.tmp (an error ended the writing).
+  void abandon() noexcept;
+  [[noreturn]] void fail(const std::string& when, const std::exception& e);
+
   std::unique_ptr<Impl> impl_;
 };
 
 // The reader the tests use: one frame of a file written above.
 struct H5mdData {
+  H5mdUnits units;            // the unit attributes and /parameters/mesobench units
   std::vector<int64_t> step;  // every frame
   std::vector<double> time;
   Vec3d edges{0, 0, 0};       // of the frame read

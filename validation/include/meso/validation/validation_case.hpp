@@ -17,6 +17,7 @@
 
 #include "meso/backend.hpp"
 #include "meso/block_average.hpp"
+#include "meso/io/h5md.hpp"
 
 namespace meso::validation {
 
@@ -94,6 +95,8 @@ struct Case {
   std::function<Result(const Context&, const nlohmann::json& data)> analyse = {};
   // Honours Context::stop_at and Context::resume.
   bool resumable = false;
+  // The units of its simulations' trajectories (validate --trajectory).
+  io::H5mdUnits units = io::reduced_units("the reduced DPD, LJ or SRD units of the case's model");
 };
 
 // A partial Result for a shard: name and data, no gate.
