@@ -10,8 +10,9 @@
 #                                 sm_90, at once; sets B and A, their bin folders
 #   gpu_tests R...                kernels_test, then decomposition_gpu_test on each rank
 #                                 count R (ranks sharing the GPU, one OpenMP thread each)
-#   bitwise TAG FILTER [ARGS]     `mesobench run --backend cuda --steps 1000` before
-#                                 and after with a checkpoint; a line in $O/bitwise.txt
+#   bitwise TAG FILTER [ARGS]     `mesobench run --steps 1000` before and after with a
+#                                 checkpoint, on $BITWISE_BACKEND (default cuda); a line
+#                                 in $O/bitwise.txt
 #   sanitizer                     sets CS, the compute-sanitizer command
 # scripts/before_after_tps.py summarizes the timings of $O.
 t0=$(date +%s)
@@ -60,7 +61,8 @@ bitwise() {
   for side in before after; do
     bin=$B
     [[ $side == after ]] && bin=$A
-    "$bin/mesobench" run --backend cuda --filter "$filter" --steps 1000 "$@" --checkpoint "$O/ck-$tag-$side.ckpt" \
+    "$bin/mesobench" run --backend "${BITWISE_BACKEND:-cuda}" --filter "$filter" --steps 1000 "$@" \
+      --checkpoint "$O/ck-$tag-$side.ckpt" \
       --json "$O/ck-$tag-$side.json" > "$O/ck-$tag-$side.txt" 2>&1
   done
   local verdict=DIFFERENT
@@ -72,7 +74,7 @@ sys.exit(0 if a["final_thermo"] == b["final_thermo"] and a["N"] == b["N"] else 1
 PY
     verdict="IDENTICAL final thermo (checkpoint bytes differ)"
   fi
-  echo "$verdict  $tag: $filter $*" >> "$O/bitwise.txt"
+  echo "$verdict  $tag (${BITWISE_BACKEND:-cuda}): $filter $*" >> "$O/bitwise.txt"
   rm -f "$O/ck-$tag-before.ckpt" "$O/ck-$tag-after.ckpt"
 }
 

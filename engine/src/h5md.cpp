@@ -1,5 +1,6 @@
-// H5MD writer and reader over the HDF5 C API (meso/io/h5md.hpp). Without
-// HDF5 (MESO_HAVE_HDF5 undefined) the writer refuses with an InputError.
+// H5MD writer over the HDF5 C API (meso/io/h5md.hpp; the reader is
+// h5md_read.cpp). Without HDF5 (MESO_HAVE_HDF5 undefined) the writer and the
+// reader refuse with an InputError.
 #include "meso/io/h5md.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 #include "meso/io/durable_file.hpp"
 
 #ifdef MESO_HAVE_HDF5
-#include <hdf5.h>
+#include "hdf5_handle.hpp"
 #endif
 
 namespace meso::io {
@@ -52,76 +53,13 @@ static_assert(sizeof(Vec3d) == 3 * sizeof(double) && sizeof(Image) == 3 * sizeof
 
 namespace {
 
-// Errors become exceptions, not stderr dumps. HDF5's exit handler is turned
-// off: after a failed write (a full disk) the file cannot be closed, and the
-// handler's second attempt at exit crashes (HDF5 1.10); every file that was
-// written whole is closed explicitly before then.
-void quiet_hdf5() {
-  static const bool once = [] { return H5dont_atexit() >= 0; }();
-  (void)once;
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-}
-
-// The system's reason for the HDF5 call that just failed: its file drivers
-// record "errno = N" in the error stack (a full disk, a file size limit),
-// which the next HDF5 call clears; "" when there is none.
-std::string system_reason() {
-  int err = 0;
-  auto walk = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
-    const char* at = e->desc ? std::strstr(e->desc, "errno = ") : nullptr;
-    int* out = static_cast<int*>(data);
-    if (at && *out == 0) *out = std::atoi(at + 8);
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk, &err);
-  return err > 0 ? std::strerror(err) : "";
-}
-
-// Every HDF5 call returns a negative value on failure.
-template <class T>
-T check(T rc, const char* what) {
-  if (rc < 0) {
-    const std::string why = system_reason();
-    throw std::runtime_error(std::string("HDF5 ") + what + " failed" + (why.empty() ? "" : ": " + why));
-  }
-  return rc;
-}
-
-// Owns one hid_t and closes it with the matching H5?close.
-class Handle {
- public:
-  Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(check(id, what)), close_(close) {}
-  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
-  Handle& operator=(Handle&& o) noexcept {
-    reset();
-    id_ = o.id_, close_ = o.close_, o.id_ = -1;
-    return *this;
-  }
-  ~Handle() { reset(); }
-  void reset() {
-    if (id_ >= 0 && close_) close_(id_);
-    id_ = -1;
-  }
-  // Gives up the id unclosed (to close it where the result is checked).
-  hid_t release() {
-    const hid_t id = id_;
-    id_ = -1;
-    return id;
-  }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
+using hdf5::check;
+using hdf5::Handle;
+using hdf5::quiet_hdf5;
+using hdf5::simple_space;
 
 Handle group(hid_t loc, const char* name) {
   return {H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, name};
-}
-
-Handle simple_space(int rank, const hsize_t* dims, const hsize_t* maxdims = nullptr) {
-  return {H5Screate_simple(rank, dims, maxdims), H5Sclose, "dataspace"};
 }
 
 void int_attribute(hid_t loc, const char* name, const std::vector<int>& v) {
@@ -141,19 +79,6 @@ void text_attribute(hid_t loc, const char* name, const std::string& v) {
   Handle a(H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose, name);
   const char* p = v.c_str();
   check(H5Awrite(a, type, &p), name);
-}
-
-std::string text_attribute_of(hid_t loc, const char* name) {
-  if (H5Aexists(loc, name) <= 0) return "";
-  Handle a(H5Aopen(loc, name, H5P_DEFAULT), H5Aclose, name);
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, name);
-  check(H5Tset_size(type, H5T_VARIABLE), name);
-  check(H5Tset_cset(type, H5T_CSET_UTF8), name);
-  char* p = nullptr;
-  check(H5Aread(a, type, &p), name);
-  std::string s = p ? p : "";
-  H5free_memory(p);
-  return s;
 }
 
 // Fixed-length, null-terminated ASCII strings (scalar for one value).
@@ -200,38 +125,6 @@ void append_row(hid_t d, hid_t mem_type, hsize_t frame, const void* data) {
         "select");
   Handle mem = simple_space(rank, count.data());
   check(H5Dwrite(d, mem_type, mem, file_space, H5P_DEFAULT, data), "write");
-}
-
-void read_row(hid_t file, const std::string& path, hid_t mem_type, hsize_t frame, void* out,
-              std::size_t expect_per_frame) {
-  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
-    throw_input_error("H5MD file has no dataset ", path);
-  Handle d(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
-  Handle space(H5Dget_space(d), H5Sclose, "dataspace");
-  const int rank = check(H5Sget_simple_extent_ndims(space), "rank");
-  std::vector<hsize_t> dims(rank);
-  check(H5Sget_simple_extent_dims(space, dims.data(), nullptr), "extent");
-  std::size_t per = 1;
-  for (int k = 1; k < rank; ++k) per *= dims[k];
-  if (frame >= dims[0] || per != expect_per_frame)
-    throw_input_error("H5MD dataset ", path, " has shape that does not hold frame ", frame);
-  std::vector<hsize_t> start(rank, 0), count = dims;
-  start[0] = frame;
-  count[0] = 1;
-  check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), "select");
-  Handle mem = simple_space(rank, count.data());
-  check(H5Dread(d, mem_type, mem, space, H5P_DEFAULT, out), "read");
-}
-
-template <class T>
-std::vector<T> read_all_1d(hid_t file, const std::string& path, hid_t mem_type) {
-  Handle d(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
-  Handle space(H5Dget_space(d), H5Sclose, "dataspace");
-  hsize_t n = 0;
-  check(H5Sget_simple_extent_dims(space, &n, nullptr), "extent");
-  std::vector<T> v(n);
-  if (n) check(H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "read");
-  return v;
 }
 
 }  // namespace
@@ -419,43 +312,6 @@ void H5mdWriter::close() {
     std::remove(w.tmp.c_str());  // not durable: no half-written output either
     throw;
   }
-}
-
-H5mdData read_h5md_frame(const std::string& path, std::size_t frame) {
-  quiet_hdf5();
-  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) throw_input_error("cannot open H5MD file '", path, "'");
-  Handle file(f, H5Fclose, "file");
-  H5mdData d;
-  const std::string all = "/particles/trajectory/";
-  d.step = read_all_1d<int64_t>(file, all + "position/step", H5T_NATIVE_INT64);
-  d.time = read_all_1d<double>(file, all + "position/time", H5T_NATIVE_DOUBLE);
-  double edges[3];
-  read_row(file, all + "box/edges/value", H5T_NATIVE_DOUBLE, frame, edges, 3);
-  d.edges = {edges[0], edges[1], edges[2]};
-  Handle pd(H5Dopen2(file, (all + "position/value").c_str(), H5P_DEFAULT), H5Dclose, "position");
-  Handle ps(H5Dget_space(pd), H5Sclose, "dataspace");
-  hsize_t dims[3] = {0, 0, 0};
-  check(H5Sget_simple_extent_dims(ps, dims, nullptr), "extent");
-  const std::size_t n = dims[1];
-  d.position.resize(n);
-  d.velocity.resize(n);
-  d.image.resize(n);
-  d.species.resize(n);
-  read_row(file, all + "position/value", H5T_NATIVE_DOUBLE, frame, d.position.data(), 3 * n);
-  read_row(file, all + "velocity/value", H5T_NATIVE_DOUBLE, frame, d.velocity.data(), 3 * n);
-  read_row(file, all + "image/value", H5T_NATIVE_INT32, frame, d.image.data(), 3 * n);
-  read_row(file, all + "species/value", H5T_NATIVE_INT32, frame, d.species.data(), n);
-  auto unit_of = [&](const std::string& dataset) {
-    Handle ds(H5Dopen2(file, (all + dataset).c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
-    return text_attribute_of(ds, "unit");
-  };
-  d.units.length = unit_of("position/value");
-  d.units.time = unit_of("position/time");
-  d.units.velocity = unit_of("velocity/value");
-  Handle mine(H5Gopen2(file, "/parameters/mesobench", H5P_DEFAULT), H5Gclose, "/parameters/mesobench");
-  d.units.description = text_attribute_of(mine, "units");
-  return d;
 }
 
 #endif

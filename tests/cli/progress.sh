@@ -3,7 +3,9 @@
 # --progress-interval seconds naming the work, the steps done of the total,
 # steps per second and the time left (no carriage returns); on a terminal
 # (faked with script(1)) one live line redrawn with carriage returns;
-# --quiet prints none; stdout (the table) is the same either way.
+# --quiet prints none; stdout (the table) is the same either way. Each names
+# the case by its label (workload, parameter part, variant axes given) and
+# the live line fits the terminal's width.
 set -euo pipefail
 bin=$1
 work=$(mktemp -d)
@@ -16,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 run=(run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --backend cpu --repeats 5 --min-time 0.3
      --warmup-time 0.2 --variant reorder=none,sort=0)
 "$bin" "${run[@]}" --progress-interval 0.1 > "$work/out.txt" 2> "$work/err.txt"
-line='^  progress: dpd-fluid/step/cpu/[^:]*/N=8192: [0-9]+ of [0-9]+ steps \([0-9.]+%\), [0-9.e+]+ steps/s, [0-9.]+ s elapsed, about [0-9.]+ (s|min) left$'
+line='^  progress: dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0: [0-9]+ of [0-9]+ steps \([0-9.]+%\), [0-9.e+]+ steps/s, [0-9.]+ s elapsed, about [0-9.]+ (s|min) left$'
 n=$(grep -cE "$line" "$work/err.txt" || true)
 [[ $n -ge 4 ]] || { echo "FAIL: $n progress lines, want >= 4 (5 repeats of 0.3 s, --progress-interval 0.1):"; cat "$work/err.txt"; exit 1; }
 if grep -q $'\r' "$work/err.txt"; then echo "FAIL: carriage return on a non-terminal"; exit 1; fi
@@ -28,7 +30,7 @@ if grep -q "progress:" "$work/err-default.txt"; then echo "FAIL: progress line w
 
 "$bin" "${run[@]}" --progress-interval 0.1 --quiet > "$work/out-quiet.txt" 2> "$work/err-quiet.txt"
 if grep -q "progress\|done" "$work/err-quiet.txt"; then echo "FAIL: --quiet printed progress:"; cat "$work/err-quiet.txt"; exit 1; fi
-[[ $(grep -c 'dpd-fluid/step/cpu' "$work/out-quiet.txt") -eq 1 ]] || { echo "FAIL: --quiet lost the table"; exit 1; }
+[[ $(grep -c '^dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0  cpu ' "$work/out-quiet.txt") -eq 1 ]] || { echo "FAIL: --quiet lost the table"; exit 1; }
 echo "ok: --quiet prints no progress"
 
 # A validation case announces its total (srd-momentum: every collision).
@@ -41,7 +43,14 @@ echo "ok: validate progress names its total"
 # On a terminal: a live line with a bar, redrawn with carriage returns.
 if command -v script > /dev/null; then
   script -qec "$(printf '%q ' "$bin" "${run[@]}") 2>&1 >/dev/null" /dev/null > "$work/tty.txt" || true
-  grep -q $'\r  dpd-fluid/step/cpu/.*\[#*-*\] ' "$work/tty.txt" ||
+  grep -q $'\r  dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0 \\[#*-*\\] ' "$work/tty.txt" ||
     { echo "FAIL: no live progress bar on a terminal:"; cat -v "$work/tty.txt" | head -5; exit 1; }
   echo "ok: live progress bar on a terminal"
+  # A terminal 60 columns wide: every redraw fits (the label is cut, ~).
+  script -qec "stty cols 60; $(printf '%q ' "$bin" "${run[@]}") 2>&1 >/dev/null" /dev/null > "$work/tty60.txt" || true
+  widest=$(sed 's/\x1b\[K//g' "$work/tty60.txt" | tr '\r' '\n' | awk '{ if (length > w) w = length } END { print w + 0 }')
+  [[ $widest -le 59 ]] || { echo "FAIL: a live line of $widest columns on a 60-column terminal:"; cat -v "$work/tty60.txt" | head -3; exit 1; }
+  grep -q $'\r  dpd-fluid rho=3[^\r]*~ \\[' "$work/tty60.txt" ||
+    { echo "FAIL: the label was not cut to the 60-column terminal:"; cat -v "$work/tty60.txt" | head -3; exit 1; }
+  echo "ok: the live line fits a 60-column terminal ($widest columns)"
 fi
