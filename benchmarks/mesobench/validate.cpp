@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "case_filter.hpp"
 #include "meso/error.hpp"
 #include "meso/io/frame_sink.hpp"
 #include "meso/progress.hpp"
@@ -17,14 +18,6 @@
 #include "report.hpp"
 
 namespace meso::bench {
-
-std::regex compile_filter(const std::string& re) {
-  try {
-    return std::regex(re.empty() ? std::string(".*") : re, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw_input_error("--filter '", re, "' is not a valid regular expression: ", e.what());
-  }
-}
 
 namespace {
 
@@ -136,11 +129,12 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     ctx.backend = reg.resolve(o.backend);
     ctx.seed = o.seed;
     if (!o.shard.empty()) std::tie(ctx.shard_index, ctx.shard_count) = parse_shard(o.shard);
-    const std::regex re = compile_filter(o.filter);
+    const CaseFilter re = compile_filter(o.filter);
     for (const auto& c : validation::all_cases())
-      if (std::regex_search(c.name, re)) selected.push_back(&c);
+      if (re.matches(c.name)) selected.push_back(&c);
     if (selected.empty())
-      throw_input_error("--filter '", o.filter, "' matches no validation case; `mesobench list` shows them");
+      throw_input_error("--filter '", shown_value(o.filter),
+                        "' matches no validation case; `mesobench list` shows them");
   }
   reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
   if (ctx.shard_count > 1)

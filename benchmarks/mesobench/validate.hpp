@@ -3,17 +3,12 @@
 #pragma once
 
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "meso/backend.hpp"
 
 namespace meso::bench {
-
-// Compiles a --filter regular expression (empty: everything); a bad one is an
-// input error naming it.
-std::regex compile_filter(const std::string& re);
 
 struct ValidateOptions {
   std::string filter, backend = "auto", variant, json;

@@ -9,21 +9,22 @@ failures=0
 
 expect_bad() {  # expect_bad <needle> <args...>
   local needle=$1; shift
-  local out rc
+  local out rc shown="$*"
+  shown=${shown:0:200}  # a 90,000-character --filter is not echoed whole
   local json=(--json "$work/out.json")
   [[ " $* " == *" --json "* ]] && json=()
   out=$("$bin" "$@" "${json[@]}" 2>&1 >/dev/null)
   rc=$?
   if [[ $rc -ne 2 ]]; then
-    echo "FAIL (exit $rc, want 2): mesobench $*"; echo "$out"; failures=$((failures + 1)); return
+    echo "FAIL (exit $rc, want 2): mesobench $shown"; echo "${out:0:500}"; failures=$((failures + 1)); return
   fi
   if [[ "$out" != *"$needle"* ]]; then
-    echo "FAIL (message lacks '$needle'): mesobench $*"; echo "$out"; failures=$((failures + 1)); return
+    echo "FAIL (message lacks '$needle'): mesobench $shown"; echo "${out:0:500}"; failures=$((failures + 1)); return
   fi
   if compgen -G "$work/out.json*" >/dev/null; then
-    echo "FAIL (output written): mesobench $*"; failures=$((failures + 1)); return
+    echo "FAIL (output written): mesobench $shown"; failures=$((failures + 1)); return
   fi
-  echo "ok: mesobench $* -> $needle"
+  echo "ok: mesobench $shown -> $needle"
 }
 
 expect_bad "rho = 0"            run --filter 'N=8192$' --param rho=0
@@ -45,6 +46,23 @@ expect_bad "axis 'colour'"      run --filter 'N=8192$' --variant colour=red
 expect_bad "precision=mixed"    run --filter 'N=8192$' --backend cpu --variant precision=mixed
 expect_bad "matches no benchmark case" run --filter 'no-such-workload'
 expect_bad "not a valid regular expression" run --filter '(['
+# --filter is matched by RE2 (linear time, no recursion), under 10 s each: a
+# 90,000-character pattern overflowed std::regex's stack (SIGSEGV), and a
+# backtracking pattern ran for minutes. Longer than 1000 is refused.
+tmo=$work/timeout-bin
+printf '#!/bin/bash\nexec timeout 10 %q "$@"\n' "$bin" > "$tmo" && chmod +x "$tmo"
+long_filter=$(head -c 90000 /dev/zero | tr '\0' a)
+bin=$tmo expect_bad "90000 characters long; at most 1000 are allowed" run --filter "$long_filter"
+bin=$tmo expect_bad "90000 characters long; at most 1000 are allowed" validate --filter "$long_filter"
+bin=$tmo expect_bad "1001 characters long" run --filter "$(head -c 1001 /dev/zero | tr '\0' a)"
+bin=$tmo expect_bad "'(.*)*(.*)*X' matches no benchmark case" run --filter '(.*)*(.*)*X'
+bin=$tmo expect_bad "'(.*)*(.*)*X' matches no validation case" validate --filter '(.*)*(.*)*X'
+bin=$tmo expect_bad "'(a*)*(a*)*Q' matches no benchmark case" run --filter '(a*)*(a*)*Q'
+expect_bad "not a valid regular expression (RE2 syntax): invalid perl operator: (?=" run --filter '(?=zzzz)'
+# 1000 characters are allowed (500 optional x's match every name).
+out=$(timeout 10 "$bin" list --filter "$(printf 'x?%.0s' {1..500})" 2>&1); rc=$?
+[[ $rc -eq 0 && "$out" == *"dpd-fluid/"* ]] ||
+  { echo "FAIL (exit $rc): list --filter of 1000 characters -> ${out:0:200}"; failures=$((failures + 1)); }
 expect_bad "--repeats"          run --filter 'N=8192$' --repeats 0
 expect_bad "--min-time"         run --filter 'N=8192$' --min-time -1
 expect_bad "frobnicate"         run --frobnicate

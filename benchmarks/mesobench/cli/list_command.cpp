@@ -1,9 +1,8 @@
 // `mesobench list`: the benchmark and validation case names, each
 // workload's parameter table (--params), or the default variants (--variants).
 #include <iostream>
-#include <regex>
 
-#include "../validate.hpp"
+#include "../case_filter.hpp"
 #include "../variant_defaults.hpp"
 #include "command.hpp"
 #include "meso/validation/validation_case.hpp"
@@ -32,9 +31,9 @@ class ListCommand final : public Command {
     const Selection s = select_cases(o_, ctx.registry, true);
     for (std::size_t i = 0; i < s.names.size(); ++i)
       std::cout << s.names[i] << (s.cases[i].in_default_suite ? "  [default]" : "") << '\n';
-    const std::regex re = compile_filter(o_.filter);
+    const CaseFilter re = compile_filter(o_.filter);
     for (const auto& v : validation::all_cases())
-      if (std::regex_search(v.name, re)) {
+      if (re.matches(v.name)) {
         std::cout << "validate: " << v.name << '\n';
         for (const auto& k : v.knobs) std::cout << "    --param " << k << '\n';
       }
@@ -57,9 +56,9 @@ class ListCommand final : public Command {
   // Every workload's parameter table (the one --param, its error messages
   // and the JSON use), for the workloads whose name --filter matches.
   int list_params() const {
-    const std::regex re = compile_filter(o_.filter);
+    const CaseFilter re = compile_filter(o_.filter);
     for (const Workload* w : workloads()) {
-      if (!o_.filter.empty() && !std::regex_search(w->name(), re)) continue;
+      if (!o_.filter.empty() && !re.matches(w->name())) continue;
       std::cout << w->name() << ": " << w->summary() << '\n';
       for (const auto& p : w->params()) {
         std::string key = "  " + p.key + (p.unit.empty() ? "" : " [" + p.unit + "]");

@@ -2,9 +2,8 @@
 
 #include <cmath>
 #include <map>
-#include <regex>
 
-#include "../validate.hpp"
+#include "../case_filter.hpp"
 #include "meso/error.hpp"
 #include "meso/validation/validation_case.hpp"
 
@@ -44,7 +43,9 @@ void add_selection_options(CLI::App* app, SelectionOptions& o) {
 }
 
 void add_filter_backend_variant(CLI::App* app, std::string& filter, std::string& backend, std::string& variant) {
-  app->add_option("--filter", filter, "Regular expression matched against the full case name");
+  app->add_option("--filter", filter,
+                  "RE2 regular expression searched in case names (<= " +
+                      std::to_string(kMaxFilterLength) + " characters)");
   app->add_option("--backend", backend, "Backend: auto (best present), cpu, cuda");
   app->add_option("--variant", variant,
                   "Variant axes over each workload's default variant (`list --variants`), e.g. "
@@ -74,14 +75,14 @@ Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bo
     return v.to_string(it->second);
   };
   const uint64_t max_n = o.max_n ? o.max_n : (s.backend == "cpu" ? kCpuDefaultMaxN : 0);
-  const std::regex re = compile_filter(o.filter);
+  const CaseFilter re = compile_filter(o.filter);
   for (BenchCase c : all_cases()) {
     const ResolvedVariant rv = resolve_variant(c.workload_name(), s.backend, o.variant);
     const std::string eff = effective(rv.variant);
     // The filter selects registered cases by their registered names; --param
     // then overrides parameters of the selected ones (and renames them).
     const bool wanted = o.filter.empty() && !for_listing ? c.in_default_suite
-                                                          : std::regex_search(c.name(s.backend, eff), re);
+                                                          : re.matches(c.name(s.backend, eff));
     if (!wanted || (max_n && c.n() > max_n)) continue;
     for (const auto& kv : o.params) apply_param(c, kv);
     const std::string name = c.name(s.backend, eff);
@@ -93,9 +94,9 @@ Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bo
   }
   // A listing may match only validation cases (`list --filter poiseuille`).
   bool validation_match = false;
-  for (const auto& v : validation::all_cases()) validation_match = validation_match || std::regex_search(v.name, re);
+  for (const auto& v : validation::all_cases()) validation_match = validation_match || re.matches(v.name);
   if (s.cases.empty() && !(for_listing && validation_match))
-    throw_input_error("--filter '", o.filter, "' matches no benchmark case",
+    throw_input_error("--filter '", shown_value(o.filter), "' matches no benchmark case",
                       max_n ? " with N <= " + std::to_string(max_n) + " (see --max-n)" : "",
                       "; `mesobench list` shows the names");
   return s;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "../backends.hpp"
+#include "../case_filter.hpp"
 #include "../output_paths.hpp"
 #include "../production.hpp"
 #include "../progress_line.hpp"
@@ -95,8 +96,8 @@ class RunCommand final : public Command {
       }
     const bool files = !out_.trajectory.empty() || !out_.checkpoint.empty() || !out_.restart.empty();
     if (files && s.cases.size() != 1)
-      throw_input_error("--trajectory, --checkpoint and --restart need exactly one case; --filter '", o_.filter,
-                        "' selects ", s.cases.size());
+      throw_input_error("--trajectory, --checkpoint and --restart need exactly one case; --filter '",
+                        shown_value(o_.filter), "' selects ", s.cases.size());
     RunOptions ro = timing_;
     ro.inspect = inspect_backend;
     const Provenance prov = collect_provenance();
