@@ -10,7 +10,6 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +20,8 @@
 #include "meso/simulation.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
+#include "scale_launch.hpp"
+#include "slurm_script.hpp"
 #include "variant_defaults.hpp"
 #include "workload.hpp"
 #ifdef MESO_HAVE_MPI
@@ -69,94 +70,7 @@ struct DecomposedBox {
 };
 DecomposedBox decomposed_box(const SimulationSetup& s) { return {s.box(), s.ghost_width()}; }
 
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
-                        std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
-std::string self_path() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("mesobench") : p.string();
-}
-
-uint64_t point_n(const ScaleOptions& o, int ranks) {
-  return o.mode == "weak" ? o.per_rank * static_cast<uint64_t>(ranks) : o.total;
-}
-
-std::string point_file(const std::string& dir, int ranks) {
-  return (fs::path(dir) / ("point-r" + std::to_string(ranks) + ".json")).string();
-}
-
-// The scale-point command line of one point (without the launcher).
-std::string point_command(const ScaleOptions& o, int ranks, const std::string& json_path) {
-  std::ostringstream cmd;
-  cmd << shell_quote(self_path()) << " scale-point --workload " << shell_quote(o.workload) << " --n "
-      << point_n(o, ranks) << " --steps " << o.steps << " --warmup " << o.warmup << " --repeats " << o.repeats
-      << " --backend " << shell_quote(o.backend) << " --mode " << o.mode;
-  if (o.mode == "weak") cmd << " --per-rank " << o.per_rank;
-  if (!o.variant.empty()) cmd << " --variant " << shell_quote(o.variant);
-  for (const auto& p : o.params) cmd << " --param " << shell_quote(p);
-  if (!o.grid.empty()) cmd << " --grid " << shell_quote(o.grid);
-  cmd << " --quiet --json " << shell_quote(json_path);
-  return cmd.str();
-}
-
 int cpu_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
-
-void write_slurm(const ScaleOptions& o) {
-  const fs::path dir = o.emit_dir;
-  fs::create_directories(dir);
-  const bool gpu = o.backend == "cuda";
-  const int gpt = o.gpus_per_task >= 0 ? o.gpus_per_task : (gpu ? 1 : 0);
-  std::ostringstream all;
-  all << "#!/bin/bash\n# Submits every point of the sweep, then the summary once they ended.\n"
-      << "# Written by: mesobench scale --emit slurm " << o.emit_dir << "\nset -euo pipefail\n"
-      << "cd \"$(dirname \"$0\")\"\njobs=()\n";
-  for (int r : o.ranks) {
-    const int tpn = o.tasks_per_node > 0 ? o.tasks_per_node : (gpu ? std::min(r, 4) : r);
-    const int nodes = (r + tpn - 1) / tpn;
-    const std::string name = "point-r" + std::to_string(r);
-    const std::string json_path = fs::absolute(dir / (name + ".json")).string();
-    std::ofstream f(dir / (name + ".sbatch"));
-    f << "#!/bin/bash\n"
-      << "#SBATCH --job-name=mesobench-" << o.mode << "-" << o.workload << "-r" << r << "\n"
-      << "#SBATCH --nodes=" << nodes << "\n"
-      << "#SBATCH --ntasks=" << r << "\n"
-      << "#SBATCH --ntasks-per-node=" << std::min(r, tpn) << "\n";
-    if (gpt > 0) f << "#SBATCH --gpus-per-task=" << gpt << "\n";
-    if (o.cpus_per_task > 0) f << "#SBATCH --cpus-per-task=" << o.cpus_per_task << "\n";
-    f << "#SBATCH --time=" << o.time_limit << "\n"
-      << "#SBATCH --output=" << fs::absolute(dir / (name + ".out")).string() << "\n";
-    if (!o.partition.empty()) f << "#SBATCH --partition=" << o.partition << "\n";
-    if (!o.account.empty()) f << "#SBATCH --account=" << o.account << "\n";
-    f << "# " << o.mode << " scaling of " << o.workload << ": " << r << " ranks, N = " << point_n(o, r) << "\n"
-      << "set -euo pipefail\n"
-      << "export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n";
-    if (o.launcher == "srun")
-      f << "srun --ntasks=" << r << " " << point_command(o, r, json_path) << "\n";
-    else
-      f << "mpirun -np " << r << " " << point_command(o, r, json_path) << "\n";
-    all << "jobs+=($(sbatch --parsable " << name << ".sbatch))\n";
-  }
-  all << "dep=$(IFS=:; echo \"${jobs[*]}\")\n"
-      << "sbatch --parsable --dependency=afterany:$dep --ntasks=1 --time=00:05:00 --output=summary.out "
-      << "--wrap=" << shell_quote(shell_quote(self_path()) + " scale --summarize " +
-                                  fs::absolute(dir).string())
-      << "\n";
-  std::ofstream s(dir / "submit-all.sh");
-  s << all.str();
-  s.close();
-  fs::permissions(dir / "submit-all.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                  fs::perm_options::add);
-  std::cout << "wrote " << o.ranks.size() << " batch scripts and submit-all.sh to " << o.emit_dir
-            << " (submit: " << (dir / "submit-all.sh").string() << "; the summary job runs `mesobench scale "
-            << "--summarize` when they ended)\n";
-}
 
 json summarize(const std::string& dir) {
   std::vector<json> points;
@@ -220,8 +134,9 @@ void print_summary(const json& doc) {
 
 int cmd_scale(const ScaleOptions& o) {
   if (!o.summarize.empty()) {
-    const json doc = summarize(o.summarize);
     const std::string out = (fs::path(o.summarize) / "summary.json").string();
+    check_output_file("--summarize", out);
+    const json doc = summarize(o.summarize);
     write_json_atomically(out, doc);
     print_summary(doc);
     std::cout << "wrote " << out << '\n';
@@ -237,6 +152,11 @@ int cmd_scale(const ScaleOptions& o) {
     if (r < 1) throw_input_error("--ranks: ", r, " is not a rank count (>= 1)");
   if (o.backend != "cpu" && o.backend != "cuda")
     throw_input_error("--backend must be cpu or cuda for a sweep, not '", o.backend, "'");
+  if (!o.emit.empty() && o.emit != "slurm") throw_input_error("--emit supports slurm, not '", o.emit, "'");
+  // The workload, the backend (present in this build and usable here, for a
+  // local sweep) and the variant over the workload's default.
+  find_workload(o.workload);
+  check_backend_and_variant(o, o.emit.empty());
   // The case, each point's system and its rank grid are checked here, before
   // any launch: a point that cannot run is refused with its sizes.
   for (int r : o.ranks) {
@@ -253,26 +173,26 @@ int cmd_scale(const ScaleOptions& o) {
     write_slurm(o);
     return 0;
   }
-  if (!o.emit.empty()) throw_input_error("--emit supports slurm, not '", o.emit, "'");
 #ifndef MESO_HAVE_MPI
   throw_input_error("this mesobench was built without MPI (install libopenmpi-dev and reconfigure): scale cannot run");
 #else
-  fs::create_directories(o.out);
+  const Launcher launcher = check_launcher(o);
+  std::vector<std::string> files{"summary.json"};
+  for (int r : o.ranks) files.push_back(point_file("", r));
+  OutputDir out_dir("--out", o.out, files);
+  if (out_dir.existed()) refuse_other_points("--out", o.out, o.ranks);
+  out_dir.create();
   const bool root = geteuid() == 0;
   for (int r : o.ranks) {
-    const std::string json_path = point_file(o.out, r);
-    std::ostringstream cmd;
-    cmd << o.mpirun << " -np " << r;
-    if (root) cmd << " --allow-run-as-root";
-    if (r > cpu_cores()) cmd << " --oversubscribe";
-    if (!o.mpirun_args.empty()) cmd << " " << o.mpirun_args;
-    cmd << " " << point_command(o, r, json_path);
-    std::cout << "point " << r << " rank" << (r > 1 ? "s" : "") << ": " << cmd.str() << std::endl;
-    const int rc = std::system(cmd.str().c_str());
-    if (rc != 0) {
-      std::cerr << "mesobench: the point on " << r << " ranks failed (exit status " << rc << ")\n";
-      return 1;
-    }
+    std::vector<std::string> argv = launcher.command;
+    argv.insert(argv.end(), {"-np", std::to_string(r)});
+    if (root) argv.push_back("--allow-run-as-root");
+    if (r > cpu_cores()) argv.push_back("--oversubscribe");
+    argv.insert(argv.end(), launcher.args.begin(), launcher.args.end());
+    for (auto& a : point_args(o, r, point_file(o.out, r))) argv.push_back(std::move(a));
+    std::cout << "point " << r << " rank" << (r > 1 ? "s" : "") << ": " << shell_join(argv) << std::endl;
+    if (const int status = run_and_wait(argv); status != 0)
+      return point_failed(r, argv[0], status, out_dir, o.out);
   }
   const json doc = summarize(o.out);
   const std::string out = (fs::path(o.out) / "summary.json").string();

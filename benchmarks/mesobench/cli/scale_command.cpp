@@ -60,8 +60,8 @@ class ScaleCommand final : public Command {
     s->add_option("--repeats", o_.repeats, "Timed repeats per point")->check(CLI::Range(1, 1000));
     s->add_option("--param", o_.params, "Workload parameter key=value (as for run); repeatable");
     s->add_option("--out", o_.out, "Directory of the point files and summary.json (local sweep)");
-    s->add_option("--mpirun", o_.mpirun, "Launcher of the local sweep (default mpirun)");
-    s->add_option("--mpirun-args", o_.mpirun_args, "Extra launcher arguments, e.g. '--bind-to none'");
+    s->add_option("--mpirun", o_.mpirun, "Launcher of the local sweep, a program on PATH (default mpirun)");
+    s->add_option("--mpirun-args", o_.mpirun_args, "Extra launcher arguments, split as a shell would: '--bind-to none'");
     auto* emit =
         s->add_option("--emit", o_.emit, "slurm: write batch scripts instead of running")->check(CLI::IsMember({"slurm"}));
     s->add_option("emit_dir", o_.emit_dir, "Directory of the batch scripts (with --emit slurm)")->needs(emit);
@@ -72,9 +72,9 @@ class ScaleCommand final : public Command {
         ->check(CLI::Range(0, 64));
     s->add_option("--cpus-per-task", o_.cpus_per_task, "Cores per rank (sets OMP_NUM_THREADS)")
         ->check(CLI::Range(1, 1024));
-    s->add_option("--time", o_.time_limit, "Slurm time limit per point (HH:MM:SS)");
-    s->add_option("--partition", o_.partition, "Slurm partition");
-    s->add_option("--account", o_.account, "Slurm account");
+    s->add_option("--time", o_.time_limit, "Slurm time limit per point: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S");
+    s->add_option("--partition", o_.partition, "Slurm partition (letters, digits, _ - . ,)");
+    s->add_option("--account", o_.account, "Slurm account (letters, digits, _ - . ,)");
     s->add_option("--launcher", o_.launcher, "Launcher inside the batch scripts: srun or mpirun")
         ->check(CLI::IsMember({"srun", "mpirun"}));
     s->add_option("--summarize", o_.summarize, "Join the point files of DIR into DIR/summary.json; runs nothing")
