@@ -17,6 +17,8 @@
 # scripts/before_after_tps.py summarizes the timings of $O.
 t0=$(date +%s)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Libraries carried in .deps/ (scripts/device_deps.sh: RE2, which the GPU machine lacks).
+[[ -d .deps/re2 ]] && export PKG_CONFIG_PATH=$PWD/.deps/re2/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 nvidia-smi -L > "$O/gpus.txt" 2>&1
 
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$O/log.txt"; }

@@ -72,15 +72,16 @@ class LjLiquid final : public Workload {
   std::vector<VariantDefault> variant_defaults() const override {
     return {
         // On the GPU: the tiled builder with 4 lanes per particle in mixed
-        // (20813 TPS against 11357 with Variant{}), the atomic builder in
+        // (20739 TPS against 11357 with Variant{}), the atomic builder in
         // double (the fp64 tile leaves few blocks per SM). Gates: nve-drift
         // short form on the GPU with the tiled variant (double, mixed,
         // single; mixed shift p_drift fails there with every fp32 variant,
         // the random walk the long form resolves), GPU tests; the nve-drift
         // long form ran with Variant{} only.
         {"", "cuda", Precision::mixed, "precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4",
-         "H200, N = 64000: 20813 TPS (results/cuda-lj); gates: nve-drift short form on the GPU with "
-         "this variant, GPU tests; nve-drift long form ran with the default builder only"},
+         "H200, N = 64000: 20739 TPS (results/cuda-dpd/issue13/lj-liquid-default.json); gates: nve-drift "
+         "short form on the GPU with this variant, GPU tests; nve-drift long form ran with the default "
+         "builder only"},
         {"", "cuda", Precision::double_, "precision=double,nlist=atomic,reorder=morton2,sort=100,tpp=4",
          "H200, N = 64000: 13888 TPS against 12742 (tiled) and 9465 (ballot) (results/cuda-lj); "
          "gates: nve-drift short form (tiled variant), GPU tests"},
