@@ -78,16 +78,25 @@ void ProgressLine::report(Clock::time_point now) {
     const auto filled = static_cast<std::size_t>(std::lround(fraction * kWidth));
     std::string bar;
     if (known) bar.append("[").append(filled, '#').append(kWidth - filled, '-').append("] ");
+    char counts[128];
+    int k = std::snprintf(counts, sizeof counts, "%llu", static_cast<unsigned long long>(done_));
+    if (known) k += std::snprintf(counts + k, sizeof counts - k, "/%llu", static_cast<unsigned long long>(total_));
+    std::snprintf(counts + k, sizeof counts - k, " steps  %.4g steps/s  %s", tps, left.c_str());
     // One line that fits the terminal (a wider one would wrap, and \r
-    // would redraw only its last row): the label is cut to what is left.
-    char tail[160];
-    int k = std::snprintf(tail, sizeof tail, "%s%llu", bar.c_str(), static_cast<unsigned long long>(done_));
-    if (known) k += std::snprintf(tail + k, sizeof tail - k, "/%llu", static_cast<unsigned long long>(total_));
-    std::snprintf(tail + k, sizeof tail - k, " steps  %.4g steps/s  %s", tps, left.c_str());
-    const std::size_t room = terminal_columns(out_) - 1, used = 3 + std::strlen(tail);
+    // would redraw only its last row): the label is cut (~) to no less than
+    // 20 columns, then the bar goes, then the label is cut further or goes,
+    // then the line itself is cut.
+    const std::size_t room = terminal_columns(out_) - 1, n = std::strlen(counts);
+    auto label_room = [&](std::size_t bar_size) {
+      const std::size_t used = 2 + 1 + bar_size + n;
+      return used < room ? room - used : 0;
+    };
+    if (what_.size() > label_room(bar.size()) && label_room(bar.size()) < 20) bar.clear();
     std::string what = what_;
-    if (used + what.size() > room) what = used + 2 < room ? what.substr(0, room - used - 1) + "~" : "";
-    std::fprintf(out_, "\r  %s %s\033[K", what.c_str(), tail);
+    if (const std::size_t r = label_room(bar.size()); what.size() > r) what = r >= 8 ? what.substr(0, r - 1) + "~" : "";
+    std::string line = "  " + what + (what.empty() ? "" : " ") + bar + counts;
+    if (line.size() > room) line.resize(room);
+    std::fprintf(out_, "\r%s\033[K", line.c_str());
     live_drawn_ = true;
   } else {
     std::fprintf(out_, "  progress: %s: %llu", what_.c_str(), static_cast<unsigned long long>(done_));

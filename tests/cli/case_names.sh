@@ -22,7 +22,7 @@ name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["resul
 [[ $(name "$work/gw.json") == */rho=3/rc=1/s=0.5/N=8192/integrator=gw/lambda=0.65 ]] ||
   fail "the --param settings are not in the name: $(name "$work/gw.json")"
 grep -q '^dpd-fluid rho=3/rc=1/s=0.5/N=8192  *cpu ' "$work/plain.txt" || fail "no label row:$(cat "$work/plain.txt")"
-label='dpd-fluid rho=3/rc=1/s=0.5/N=8192/integrator=gw/lambda=0.65 precision=single,reorder=none,sort=0'
+label='dpd-fluid rho=3/rc=1/s=0.5/N=8192/integrator=gw/lambda=0.65 reorder=none,sort=0,precision=single'
 grep -qxF "$label" "$work/gw.txt" || fail "the long label is not on a line of its own:$(cat "$work/gw.txt")"
 grep -qE '^ +cpu +8192 ' "$work/gw.txt" || fail "no figures under the long label"
 echo "ok: labels in 100 columns, --param settings in the full names"
