@@ -73,18 +73,6 @@ SimulationSetup md_setup(const System& sys, const RunParams& params) { return {s
 
 }  // namespace
 
-uint64_t SimulationSetup::size() const {
-  return (md ? md->particles.n_local : 0) + (solvent ? solvent->particles.size() : 0);
-}
-
-const Box& SimulationSetup::box() const { return md ? md->box : solvent->box; }
-
-double SimulationSetup::step_time() const { return md ? run.dt : solvent->params.dt; }
-
-double SimulationSetup::ghost_width() const {
-  return md ? md->max_rcut() + run.skin : 2.0 * solvent->params.cell_size;
-}
-
 Simulation::Simulation(std::unique_ptr<Backend> backend, SimulationSetup setup, CommunicatorFactory make_comm,
                        const Checkpoint* from)
     : backend_(std::move(backend)), make_comm_(std::move(make_comm)), params_(setup.run),

@@ -26,13 +26,16 @@ struct SimulationSetup {
   RunParams run;  // the MD particles' dynamics
   std::optional<MpcdSystem> solvent;
 
-  uint64_t size() const;  // particles of both kinds
-  const Box& box() const;
-  double step_time() const;  // dt, or dt_c of a solvent alone
+  // Particles of both kinds.
+  uint64_t size() const {
+    return (md ? md->particles.n_local : 0) + (solvent ? solvent->particles.size() : 0);
+  }
+  const Box& box() const { return md ? md->box : solvent->box; }
+  double step_time() const { return md ? run.dt : solvent->params.dt; }  // dt, or dt_c of a solvent alone
   // How far a domain must see into its neighbours' (several ranks): r_c +
   // skin for MD, two cells for a solvent alone (a domain holds whole
   // shifted cells).
-  double ghost_width() const;
+  double ghost_width() const { return md ? md->max_rcut() + run.skin : 2.0 * solvent->params.cell_size; }
 };
 
 // Everything needed to continue a run exactly: the step counter (it keys the
