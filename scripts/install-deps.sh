@@ -61,3 +61,18 @@ else
   # Fail here, naming the module, rather than as a skipped test later.
   python3 -c "$python_modules" || { echo "install-deps: $python_modules fails after pip" >&2; exit 1; }
 fi
+
+# NCCL (the GPU ranks' transport --transport nccl, scaling/src/nccl_links.cpp)
+# for a build with the CUDA backend: the CUDA toolkit may carry it
+# (/usr/local/cuda/include/nccl.h); otherwise PyPI's nvidia-nccl-cu13 wheel
+# (headers and libnccl.so.2), which cmake/FindNCCL.cmake finds through python3.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if [ -f /usr/local/cuda/include/nccl.h ] ||
+    python3 -c 'import nvidia.nccl' 2>/dev/null; then
+    echo "install-deps: NCCL present"
+  else
+    echo "install-deps: installing NCCL (nvidia-nccl-cu13 from PyPI)"
+    python3 -m pip install --quiet --user 'nvidia-nccl-cu13>=2.27' 2>/dev/null ||
+      python3 -m pip install --quiet --user --break-system-packages 'nvidia-nccl-cu13>=2.27'
+  fi
+fi

@@ -224,9 +224,11 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   const DecomposedBox dbox = decomposed_box(whole);
   const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
                                                 : scaling::parse_rank_grid(o.grid);
+  const scaling::Transport transport = scaling::parse_transport(o.transport);
   const auto t_setup = Clock::now();
   Simulation sim(registry.create(o.backend, rv.variant), std::move(whole),
-                 ranks > 1 ? scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid) : CommunicatorFactory{});
+                 ranks > 1 ? scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport)
+                           : CommunicatorFactory{});
   const Communicator* comm = &sim.communicator();
   Backend* b = &sim.backend();
   auto advance = [&](uint64_t k) { sim.run(k); };
@@ -275,6 +277,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   json p;
   p["ranks"] = ranks;
   p["grid"] = scaling::to_string(grid);
+  p["transport"] = ranks > 1 && o.backend == "cuda" ? o.transport : "host";
   p["N"] = n_total;
   if (o.per_rank) p["per_rank"] = o.per_rank;
   p["steps_per_repeat"] = o.steps;

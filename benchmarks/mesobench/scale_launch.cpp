@@ -18,6 +18,9 @@
 #include "meso/error.hpp"
 #include "output_paths.hpp"
 #include "variant_defaults.hpp"
+#ifdef MESO_HAVE_MPI
+#include "meso/scaling/mpi_communicator.hpp"
+#endif
 
 extern char** environ;
 
@@ -70,6 +73,7 @@ std::vector<std::string> point_args(const ScaleOptions& o, int ranks, const std:
   if (!o.variant.empty()) a.insert(a.end(), {"--variant", o.variant});
   for (const auto& p : o.params) a.insert(a.end(), {"--param", p});
   if (!o.grid.empty()) a.insert(a.end(), {"--grid", o.grid});
+  if (o.transport != "ipc") a.insert(a.end(), {"--transport", o.transport});
   a.insert(a.end(), {"--quiet", "--json", json_path});
   return a;
 }
@@ -167,6 +171,14 @@ void check_backend_and_variant(const ScaleOptions& o, bool here) {
   register_backends(registry);
   const ResolvedVariant rv = resolve_variant(o.workload, o.backend, o.variant);
   if (o.backend == "cpu" || (here && !registry.usable(o.backend))) registry.create(o.backend, rv.variant);
+  // --transport names how GPU ranks' records travel; CPU ranks have one way.
+  if (o.transport == "nccl" && o.backend != "cuda")
+    throw_input_error("--transport nccl moves device buffers between GPU ranks: it needs --backend cuda");
+#ifdef MESO_HAVE_MPI
+  if (o.transport == "nccl" && !scaling::nccl_built())
+    throw_input_error("--transport nccl: this mesobench was built without NCCL (scripts/install-deps.sh installs "
+                      "nvidia-nccl-cu13; configure again)");
+#endif
 }
 
 int run_and_wait(const std::vector<std::string>& argv) {

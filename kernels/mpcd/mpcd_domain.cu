@@ -45,16 +45,34 @@ __global__ void pack_kernel(MpcdView<S4> p, const uint32_t* __restrict__ list, u
   o[10] = double(p.tag[i]);
 }
 
+// Mover k into hole k, for the *h movers (a count that may stay on the
+// device; *h <= the launch's size).
 template <class S4>
-__global__ void move_kernel(MpcdView<S4> p, const uint32_t* __restrict__ from, const uint32_t* __restrict__ to,
-                            uint32_t h) {
+__global__ void move_kernel(MpcdView<S4> p, const uint32_t* __restrict__ from,
+                                    const uint32_t* __restrict__ to, const uint32_t* __restrict__ h) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= h) return;
+  if (k >= *h) return;
   const uint32_t i = from[k], j = to[k];
   p.pos[j] = p.pos[i];
   p.vel[j] = p.vel[i];
   p.tag[j] = p.tag[i];
   p.image[j] = p.image[i];
+}
+
+// Leavers (code 1 or 2 of classify_leavers) whose position lies beyond the
+// neighbour they go to (domains of equal width hi - lo): counted into
+// *strays. With two ranks along the axis there are none.
+template <class S4>
+__global__ void strays_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs s, const uint8_t* __restrict__ code,
+                              uint32_t* __restrict__ strays) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || code[i] == 0) return;
+  const Vec3d r = xyz(pos[i]);
+  double u = (s.axis == 0 ? r.x : s.axis == 1 ? r.y : r.z) - s.lo;
+  if (u < 0.0) u += s.length;
+  if (u >= s.length) u -= s.length;
+  const double w = s.hi - s.lo;
+  if (code[i] == 1 ? s.length - u > w : u >= 2.0 * w) atomicAdd(strays, 1u);
 }
 
 template <class S4>
@@ -79,9 +97,10 @@ void mpcd_pack_migrants(MpcdView<S4> p, const uint32_t* list, uint32_t m, double
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 template <class S4>
-void mpcd_move_slots(MpcdView<S4> p, const uint32_t* from, const uint32_t* to, uint32_t h, cudaStream_t s) {
-  if (!h) return;
-  move_kernel<S4><<<blocks(h), kBlock, 0, s>>>(p, from, to, h);
+void mpcd_move_slots(MpcdView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* h, uint32_t bound,
+                     cudaStream_t s) {
+  if (!bound) return;
+  move_kernel<S4><<<blocks(bound), kBlock, 0, s>>>(p, from, to, h);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 template <class S4>
@@ -101,7 +120,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
-  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(2) {}
+  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(3) {}
 
   void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     auto& m = ctx_.mpcd;
@@ -125,7 +144,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
       select(kept, n, {0xff, 0, false}, list_[1].data(), 1);
       const std::array<uint32_t, 2> h = fetch_counts();
       if (h[0] != h[1]) throw std::logic_error("cuda mpcd/domain: holes and movers differ");
-      mpcd_move_slots<S4>(m.view(), list_[1].data(), list_[0].data(), h[0], st);
+      mpcd_move_slots<S4>(m.view(), list_[1].data(), list_[0].data(), counts_.data(), h[0], st);
     }
     m.n = kept;
     m.cells_valid = false;
@@ -153,11 +172,68 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     ctx_.synchronize();
   }
 
+  // The device path (--transport nccl): as take_leavers, with one wait (for
+  // the counts and the strays) and the records left in rec_; the holes are
+  // closed by a move whose count stays on the device.
+  bool device_records() const override { return true; }
+  DeviceLeavers take_leavers_device(const DomainSlab& s) override {
+    auto& m = ctx_.mpcd;
+    if (!m.loaded) throw_input_error("mpcd/domain: the cuda backend holds no MPCD solvent");
+    const uint32_t n = m.n;
+    scratch(n);
+    cudaStream_t st = ctx_.stream;
+    const SlabArgs sa{s.axis, s.lo, s.hi, s.length, s.width};
+    classify_leavers<S4>(m.pos.data(), n, sa, code_.data(), st);
+    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
+    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
+    MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data() + 2, 0, sizeof(uint32_t), st));
+    if (n) {
+      strays_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), counts_.data() + 2);
+      MESO_CUDA_CHECK(cudaGetLastError());
+    }
+    MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, st));
+    ctx_.synchronize();
+    const uint32_t c0 = h_counts_[0], c1 = h_counts_[1];
+    DeviceLeavers out;
+    out.count = {c0, c1};
+    out.strays = h_counts_[2];
+    grow_buffer(rec_, std::max<std::size_t>(std::size_t(c0 + c1) * kRec, 1));
+    mpcd_pack_migrants<S4>(m.view(), list_[0].data(), c0, rec_.data(), st);
+    mpcd_pack_migrants<S4>(m.view(), list_[1].data(), c1, rec_.data() + std::size_t(c0) * kRec, st);
+    const uint32_t kept = n - c0 - c1;
+    if (c0 + c1) {
+      select(0, kept, {0xff, 0, true}, list_[0].data(), 0);  // holes below kept
+      select(kept, n, {0xff, 0, false}, list_[1].data(), 1);  // stayers at or above it: as many
+      mpcd_move_slots<S4>(m.view(), list_[1].data(), list_[0].data(), counts_.data(), c0 + c1, st);
+    }
+    m.n = kept;
+    m.cells_valid = false;
+    out.records = rec_.data();
+    return out;
+  }
+  double* arrivals(std::size_t records) override {
+    grow_buffer(in_, std::max<std::size_t>(records * kRec, 1));
+    return in_.data();
+  }
+  void add_arrivals(std::size_t records) override {
+    if (!records) return;
+    auto& m = ctx_.mpcd;
+    if (uint64_t(m.n) + records >= (1ull << 32))
+      throw_input_error("MPCD solvent of ", uint64_t(m.n) + records, " particles on one rank is too large");
+    const uint32_t k = uint32_t(records);
+    m.reserve(m.n + k, ctx_.stream);
+    mpcd_unpack_migrants<S4>(m.view(), in_.data(), k, m.n, ctx_.stream);
+    m.n += k;
+    m.cells_valid = false;
+  }
+  void* device_stream() override { return ctx_.stream; }
+
   double copy_seconds() const override { return copy_s_; }
   std::pmr::memory_resource* message_memory() override { return &pinned_; }
 
   std::size_t device_bytes() const override {
-    return code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes() + list_[0].bytes() + list_[1].bytes();
+    return code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes() + list_[0].bytes() +
+           list_[1].bytes();
   }
 
  private:
@@ -165,10 +241,11 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   DeviceBuffer<uint8_t> code_;
   DeviceBuffer<unsigned char> temp_;
   DeviceBuffer<double> rec_;
-  DeviceBuffer<uint32_t> counts_;
+  DeviceBuffer<double> in_;  // arrivals of the device path
+  DeviceBuffer<uint32_t> counts_;  // the two selections' counts, then the strays
   std::array<DeviceBuffer<uint32_t>, 2> list_;
   PinnedMemory pinned_;  // the message buffers: records cross in one copy
-  uint32_t h_counts_[2] = {0, 0};
+  uint32_t h_counts_[3] = {0, 0, 0};
   double copy_s_ = 0.0;
 
   void scratch(uint32_t n) { reserve_selection(n, code_, temp_, list_[0], list_[1]); }
@@ -207,7 +284,8 @@ std::unique_ptr<Operation> make_cuda_mpcd_domain(CudaContext<P>& ctx) {
 
 #define MESO_INSTANTIATE(S4)                                                                                 \
   template void mpcd_pack_migrants<S4>(MpcdView<S4>, const uint32_t*, uint32_t, double*, cudaStream_t);      \
-  template void mpcd_move_slots<S4>(MpcdView<S4>, const uint32_t*, const uint32_t*, uint32_t, cudaStream_t); \
+  template void mpcd_move_slots<S4>(MpcdView<S4>, const uint32_t*, const uint32_t*, const uint32_t*, uint32_t,     \
+                                    cudaStream_t);                                                               \
   template void mpcd_unpack_migrants<S4>(MpcdView<S4>, const double*, uint32_t, uint32_t, cudaStream_t);
 MESO_INSTANTIATE(Double4)
 MESO_INSTANTIATE(float4)

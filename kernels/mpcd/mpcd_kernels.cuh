@@ -138,9 +138,11 @@ void mpcd_collide_shared(MpcdView<S4> p, const MpcdCellView& c, const MpcdLayerA
 // storage precision.
 template <class S4>
 void mpcd_pack_migrants(MpcdView<S4> p, const uint32_t* list, uint32_t m, double* out, cudaStream_t s);
-// Particle from[k] into slot to[k], k < h (closing the leavers' holes).
+// Particle from[k] into slot to[k], k < *h (closing the leavers' holes; *h
+// may be a count the host never read, bound >= *h sizes the launch).
 template <class S4>
-void mpcd_move_slots(MpcdView<S4> p, const uint32_t* from, const uint32_t* to, uint32_t h, cudaStream_t s);
+void mpcd_move_slots(MpcdView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* h, uint32_t bound,
+                     cudaStream_t s);
 // Records in[0, m) into slots [at, at + m).
 template <class S4>
 void mpcd_unpack_migrants(MpcdView<S4> p, const double* in, uint32_t m, uint32_t at, cudaStream_t s);

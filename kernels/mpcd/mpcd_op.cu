@@ -214,7 +214,9 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   // shared cells go through the phases of mpcd_collide_layers.cu on the
   // layers' stream, their values combined over the ranks between phases
   // (Howard et al.'s overlap of the cell communication with the inner
-  // cells). Host-driven: the phases wait for MPI.
+  // cells). With the communicator's DeviceLinks (--transport nccl) the
+  // layers move GPU to GPU on the layers' stream and the host waits for
+  // nothing; otherwise each phase waits for MPI (combine_on_host).
   void collide_decomposed(uint64_t step) {
     auto& m = ctx_.mpcd;
     const MpcdParams& prm = m.sys.params;
@@ -243,6 +245,34 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     mpcd_collide(m.view(), MpcdEmbedView<S4>{}, c, a, s);  // the inner cells; the shared ones are skipped
     const MpcdLayerArgs la = L.args();
     mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
+    if (const DeviceLinks* links = comm_->device_links()) {
+      // The layers combined on the device (--transport nccl): the host
+      // waits for nothing. No particle can be outside the range's cells
+      // here: the migration before this collision found none that moved
+      // more than a domain (MpcdDomainOp::take_leavers_device's strays).
+      L.combine_device(*links, la.v1, 3, 0b110u);
+      mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
+      L.combine_device(*links, la.q2, 3);
+      if (prm.thermostat || at_) {
+        mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
+        L.combine_device(*links, la.q3, 4);
+      }
+    } else {
+      combine_on_host(step, r, la, a, c);
+    }
+    mpcd_collide_shared(m.view(), c, la, a, L.stream);
+    MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
+    MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
+    m.cells_valid = true;
+  }
+
+  // The phases' values through the host: each copied down, combined over
+  // the ranks by the communicator's MPI messages, copied up.
+  void combine_on_host(uint64_t step, const CellRange& r, const MpcdLayerArgs& la, const MpcdCollideArgs& a,
+                       const MpcdCellView& c) {
+    auto& m = ctx_.mpcd;
+    const MpcdParams& prm = m.sys.params;
+    MpcdSharedCells& L = *layers_;
     uint32_t outside = 0;
     MESO_CUDA_CHECK(cudaMemcpyAsync(&outside, L.outside.data(), sizeof outside, cudaMemcpyDeviceToHost, L.stream));
     MESO_CUDA_CHECK(cudaStreamSynchronize(L.stream));
@@ -259,10 +289,6 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
       mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
       L.exchange(la.q3, L.h3, 4, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 4); });
     }
-    mpcd_collide_shared(m.view(), c, la, a, L.stream);
-    MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
-    MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
-    m.cells_valid = true;
   }
 
   cudaGraphExec_t exec_ = nullptr;

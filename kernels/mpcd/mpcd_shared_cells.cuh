@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_buffer.hpp"
 #include "meso/mpcd.hpp"
+#include "meso/ops/communicator.hpp"
 #include "mpcd/mpcd_kernels.cuh"
 
 namespace meso::cuda {
@@ -66,6 +68,15 @@ class MpcdSharedCells {
     copy_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  // The phase's values combined over the ranks on the device (--transport
+  // nccl): per split axis, the first and the last layer packed by a kernel,
+  // each prefixed by its global plane index as combine_layers does, moved
+  // by `links` on the layers' stream, and merged into the layer of the same
+  // plane; doubles by max where bit w of max_mask is set, else summed. No
+  // host wait.
+  template <class T>
+  void combine_device(const DeviceLinks& links, T* dev, int width, uint32_t max_mask = 0);
+
   DeviceBuffer<uint32_t> outside;  // solvent particles outside the range's cells (one word)
   DeviceBuffer<double> v1;
   DeviceBuffer<long long> q2, q3;
@@ -81,7 +92,14 @@ class MpcdSharedCells {
     MpcdRangeView view{};
     std::vector<uint32_t> shared;  // local indices of the shared cells
     DeviceBuffer<uint32_t> list;
+    // Per split axis, the cells of its first [0] and last [1] layer (the
+    // other two axes' local coordinates, the later one outer) as indices
+    // into `shared`, and their global plane indices.
+    std::array<std::array<DeviceBuffer<uint32_t>, 2>, 3> layer;
+    std::array<std::array<int, 2>, 3> plane{};
+    std::array<uint32_t, 3> layer_cells{};
   };
+  DeviceBuffer<unsigned char> send_[2], recv_[2];  // one layer each, with its plane
   std::vector<std::unique_ptr<RangeLists>> ranges_;
   RangeLists* cur_ = nullptr;
   // Page-locked host memory: the layers' values cross in one copy each way.

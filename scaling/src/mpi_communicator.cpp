@@ -11,6 +11,9 @@
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
 #include "mpi_links.hpp"
+#ifdef MESO_HAVE_NCCL
+#include "nccl_links.hpp"
+#endif
 
 namespace meso::scaling {
 namespace {
@@ -28,7 +31,33 @@ void check(int rc, const char* what) {
 
 }  // namespace
 
-MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid) {
+Transport parse_transport(const std::string& s) {
+  if (s == "ipc") return Transport::ipc;
+  if (s == "host") return Transport::host;
+  if (s == "nccl") return Transport::nccl;
+  throw_input_error("--transport '", s, "': not a transport (ipc, host or nccl)");
+}
+
+const char* to_string(Transport t) {
+  switch (t) {
+    case Transport::host: return "host";
+    case Transport::nccl: return "nccl";
+    case Transport::ipc: break;
+  }
+  return "ipc";
+}
+
+bool nccl_built() {
+#ifdef MESO_HAVE_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid,
+                                 Transport transport)
+    : transport_(transport) {
   int n = 1;
   MPI_Comm_size(comm, &n);
   if (grid[0] == 0) grid = choose_rank_grid(n, box, ghost_width);
@@ -68,13 +97,29 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_wid
 }
 
 MpiCommunicator::~MpiCommunicator() {
+  nccl_.reset();  // before the grid's communicator it was made over
   if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
 }
 
-CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid) {
-  return [comm, grid](const Box& box, double ghost_width) -> std::unique_ptr<Communicator> {
-    return std::make_unique<MpiCommunicator>(comm, box, ghost_width, grid);
+CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid, Transport transport) {
+  return [comm, grid, transport](const Box& box, double ghost_width) -> std::unique_ptr<Communicator> {
+    return std::make_unique<MpiCommunicator>(comm, box, ghost_width, grid, transport);
   };
+}
+
+const DeviceLinks* MpiCommunicator::device_links() const {
+  return nccl_.get();
+}
+
+void MpiCommunicator::connect_nccl(bool device) {
+  if (transport_ != Transport::nccl || size_ == 1 || nccl_) return;
+  if (!nccl_built())
+    throw_input_error("--transport nccl: this mesobench was built without NCCL (install nvidia-nccl-cu13, or "
+                      "give NCCL_ROOT, and configure again)");
+  if (!device) throw_input_error("--transport nccl moves device buffers: it needs --backend cuda");
+#ifdef MESO_HAVE_NCCL
+  nccl_ = std::make_unique<NcclLinks>(cart_, nbr_, d_.grid);
+#endif
 }
 
 void MpiCommunicator::attach(Backend& b) {
@@ -87,6 +132,8 @@ void MpiCommunicator::attach(Backend& b) {
   // A storage that can read its neighbours' device memory (CUDA IPC) also
   // offers the peer transport; every other goes through the host.
   if (auto* p = dynamic_cast<PeerGhostOp*>(storage_.get())) peer_ = std::make_unique<PeerGhostTransport>(*p, mpi_s_);
+  if (transport_ == Transport::host) peer_.reset();
+  connect_nccl(peer_ != nullptr || dynamic_cast<PeerGhostOp*>(storage_.get()) != nullptr);
 }
 
 DomainSlab MpiCommunicator::slab(int a) const {
@@ -211,12 +258,58 @@ void MpiCommunicator::update_ghosts() {
 void MpiCommunicator::attach_solvent(Backend& b) {
   solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
   if (!msg_) msg_ = std::make_unique<MessageBuffers>(solvent_->message_memory());
+  connect_nccl(solvent_->device_records());
 }
 
 void MpiCommunicator::migrate_solvent() {
   if (size_ == 1) return;
   if (!solvent_) throw std::logic_error("MpiCommunicator::migrate_solvent before attach_solvent");
+  if (nccl_) {
+    migrate_solvent_device();
+    return;
+  }
   migrate_through(*solvent_, MpiTag::solvent_migrate, solvent_pack_s_);
+}
+
+// As migrate_through, with the records left on the device: the leavers'
+// counts are the one host wait of an axis (they size the messages), a note
+// of two counts goes to each neighbour through MPI, and the records cross
+// by NCCL on the solvent's stream, where they are unpacked.
+void MpiCommunicator::migrate_solvent_device() {
+  constexpr std::size_t kRec = MpcdDomainOp::kRecord;
+  for (int a = 0; a < 3; ++a) {
+    if (d_.grid[a] == 1) continue;
+    MpcdDomainOp::DeviceLeavers out;
+    {
+      MpiTimer t{solvent_pack_s_};
+      out = solvent_->take_leavers_device(slab(a));
+    }
+    if (out.strays != 0)
+      throw_input_error("MPCD: ", out.strays, " solvent particle(s) of rank ", rank_, " moved more than one domain (",
+                        axis_of(d_.hi, a) - axis_of(d_.lo, a), " along axis ", "xyz"[a],
+                        ") in a collision period: use fewer ranks or a shorter period");
+    const AxisLinks l = links(a);
+    const uint64_t note[2] = {out.count[0], out.count[1]};
+    uint64_t from_lo[2] = {0, 0}, from_hi[2] = {0, 0};
+    {
+      MpiTimer t{mpi_s_};
+      const int tag = tag_of(MpiTag::solvent_migrate, a);
+      MPI_Sendrecv(note, 2, MPI_UINT64_T, l.lo, tag, from_hi, 2, MPI_UINT64_T, l.hi, tag, l.cart, MPI_STATUS_IGNORE);
+      if (!l.one)
+        MPI_Sendrecv(note, 2, MPI_UINT64_T, l.hi, tag + 1, from_lo, 2, MPI_UINT64_T, l.lo, tag + 1, l.cart,
+                     MPI_STATUS_IGNORE);
+    }
+    // DeviceLinks: from the lower neighbour its upper leavers, from the
+    // upper one its lower ones; one neighbour sends both, in that order.
+    const std::size_t r0 = l.one ? from_hi[0] : from_lo[1], r1 = l.one ? from_hi[1] : from_hi[0];
+    MpiTimer t{solvent_pack_s_};
+    double* in = solvent_->arrivals(r0 + r1);
+    const std::size_t b = kRec * sizeof(double);
+    nccl_->exchange(a, {out.records, out.records + out.count[0] * kRec}, {out.count[0] * b, out.count[1] * b},
+                    {in, in + r0 * kRec}, {r0 * b, r1 * b}, solvent_->device_stream());
+    solvent_->add_arrivals(r0 + r1);
+  }
+  ++migrations_;
 }
 
 double MpiCommunicator::sum(double local) const {

@@ -11,6 +11,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#ifdef MESO_DECOMPOSITION_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "decomposition_test_support.hpp"
 #include "meso/error.hpp"
@@ -49,11 +52,12 @@ bool same(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a
 // collision's cell sums are fixed-point integers, so combining a shared
 // cell's parts over ranks is exact); the global thermo agrees to round-off
 // of the kinetic-energy sum over ranks.
-void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, const Variant& v, uint64_t collisions) {
-  SCOPED_TRACE(name);
+void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, const Variant& v, uint64_t collisions,
+                                   Transport transport = Transport::ipc) {
+  SCOPED_TRACE(std::string(name) + ", transport " + to_string(transport));
   const std::size_t n = sys.particles.size();
   Simulation one(backend(v), sys);
-  Simulation many(backend(v), sys, MpiCommunicator::factory(MPI_COMM_WORLD));
+  Simulation many(backend(v), sys, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, transport));
   EXPECT_EQ(many.ranks(), world_size());
   for (uint64_t k = 1; k <= collisions; ++k) {
     one.run(1);
@@ -137,7 +141,55 @@ TEST(Decomposition, SrdCudaDefaultIsBitwiseOneRank) {
                                 Variant::parse("precision=mixed,reorder=cell,sort=25"), 30);
   compare_solvent_with_one_rank("mixed, thermostat", srd_case(thermo), Variant::parse("precision=mixed"), 10);
 }
+
+// --transport nccl: the solvent's migrants and the shared cells' values
+// cross GPU to GPU by NCCL (no host copy, no host wait in a collision); the
+// run stays bitwise one rank's, for every rule and option above. NCCL wants
+// a GPU per rank.
+TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
+  if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
+  if (!nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
+    GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";
+  MpcdParams prm;
+  prm.seed = 5;
+  compare_solvent_with_one_rank("srd", srd_case(prm), srd_variant(), 20, Transport::nccl);
+  MpcdParams thermo;
+  thermo.thermostat = true;
+  thermo.kT = 1.3;
+  compare_solvent_with_one_rank("thermostat", srd_case(thermo), srd_variant(), 10, Transport::nccl);
+  MpcdParams at;
+  at.rule = MpcdRule::at;
+  compare_solvent_with_one_rank("at", srd_case(at), srd_variant(), 10, Transport::nccl);
+  MpcdParams fixed;
+  fixed.grid_shift = false;
+  compare_solvent_with_one_rank("no grid shift", srd_case(fixed), srd_variant(), 10, Transport::nccl);
+  MpcdParams flow;
+  flow.body_force.g = {0.5, 0.2, 0.0};
+  compare_solvent_with_one_rank("body force", srd_case(flow), srd_variant(), 10, Transport::nccl);
+  compare_solvent_with_one_rank("mixed, sorted", srd_case(MpcdParams{}, 12.0),
+                                Variant::parse("precision=mixed,reorder=cell,sort=25"), 30, Transport::nccl);
+}
 #endif
+
+TEST(Decomposition, NcclTransportRefusals) {
+  if (world_size() < 2) GTEST_SKIP() << "one rank makes no transport";
+  if (std::string(kBackend) == "cpu") {
+    try {
+      Simulation many(backend(Variant{}), srd_case(MpcdParams{}),
+                      MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, Transport::nccl));
+      FAIL() << "--transport nccl was accepted on CPU ranks";
+    } catch (const InputError& e) {
+      const std::string w = e.what();
+      EXPECT_TRUE(w.find("needs --backend cuda") != std::string::npos ||
+                  w.find("built without NCCL") != std::string::npos)
+          << w;
+    }
+  }
+  EXPECT_THROW(parse_transport("mpi"), InputError);
+  EXPECT_EQ(parse_transport("nccl"), Transport::nccl);
+}
 
 TEST(Decomposition, SrdRefusesWhatItCannotSplit) {
   if (world_size() < 2) GTEST_SKIP() << "one rank splits nothing";

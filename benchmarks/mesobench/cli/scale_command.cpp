@@ -44,6 +44,9 @@ void add_point_options(CLI::App* a, O& o, const char* workloads) {
   a->add_option("--backend", o.backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
   a->add_option("--variant", o.variant, "Variant axes over the workload's default");
   a->add_option("--grid", o.grid, "Rank grid AxBxC (default: the least domain surface)");
+  a->add_option("--transport", o.transport,
+                "How GPU ranks' records travel: ipc (default), nccl or host (docs/scaling.md)")
+      ->check(CLI::IsMember({"ipc", "nccl", "host"}));
 }
 
 class ScaleCommand final : public Command {

@@ -72,6 +72,25 @@ struct CommTimes {
   uint64_t peer_updates = 0;
 };
 
+// Moves device buffers between this rank and its two neighbours along one
+// split axis, enqueued on a device stream with no host wait: the GPU ranks'
+// --transport nccl (grouped ncclSend/ncclRecv, scaling/src/nccl_links.cpp).
+// A device operation packs and unpacks; the links only move bytes. Every
+// rank calls exchange in the same order, with sizes its neighbours agree on.
+class DeviceLinks {
+ public:
+  virtual ~DeviceLinks() = default;
+  // to[0] (to_bytes[0]) goes to the lower neighbour along `axis`, to[1] to
+  // the upper one; from[0] receives the lower neighbour's to[1], from[1] the
+  // upper one's to[0]. With two ranks along the axis both neighbours are one
+  // rank, and its to[0] arrives in from[0], its to[1] in from[1]. A message
+  // of no bytes is not sent (both sides know its size). `stream`: a
+  // cudaStream_t.
+  virtual void exchange(int axis, const std::array<const void*, 2>& to, const std::array<std::size_t, 2>& to_bytes,
+                        const std::array<void*, 2>& from, const std::array<std::size_t, 2>& from_bytes,
+                        void* stream) const = 0;
+};
+
 class Communicator {
  public:
   virtual ~Communicator() = default;
@@ -125,6 +144,10 @@ class Communicator {
     (void)width, (void)max_mask;
     if (overlap) overlap([] {});
   }
+  // The links that move device buffers between GPU ranks without the host
+  // (--transport nccl), or null: the operations then hand their values to
+  // the calls above.
+  virtual const DeviceLinks* device_links() const { return nullptr; }
   // Reductions over ranks (energies, virial, kinetic energy; list staleness).
   virtual double sum(double local) const = 0;
   virtual double max(double local) const = 0;

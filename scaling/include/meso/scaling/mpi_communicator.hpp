@@ -31,15 +31,31 @@ class HostGhostTransport;
 class PeerGhostTransport;
 enum class MpiTag : int;
 
+// How the records of GPU ranks travel between ranks (--transport; CPU ranks
+// always use host-staged MPI messages).
+enum class Transport {
+  ipc,   // MD ghosts GPU to GPU between ranks of one node (CUDA IPC); the rest through the host
+  host,  // every record through host-staged MPI messages
+  nccl,  // NCCL on the device streams: the MPCD solvent's migration and cell layers; MD ghosts as ipc
+};
+// "ipc", "host" or "nccl"; InputError naming anything else.
+Transport parse_transport(const std::string& s);
+const char* to_string(Transport t);
+// Whether this build has the NCCL transport (NCCL found at configure time).
+bool nccl_built();
+
 class MpiCommunicator final : public Communicator {
  public:
   // grid {0, 0, 0}: choose_rank_grid. Throws InputError for a grid that
   // does not fit (naming the sizes).
-  MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid = {0, 0, 0});
+  MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid = {0, 0, 0},
+                  Transport transport = Transport::ipc);
   ~MpiCommunicator() override;
 
   // The factory Simulation takes (meso/simulation.hpp).
-  static CommunicatorFactory factory(MPI_Comm comm, RankGrid grid = {0, 0, 0});
+  static CommunicatorFactory factory(MPI_Comm comm, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc);
+  Transport transport() const { return transport_; }
+  const DeviceLinks* device_links() const override;
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -66,6 +82,13 @@ class MpiCommunicator final : public Communicator {
   std::array<std::array<int, 2>, 3> nbr_{};  // [axis][0: lower, 1: upper]
   std::unique_ptr<DomainStorageOp> storage_;
   std::unique_ptr<MpcdDomainOp> solvent_;  // the MPCD solvent's storage (attach_solvent)
+  Transport transport_ = Transport::ipc;
+  std::unique_ptr<DeviceLinks> nccl_;  // --transport nccl (NcclLinks), made with the first device storage attached
+  // Makes nccl_ (collective) when the transport is NCCL; `device`: whether
+  // the backend's storage lives on a GPU.
+  void connect_nccl(bool device);
+  // The solvent's migration with its records moved by nccl_ (no host copy).
+  void migrate_solvent_device();
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach or
   // attach_solvent; declared after storage_ and solvent_, which own that

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The several-GPU checks and sweeps of docs/scaling.md on a machine of 2, 4
+# or 8 GPUs, in one call, each part bounded by a timeout, one rank per GPU
+# (scale-point maps ranks to GPUs by local rank). The binaries come built:
+# .carry/bins.tar.xz (mesobench, decomposition_gpu_test[, kernels_test])
+# built on the dev machine with CMAKE_CUDA_ARCHITECTURES=90; RE2 from .deps/
+# (scripts/device_deps.sh) and NCCL from the machine's nvidia-nccl-cu13
+# wheel are put on LD_LIBRARY_PATH. NCCL_NVLS_ENABLE=0 reaches every rank.
+# Parts (PARTS="..."):
+#   tests   decomposition_gpu_test on each of DECOMP_RANKS (default "2 4"),
+#           GTEST_FILTER (default all)
+#   kernels kernels_test (every one-GPU test)
+#   srd     srd-fluid weak 1.25M per GPU and strong L = 100 on RANKS, for
+#           each transport of TRANSPORTS (default "ipc nccl")
+#   socket  srd-fluid weak with NCCL's socket transport (NCCL_P2P_DISABLE=1
+#           NCCL_SHM_DISABLE=1: the network stand-in) and with every record
+#           through the host (--transport host)
+#   dpd     dpd-fluid weak 1M per GPU, strong 2M and 8M, lj-liquid strong 1M
+#   grid    dpd-fluid weak on 4 GPUs with --grid 2x2x1 (the chosen grid is 4x1x1)
+#   sanitize compute-sanitizer memcheck on 2 ranks of SANITIZE_FILTER
+# After every part the outputs are packed into $OUT/gpus.tgz.
+# Usage: PARTS="tests srd" scripts/device_gpus.sh <output dir>
+set -u
+O=$1
+mkdir -p "$O"
+BIN=/tmp/meso-bin
+mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
+NCCL_LIB=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib
+export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:$NCCL_LIB:${LD_LIBRARY_PATH:-}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0
+PARTS=" ${PARTS:-tests} "
+RANKS=${RANKS:-1,2,4}
+part() { [[ $PARTS == *" $1 "* ]]; }
+pack() { tar czf "$OUT/gpus.tgz" -C "$O" . 2>/dev/null || true; }
+stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
+counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed"; }
+{ nvidia-smi -L; nvidia-smi topo -m; date -u; ls "$NCCL_LIB"; python3 -m pip show nvidia-nccl-cu13 | head -2; } > "$O/device.txt" 2>&1
+ldd "$BIN/mesobench" | grep -E "nccl|re2|not found" >> "$O/device.txt"
+MB=$BIN/mesobench
+X="--bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
+sweep() {  # name, timeout, scale arguments...
+  local name=$1 t=$2; shift 2
+  timeout "$t" "$MB" scale --backend cuda --mpirun-args "$X" --out "$O/$name" "$@" > "$O/$name.log" 2>&1
+  stamp "$name rc=$? $(grep -A8 '^ ranks' "$O/$name.log" | awk 'NR>1{printf "%s:%s/%s ", $1, $4, $6}')"
+}
+
+if part tests; then
+  for r in ${DECOMP_RANKS:-2 4}; do
+    timeout ${DECOMP_TIMEOUT:-200} mpirun -np $r $X "$BIN/decomposition_gpu_test" --gtest_color=no \
+      --gtest_filter="${GTEST_FILTER:-*}" > "$O/decomposition-gpu-$r.log" 2>&1
+    stamp "decomposition_gpu_test on $r ranks rc=$? $(counts "$O/decomposition-gpu-$r.log")"
+  done
+  pack
+fi
+if part kernels; then
+  timeout 300 "$BIN/kernels_test" --gtest_color=no > "$O/kernels-test.log" 2>&1
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
+  pack
+fi
+if part srd; then
+  for t in ${TRANSPORTS:-ipc nccl}; do
+    sweep srd-weak-$t ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" --per-rank 1250000 \
+      --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport $t
+    pack
+  done
+  for t in ${TRANSPORTS:-ipc nccl}; do
+    sweep srd-strong-$t ${SWEEP_TIMEOUT:-150} --mode strong --workload srd-fluid --param L=100 --ranks "$RANKS" \
+      --total 10000000 --steps ${SRD_STRONG_STEPS:-200} --warmup 20 --repeats ${REPEATS:-3} --transport $t
+    pack
+  done
+fi
+if part socket; then
+  X="$X -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1"
+  sweep srd-weak-nccl-socket ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
+    --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl
+  X="--bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
+  sweep srd-weak-host ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
+    --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport host
+  pack
+fi
+if part dpd; then
+  for t in ${DPD_TRANSPORTS:-ipc}; do
+    sweep dpd-weak-$t ${SWEEP_TIMEOUT:-150} --mode weak --workload dpd-fluid --ranks "$RANKS" --per-rank 1048576 \
+      --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport $t
+    sweep dpd-strong-2M-$t ${SWEEP_TIMEOUT:-150} --mode strong --workload dpd-fluid --ranks "$RANKS" \
+      --total 2097152 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport $t
+    pack
+  done
+  sweep dpd-strong-8M ${SWEEP_TIMEOUT:-150} --mode strong --workload dpd-fluid --ranks "$RANKS" --total 8388608 \
+    --steps 200 --warmup 50 --repeats ${REPEATS:-3}
+  sweep lj-strong-1M ${SWEEP_TIMEOUT:-150} --mode strong --workload lj-liquid --ranks "$RANKS" --total 1048576 \
+    --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+  pack
+fi
+if part grid; then
+  sweep dpd-weak-2x2x1 ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks 4 --per-rank 1048576 \
+    --steps 500 --warmup 100 --repeats ${REPEATS:-3} --grid 2x2x1
+  sweep srd-weak-nccl-2x2x1 ${SWEEP_TIMEOUT:-100} --mode weak --workload srd-fluid --ranks 4 --per-rank 1250000 \
+    --steps 500 --warmup 50 --repeats ${REPEATS:-3} --grid 2x2x1 --transport nccl
+  pack
+fi
+if part sanitize; then
+  timeout 240 mpirun -np 2 $X compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/decomposition_gpu_test" \
+    --gtest_color=no --gtest_filter="${SANITIZE_FILTER:-*SrdNccl*}" > "$O/sanitizer-memcheck.log" 2>&1
+  stamp "memcheck rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") ranks clean"
+  timeout 300 mpirun -np 2 $X compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+    "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="${SANITIZE_FILTER:-*SrdNccl*}" \
+    > "$O/sanitizer-racecheck.log" 2>&1
+  stamp "racecheck rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-racecheck.log") ranks clean"
+  pack
+fi
+stamp done
