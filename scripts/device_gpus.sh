@@ -17,7 +17,10 @@
 #           through the host (--transport host)
 #   dpd     dpd-fluid weak 1M per GPU, strong 2M and 8M, lj-liquid strong 1M
 #   grid    dpd-fluid weak on 4 GPUs with --grid 2x2x1 (the chosen grid is 4x1x1)
-#   sanitize compute-sanitizer memcheck on 2 ranks of SANITIZE_FILTER
+#   phases  srd-fluid on 2 and 4 GPUs (nccl) with MESO_SOLVENT_PHASES=1
+#   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
+#   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
+#   sanitize compute-sanitizer memcheck and racecheck on 2 ranks of SANITIZE_FILTER
 # After every part the outputs are packed into $OUT/gpus.tgz.
 # Usage: PARTS="tests srd" scripts/device_gpus.sh <output dir>
 set -u
@@ -99,6 +102,30 @@ if part grid; then
     --steps 500 --warmup 50 --repeats ${REPEATS:-3} --grid 2x2x1 --transport nccl
   pack
 fi
+if part phases; then  # where an SRD collision period's GPU time goes (MESO_SOLVENT_PHASES=1)
+  for r in 2 4; do
+    timeout 60 mpirun -np $r $X -x MESO_SOLVENT_PHASES=1 "$MB" scale-point --workload srd-fluid \
+      --n $((1250000 * r)) --steps 300 --warmup 50 --repeats 1 --backend cuda --transport nccl \
+      > "$O/srd-phases-$r.log" 2>&1
+    stamp "srd phases on $r GPUs rc=$?"
+  done
+  pack
+fi
+if part dpdsocket; then
+  X0=$X
+  X="$X -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1"
+  sweep dpd-weak-nccl-socket ${SWEEP_TIMEOUT:-150} --mode weak --workload dpd-fluid --ranks "$RANKS" \
+    --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport nccl
+  X=$X0
+  sweep dpd-weak-host ${SWEEP_TIMEOUT:-150} --mode weak --workload dpd-fluid --ranks "$RANKS" \
+    --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport host
+  pack
+fi
+if part kernels_bg; then  # kernels_test on the last GPU, beside the sanitizers
+  CUDA_VISIBLE_DEVICES=$(( $(nvidia-smi -L | wc -l) - 1 )) timeout 300 "$BIN/kernels_test" --gtest_color=no \
+    > "$O/kernels-test.log" 2>&1 &
+  KPID=$!
+fi
 if part sanitize; then
   timeout 240 mpirun -np 2 $X compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/decomposition_gpu_test" \
     --gtest_color=no --gtest_filter="${SANITIZE_FILTER:-*SrdNccl*}" > "$O/sanitizer-memcheck.log" 2>&1
@@ -107,6 +134,11 @@ if part sanitize; then
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="${SANITIZE_FILTER:-*SrdNccl*}" \
     > "$O/sanitizer-racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-racecheck.log") ranks clean"
+  pack
+fi
+if [ -n "${KPID:-}" ]; then
+  wait $KPID
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
   pack
 fi
 stamp done

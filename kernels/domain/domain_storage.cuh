@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <memory_resource>
 
 #include "core/device_views.cuh"
 #include "core/pinned_memory.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_buffer.hpp"
+#include "meso/ops/domain_storage.hpp"
 
 namespace meso::cuda {
 
@@ -120,5 +122,25 @@ void unpack_migrants(ParticleView<S4> p, const double* in, uint32_t m, uint32_t 
 template <class S4>
 void unpack_ghosts(ParticleView<S4> p, const double* in, uint32_t m, uint32_t size, uint32_t at, SignatureArgs sg,
                    cudaStream_t st);
+
+// An update message of list[0, m) (update_record() doubles a particle):
+// six floats a particle for fp32 storage, six doubles otherwise; and its
+// unpacking into slots [at, at + m).
+template <class S4>
+void pack_update_records(ParticleView<S4> p, const uint32_t* list, uint32_t m, bool from_pred, double* out,
+                         cudaStream_t st) {
+  if constexpr (std::is_same_v<S4, float4>)
+    pack_updates_f32(p, list, m, from_pred, reinterpret_cast<float*>(out), st);
+  else
+    pack_ghosts<S4>(p, list, m, DomainStorageOp::kUpdateRecord, from_pred, out, st);
+}
+template <class S4>
+void unpack_update_records(ParticleView<S4> p, const double* in, uint32_t m, uint32_t at, SignatureArgs sg,
+                           cudaStream_t st) {
+  if constexpr (std::is_same_v<S4, float4>)
+    unpack_updates_f32(p, reinterpret_cast<const float*>(in), m, at, sg, st);
+  else
+    unpack_ghosts<S4>(p, in, m, DomainStorageOp::kUpdateRecord, at, sg, st);
+}
 
 }  // namespace meso::cuda

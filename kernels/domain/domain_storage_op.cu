@@ -1,15 +1,12 @@
 // The "domain" operation of the CUDA backend (meso/ops/domain_storage.hpp):
-// what a Communicator needs from the device to move particles between
-// ranks. Selection and packing run on the device (domain_storage.cu: a code
-// per particle, then a prefix-sum compaction of the flagged indices); the
-// records cross to the host into the communicator's message buffers (host-staged MPI): the message
-// buffers are pinned (message_memory), so each crossing is one copy.
-//
-// Storage, as on the CPU: local particles [0, n), then ghosts in the order
-// their messages arrive, each message's range kept for the updates.
-// Migration closes the holes leavers leave by moving the last stayers into
-// them (O(leavers) work, not a compaction of every array); the order of the
-// local particles changes, which only the summation order of forces sees.
+// what a Communicator needs from the device to move particles between ranks.
+// Selection and packing run on the device (domain_storage.cu: a code per
+// particle, then a prefix-sum compaction of the flagged indices); records
+// cross through the host (host_staging.cuh), by peer reads between ranks of
+// one node (PeerGhostOp, ipc_buffers.cuh), or stay on the device for NCCL
+// (DeviceRecordsOp). Storage, as on the CPU: locals [0, n), then ghosts in the
+// order their messages arrive, each message's range kept for the updates.
+// Migration closes the leavers' holes with the last stayers (O(leavers) work).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -22,6 +19,7 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "domain/domain_storage.cuh"
+#include "domain/host_staging.cuh"
 #include "domain/ipc_buffers.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
@@ -37,13 +35,12 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 template <class P>
-class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, public DeviceOp {
+class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, public DeviceRecordsOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
   explicit CudaDomainStorage(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {
     counts_.resize(4);
-    for (cudaEvent_t& e : copy_ev_) MESO_CUDA_CHECK(cudaEventCreate(&e));
     MESO_CUDA_CHECK(cudaMallocHost(&h_counts_, 4 * sizeof(uint32_t)));  // pinned: the counts' copies stay async
   }
 
@@ -60,41 +57,81 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   // are closed while the records cross.
   void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     const auto t0 = Clock::now();
-    if (ctx_.n_ghost) clear_ghosts();
-    const uint32_t n = ctx_.n;
-    scratch(n);
-    cudaStream_t st = ctx_.stream;
-    classify_leavers<S4>(ctx_.pos.data(), n, slab(s), code_.data(), st);
-    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
-    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
-    const std::array<uint32_t, 2> c = fetch_counts<2>();
-    const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
-    pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
-    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
-    enqueue_download(a, to_lo, b, &to_hi);
-    // Close the holes (behind the packs on the stream, which read the
-    // leavers first): leavers below the new count m take the stayers at or
-    // above it. There are as many of each (the leavers at or above m and
-    // the stayers there fill n - m slots), so the movers' count, which
-    // stays on the device, sizes the moves.
-    const uint32_t m = n - c[0] - c[1];
-    if (c[0] + c[1]) {
-      select(0, m, {0xff, 0, true}, list_[0].data(), 2);
-      select(m, n, {0xff, 0, false}, list_[1].data(), 3);
-      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), counts_.data() + 3, c[0] + c[1], st);
-      MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_ + 2, counts_.data() + 2, 2 * sizeof(uint32_t),
-                                      cudaMemcpyDeviceToHost, st));
-    }
-    ctx_.n = m;
+    const std::array<uint32_t, 2> c = leave(s, [&](std::size_t a, std::size_t b) {
+      enqueue_download(a, to_lo, b, &to_hi);
+      if (a + b)
+        MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_ + 2, counts_.data() + 2, 2 * sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, ctx_.stream));
+    });
     settle();
     if (c[0] + c[1] && h_counts_[2] != h_counts_[3])
       throw std::logic_error("cuda domain storage: holes and movers differ");
     pack_s_ += seconds_since(t0);
   }
 
+  // DeviceRecordsOp (--transport nccl): the same with one wait, for the
+  // counts; the records stay in rec_ for the communicator's DeviceLinks.
+  void* device_stream() override { return ctx_.stream; }
+  DeviceLeavers take_leavers_device(const DomainSlab& s) override {
+    const auto t0 = Clock::now();
+    DeviceLeavers out;
+    const std::array<uint32_t, 2> c = leave(s, [](std::size_t, std::size_t) {});
+    out.count = {c[0], c[1]};
+    out.records = rec_.data();
+    pack_s_ += seconds_since(t0);
+    return out;
+  }
+  double* arrivals(std::size_t records, std::size_t width) override {
+    grow_buffer(in_, std::max<std::size_t>(records * width, 1));
+    return in_.data();
+  }
+  void add_locals_device(std::size_t records) override {
+    const uint32_t m = static_cast<uint32_t>(records);
+    if (!m) return;
+    if (ctx_.n_ghost) throw std::logic_error("cuda domain storage: locals added while ghosts are stored");
+    ctx_.reserve(ctx_.n + m);
+    unpack_migrants<S4>(ctx_.view(), in_.data(), m, ctx_.n, signatures(), ctx_.stream);
+    ctx_.n += m;
+  }
+  const double* select_ghosts_device(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
+                                     std::size_t& n_hi) override {
+    const auto t0 = Clock::now();
+    const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    n_lo = c[0];
+    n_hi = c[1];
+    pack_ghost_records(s.axis, rec_.data());
+    pack_s_ += seconds_since(t0);
+    return rec_.data();
+  }
+  void add_ghosts_device(int slot, std::size_t first, std::size_t count) override {
+    const uint32_t m = static_cast<uint32_t>(count), at = ctx_.n_all();
+    range_[slot] = {at, m};
+    if (!m) return;
+    ctx_.reserve(at + m);
+    unpack_ghosts<S4>(ctx_.view(), in_.data() + first * kGhostRecord, m, kGhostRecord, at, signatures(),
+                      ctx_.stream);
+    ctx_.n_ghost += m;
+  }
+  const double* pack_updates_device(int axis, std::array<std::size_t, 2>& count) override {
+    const int lo = 2 * axis, hi = lo + 1;
+    count = {send_count_[lo], send_count_[hi]};
+    rec_capacity((count[0] + count[1]) * update_record());
+    pack_update_into(lo, rec_.data());
+    pack_update_into(hi, rec_.data() + count[0] * update_record());
+    return rec_.data();
+  }
+  void unpack_updates_device(int axis, const std::array<std::size_t, 2>& count) override {
+    const int lo = 2 * axis, hi = lo + 1;
+    for (int k : {0, 1})
+      if (count[k] != range_[lo + k].second)
+        throw std::logic_error("cuda domain storage: a device ghost update of the wrong size");
+    unpack_update_from(lo, in_.data());
+    unpack_update_from(hi, in_.data() + count[0] * update_record());
+  }
+
   void add_locals(const Records& rec) override {
     const auto t0 = Clock::now();
-    check_records(rec, kMigrateRecord, "migration");
+    HostStaging::check_records(rec, kMigrateRecord, "migration");
     const uint32_t m = static_cast<uint32_t>(rec.size() / kMigrateRecord);
     if (!m) return;
     if (ctx_.n_ghost) throw std::logic_error("cuda domain storage: locals added while ghosts are stored");
@@ -126,9 +163,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     pack_ghost_records(s.axis, o.buf.data());
     ctx_.synchronize();  // the neighbours read it once told
     pack_s_ += seconds_since(t0);
-    std::vector<unsigned char> out(sizeof o.handle);
-    std::memcpy(out.data(), &o.handle, sizeof o.handle);
-    return out;
+    return o.note(false);
   }
 
   void add_ghosts_peer(int slot, const std::vector<unsigned char>& handle, std::size_t first,
@@ -137,10 +172,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     const uint32_t m = static_cast<uint32_t>(count), at = ctx_.n_all();
     range_[slot] = {at, m};
     IpcImport& in = exchange_in_[slot];
-    cudaIpcMemHandle_t h;
-    if (handle.size() != sizeof h) throw std::logic_error("cuda domain storage: a ghost exchange handle of the wrong size");
-    std::memcpy(&h, handle.data(), sizeof h);
-    if (const cudaError_t e = in.map(h); e != cudaSuccess)
+    if (const cudaError_t e = in.map_note(handle, false); e != cudaSuccess)
       throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
                                std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
                                "); MESO_PEER_UPDATES=0 sends them through the host");
@@ -157,7 +189,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
 
   void add_ghosts(int slot, const Records& rec) override {
     const auto t0 = Clock::now();
-    check_records(rec, kGhostRecord, "ghost");
+    HostStaging::check_records(rec, kGhostRecord, "ghost");
     const uint32_t m = static_cast<uint32_t>(rec.size() / kGhostRecord), at = ctx_.n_all();
     range_[slot] = {at, m};
     if (!m) return;
@@ -197,28 +229,15 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   }
 
   // Peer updates (CUDA IPC, PeerGhostOp): each send list's buffer is
-  // exported to the rank it goes to, which reads it over NVLink (or PCIe)
-  // into its ghosts.
-
+  // exported to the rank it goes to, which reads it into its ghosts.
   std::vector<unsigned char> export_update(int slot) override {
     IpcExport& o = peer_out_[slot];
     o.reserve(2 * std::max<std::size_t>(std::size_t(send_count_[slot]) * update_record(), 1));
-    std::vector<unsigned char> out(sizeof o.handle + sizeof(uint64_t));
-    const uint64_t half = o.half();
-    std::memcpy(out.data(), &o.handle, sizeof o.handle);
-    std::memcpy(out.data() + sizeof o.handle, &half, sizeof half);
-    return out;
+    return o.note(true);
   }
 
   bool import_update(int slot, const std::vector<unsigned char>& bytes) override {
-    IpcImport& in = peer_in_[slot];
-    cudaIpcMemHandle_t h;
-    uint64_t half = 0;
-    if (bytes.size() < sizeof h + sizeof half) return false;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    std::memcpy(&half, bytes.data() + sizeof h, sizeof half);
-    in.half = half;
-    return in.map(h) == cudaSuccess;  // not mappable here: updates go through the host
+    return peer_in_[slot].map_note(bytes, true) == cudaSuccess;  // not mappable here: updates go through the host
   }
 
   // Enqueued only: the communicator packs the first split axis right after
@@ -254,7 +273,6 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   }
 
   ~CudaDomainStorage() override {
-    for (cudaEvent_t e : copy_ev_) cudaEventDestroy(e);
     cudaFreeHost(h_counts_);
     for (IpcImport& in : peer_in_) in.close();
     for (IpcImport& in : exchange_in_) in.close();
@@ -262,12 +280,12 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
 
   // Selecting, packing and unpacking on the device, with the copies
   // counted apart (copy_seconds).
-  double pack_seconds() const override { return pack_s_ - copy_s_; }
-  double copy_seconds() const override { return copy_s_; }
+  double pack_seconds() const override { return pack_s_ - copy_seconds(); }
+  double copy_seconds() const override { return copy_s_ + staging_.seconds(); }
   std::pmr::memory_resource* message_memory() override { return &pinned_; }
 
   std::size_t device_bytes() const override {
-    std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + counts_.bytes();
+    std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes();
     for (const auto& l : list_) b += l.bytes();
     for (const auto& l : send_) b += l.bytes();
     for (const auto& o : peer_out_) b += o.bytes();
@@ -280,6 +298,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   DeviceBuffer<uint8_t> code_;
   DeviceBuffer<unsigned char> temp_;
   DeviceBuffer<double> rec_;                        // records on the device, both directions
+  DeviceBuffer<double> in_;                         // arrivals of the device path (DeviceRecordsOp)
   DeviceBuffer<uint32_t> counts_;                   // selection counts
   std::array<DeviceBuffer<uint32_t>, 2> list_;      // migration: leavers, holes and movers
   std::array<DeviceBuffer<uint32_t>, 6> send_;      // ghost send lists, 2 axis + side
@@ -294,8 +313,38 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   std::array<IpcExport, 3> exchange_out_;
   std::array<IpcImport, 6> exchange_in_;
   uint32_t* h_counts_ = nullptr;  // 4, pinned
-  cudaEvent_t copy_ev_[2] = {nullptr, nullptr};
-  bool copy_open_ = false;
+  HostStaging staging_;  // host-staged records' copies
+
+  // Migration's leavers along s: selected, packed into rec_ (towards lo
+  // first), then their holes closed by the last stayers (behind the packs
+  // on the stream, which read the leavers first; there are as many holes
+  // below the new count m as stayers at or above it, so the movers' count,
+  // which stays on the device, sizes the moves). Waits for the leavers'
+  // counts only; `packed(a, b)` runs with the records' sizes after the packs
+  // are enqueued.
+  template <class Packed>
+  std::array<uint32_t, 2> leave(const DomainSlab& s, Packed&& packed) {
+    if (ctx_.n_ghost) clear_ghosts();
+    const uint32_t n = ctx_.n;
+    scratch(n);
+    cudaStream_t st = ctx_.stream;
+    classify_leavers<S4>(ctx_.pos.data(), n, slab(s), code_.data(), st);
+    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
+    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
+    const std::array<uint32_t, 2> c = fetch_counts<2>();
+    const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
+    pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
+    pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
+    packed(a, b);
+    const uint32_t m = n - c[0] - c[1];
+    if (c[0] + c[1]) {
+      select(0, m, {0xff, 0, true}, list_[0].data(), 2);
+      select(m, n, {0xff, 0, false}, list_[1].data(), 3);
+      move_slots<S4>(ctx_.view(), list_[1].data(), list_[0].data(), counts_.data() + 3, c[0] + c[1], st);
+    }
+    ctx_.n = m;
+    return c;
+  }
 
   // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
   // (their counts returned and kept for the updates).
@@ -326,25 +375,16 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
                     out + std::size_t(send_count_[lo]) * kGhostRecord, ctx_.stream);
   }
 
-  // The update records of send list `slot` into `out` on the device: six
-  // floats a particle for fp32 storage, six doubles otherwise.
+  // The update records of send list `slot` into `out`, and back into the
+  // ghosts of message `slot` (enqueued only).
   void pack_update_into(int slot, double* out) {
-    const uint32_t m = send_count_[slot];
-    if constexpr (kCompactUpdates)
-      pack_updates_f32(ctx_.view(), send_[slot].data(), m, ctx_.forces_read_pred, reinterpret_cast<float*>(out),
-                       ctx_.stream);
-    else
-      pack_ghosts<S4>(ctx_.view(), send_[slot].data(), m, kUpdateRecord, ctx_.forces_read_pred, out, ctx_.stream);
+    pack_update_records<S4>(ctx_.view(), send_[slot].data(), send_count_[slot], ctx_.forces_read_pred, out,
+                            ctx_.stream);
   }
-  // And back into the ghosts of message `slot` (enqueued only).
   void unpack_update_from(int slot, const double* in) {
-    const auto [at, m] = range_[slot];
-    if constexpr (kCompactUpdates)
-      unpack_updates_f32(ctx_.view(), reinterpret_cast<const float*>(in), m, at, signatures(), ctx_.stream);
-    else
-      unpack_ghosts<S4>(ctx_.view(), in, m, kUpdateRecord, at, signatures(), ctx_.stream);
+    unpack_update_records<S4>(ctx_.view(), in, range_[slot].second, range_[slot].first, signatures(), ctx_.stream);
   }
-  double pack_s_ = 0.0, copy_s_ = 0.0;
+  double pack_s_ = 0.0, copy_s_ = 0.0;  // copy_s_: peer reads of ghost exchanges
 
   static SlabArgs slab(const DomainSlab& s) { return {s.axis, s.lo, s.hi, s.length, s.width}; }
 
@@ -381,47 +421,18 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   }
   // The same, enqueued only (the caller's settle() waits).
   void enqueue_download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
-    out_a.resize(a);
-    if (out_b) out_b->resize(b);
-    copy_begin();
-    if (a)
-      MESO_CUDA_CHECK(cudaMemcpyAsync(out_a.data(), rec_.data(), a * sizeof(double), cudaMemcpyDeviceToHost,
-                                      ctx_.stream));
-    if (out_b && b)
-      MESO_CUDA_CHECK(cudaMemcpyAsync(out_b->data(), rec_.data() + a, b * sizeof(double), cudaMemcpyDeviceToHost,
-                                      ctx_.stream));
-    copy_end();
+    staging_.download(rec_.data(), a, out_a, b, out_b, ctx_.stream);
   }
   // Records from the host into rec_ (enqueued: `in` must live until the
   // caller's settle()).
   void upload(const Records& in) {
     rec_capacity(in.size());
-    copy_begin();
-    MESO_CUDA_CHECK(
-        cudaMemcpyAsync(rec_.data(), in.data(), in.size() * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
-    copy_end();
+    staging_.upload(rec_.data(), in, ctx_.stream);
   }
-  // The copies are timed on the device, between two events (copy_s_, the
-  // split's copy), so that no wait is added to time them.
-  void copy_begin() {
-    if (!copy_open_) MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[0], ctx_.stream));
-    copy_open_ = true;
-  }
-  void copy_end() { MESO_CUDA_CHECK(cudaEventRecord(copy_ev_[1], ctx_.stream)); }
-  // Waits for the stream; adds the time of the copies since copy_begin.
+  // Waits for the stream; adds the time of the copies.
   void settle() {
     ctx_.synchronize();
-    if (!copy_open_) return;
-    float ms = 0.0f;
-    MESO_CUDA_CHECK(cudaEventElapsedTime(&ms, copy_ev_[0], copy_ev_[1]));
-    copy_s_ += 1e-3 * ms;
-    copy_open_ = false;
-  }
-
-  static void check_records(const Records& rec, std::size_t size, const char* what) {
-    if (rec.size() % size != 0)
-      throw_input_error("a ", what, " message of ", rec.size(), " values is not a whole number of ", size,
-                        "-value records");
+    staging_.account();
   }
 };
 

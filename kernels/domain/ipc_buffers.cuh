@@ -6,7 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_buffer.hpp"
@@ -30,6 +32,15 @@ struct IpcExport {
   }
   std::size_t bytes() const { return buf.bytes() + retired.bytes(); }
   std::size_t half() const { return buf.size() / 2; }  // doubles of one half (updates)
+  // The handle as the bytes of a note, followed by the half's size when
+  // `with_half` (updates).
+  std::vector<unsigned char> note(bool with_half) const {
+    std::vector<unsigned char> out(sizeof handle + (with_half ? sizeof(uint64_t) : 0));
+    std::memcpy(out.data(), &handle, sizeof handle);
+    const uint64_t h = half();
+    if (with_half) std::memcpy(out.data() + sizeof handle, &h, sizeof h);
+    return out;
+  }
 };
 
 // A neighbour's exported buffer, mapped.
@@ -57,6 +68,18 @@ struct IpcImport {
     handle = h;
     ptr = p;
     return cudaSuccess;
+  }
+  // map() of a note made by IpcExport::note (with the half's size when
+  // `with_half`; the communicator may pad it with zeros); a note too short
+  // is cudaErrorInvalidValue.
+  cudaError_t map_note(const std::vector<unsigned char>& note, bool with_half) {
+    cudaIpcMemHandle_t h;
+    uint64_t hf = 0;
+    if (note.size() < sizeof h + (with_half ? sizeof hf : 0)) return cudaErrorInvalidValue;
+    std::memcpy(&h, note.data(), sizeof h);
+    if (with_half) std::memcpy(&hf, note.data() + sizeof h, sizeof hf);
+    half = hf;
+    return map(h);
   }
 };
 

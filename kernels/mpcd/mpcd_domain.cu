@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "core/cuda_operations.cuh"
+#include "core/device_timeline.cuh"
 #include "core/device_ops.cuh"
 #include "domain/domain_storage.cuh"
 #include "meso/cuda/check.hpp"
@@ -182,6 +183,8 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     const uint32_t n = m.n;
     scratch(n);
     cudaStream_t st = ctx_.stream;
+    DeviceTimeline* timeline = DeviceTimeline::solvent();
+    if (timeline) timeline->mark("stream", st);
     const SlabArgs sa{s.axis, s.lo, s.hi, s.length, s.width};
     classify_leavers<S4>(m.pos.data(), n, sa, code_.data(), st);
     select(0, n, {0xff, 1, false}, list_[0].data(), 0);
@@ -191,6 +194,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
       strays_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), counts_.data() + 2);
       MESO_CUDA_CHECK(cudaGetLastError());
     }
+    if (timeline) timeline->mark("select", st);
     MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, st));
     ctx_.synchronize();
     const uint32_t c0 = h_counts_[0], c1 = h_counts_[1];
@@ -211,7 +215,8 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     out.records = rec_.data();
     return out;
   }
-  double* arrivals(std::size_t records) override {
+  double* arrivals(std::size_t records, std::size_t width) override {
+    if (width != kRec) throw std::logic_error("cuda mpcd/domain: arrivals of another record size");
     grow_buffer(in_, std::max<std::size_t>(records * kRec, 1));
     return in_.data();
   }
@@ -225,6 +230,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     mpcd_unpack_migrants<S4>(m.view(), in_.data(), k, m.n, ctx_.stream);
     m.n += k;
     m.cells_valid = false;
+    if (DeviceTimeline* t = DeviceTimeline::solvent()) t->mark("exchange", ctx_.stream);
   }
   void* device_stream() override { return ctx_.stream; }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/cuda_operations.cuh"
+#include "core/device_timeline.cuh"
 #include "core/device_ops.cuh"
 #include "core/kernel_timer.cuh"
 #include "meso/cuda/check.hpp"
@@ -237,12 +238,15 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     m.word_step = step;
     const MpcdCellView c = m.cells(L.view().ncells);
     mpcd_build_range_cells(m.view(), m.grid, m.step_word.data(), L.view(), c, L.outside.data(), s);
+    DeviceTimeline* timeline = DeviceTimeline::solvent();
+    if (timeline) timeline->mark("cells", s);
     MpcdCollideArgs a = args();
     a.ranged = true;
     a.range = L.view();
     MESO_CUDA_CHECK(cudaEventRecord(L.cells_built, s));
     MESO_CUDA_CHECK(cudaStreamWaitEvent(L.stream, L.cells_built, 0));
     mpcd_collide(m.view(), MpcdEmbedView<S4>{}, c, a, s);  // the inner cells; the shared ones are skipped
+    if (timeline) timeline->mark("inner", s);
     const MpcdLayerArgs la = L.args();
     mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
     if (const DeviceLinks* links = comm_->device_links()) {
@@ -261,9 +265,16 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
       combine_on_host(step, r, la, a, c);
     }
     mpcd_collide_shared(m.view(), c, la, a, L.stream);
+    if (timeline) timeline->mark("shared", L.stream);
     MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
     MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
     m.cells_valid = true;
+    if (timeline) {  // a period ends: the next one's marks start here
+      timeline->set_rank(comm_->rank());
+      timeline->mark("end", s);
+      timeline->round();
+      timeline->mark("start", s);
+    }
   }
 
   // The phases' values through the host: each copied down, combined over

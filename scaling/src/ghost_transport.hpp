@@ -5,15 +5,17 @@
 // transport only moves the records, at a list rebuild and at every step
 // without one. Host-staged MPI messages serve every backend; peer reads
 // between ranks of one node (CUDA IPC) serve a device storage that
-// implements PeerGhostOp. (Cabana's Halo/Distributor and HOOMD-blue's
+// implements PeerGhostOp; device buffers moved by NCCL serve one that
+// implements DeviceRecordsOp. (Cabana's Halo/Distributor and HOOMD-blue's
 // Communicator/CommunicatorGPU separate the plan from the transport the same
-// way; NCCL would be one more transport.)
+// way.)
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <vector>
 
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/domain_storage.hpp"
 #include "meso/ops/peer_ghosts.hpp"
 #include "mpi_links.hpp"
@@ -71,5 +73,32 @@ class PeerGhostTransport final : public GhostTransport {
   PeerGhostOp& peer_;
   double& mpi_s_;
 };
+
+// Device buffers moved by the communicator's DeviceLinks (NCCL: NVLink,
+// PCIe or shared memory on one node, the network across nodes): a device
+// storage that implements DeviceRecordsOp packs and unpacks on its stream,
+// and the host waits only for the ghost counts at an exchange (a note of
+// two counts to each neighbour through MPI sizes the messages). An update
+// is enqueued whole: pack, grouped send and receive, unpack.
+class DeviceGhostTransport final : public GhostTransport {
+ public:
+  DeviceGhostTransport(DomainStorageOp& storage, DeviceRecordsOp& dev, const DeviceLinks& links, double& mpi_s)
+      : storage_(storage), dev_(dev), links_(links), mpi_s_(mpi_s) {}
+  std::array<std::size_t, 2> exchange_ghosts(const AxisLinks& l, const DomainSlab& s) override;
+  void update_ghosts(const AxisLinks& l, const std::array<std::size_t, 2>& counts, int half) override;
+
+ private:
+  DomainStorageOp& storage_;
+  DeviceRecordsOp& dev_;
+  const DeviceLinks& links_;
+  double& mpi_s_;
+};
+
+// The two counts this rank sends each neighbour along l, exchanged through
+// MPI (tag `tag`, `tag` + 1): returns what arrives in DeviceLinks' from[0]
+// and from[1] (from the lower neighbour its count[1], from the upper its
+// count[0]; one neighbour: both of its counts, in order).
+std::array<std::size_t, 2> exchange_counts(const AxisLinks& l, const std::array<std::size_t, 2>& count, int tag,
+                                           double& mpi_s);
 
 }  // namespace meso::scaling

@@ -133,7 +133,13 @@ void MpiCommunicator::attach(Backend& b) {
   // offers the peer transport; every other goes through the host.
   if (auto* p = dynamic_cast<PeerGhostOp*>(storage_.get())) peer_ = std::make_unique<PeerGhostTransport>(*p, mpi_s_);
   if (transport_ == Transport::host) peer_.reset();
-  connect_nccl(peer_ != nullptr || dynamic_cast<PeerGhostOp*>(storage_.get()) != nullptr);
+  device_records_ = dynamic_cast<DeviceRecordsOp*>(storage_.get());
+  connect_nccl(device_records_ != nullptr);
+  device_ghosts_.reset();
+  if (nccl_ && device_records_) {
+    device_ghosts_ = std::make_unique<DeviceGhostTransport>(*storage_, *device_records_, *nccl_, mpi_s_);
+    peer_.reset();
+  }
 }
 
 DomainSlab MpiCommunicator::slab(int a) const {
@@ -174,6 +180,11 @@ void MpiCommunicator::migrate() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
   storage_->clear_ghosts();
   double timed_by_the_storage = 0.0;  // DomainStorageOp::pack_seconds
+  if (device_ghosts_) {
+    DeviceMigrants m{*device_records_};
+    migrate_device(m, DomainStorageOp::kMigrateRecord, 2, timed_by_the_storage);
+    return;
+  }
   migrate_through(*storage_, MpiTag::migrate, timed_by_the_storage);
 }
 
@@ -186,6 +197,16 @@ void MpiCommunicator::exchange_ghosts() {
   early_axis_ = -1;  // the update begun this step is dropped: a rebuild replaces it
   recv_count_.fill(0);
   ++exchanges_;
+  if (device_ghosts_) {  // NCCL: every split axis GPU to GPU
+    ++peer_exchanges_;
+    for (int a = 0; a < 3; ++a) {
+      if (d_.grid[a] == 1) continue;
+      const std::array<std::size_t, 2> n = device_ghosts_->exchange_ghosts(links(a), slab(a));
+      recv_count_[2 * a] = n[0];
+      recv_count_[2 * a + 1] = n[1];
+    }
+    return;
+  }
   const std::array<bool, 3> peer = peer_axis_;  // decided at the last exchange
   if (std::find(peer.begin(), peer.end(), true) != peer.end()) ++peer_exchanges_;
   for (int a = 0; a < 3; ++a) {
@@ -221,7 +242,7 @@ void MpiCommunicator::connect_peer_axes(const std::array<bool, 3>& settled) {
 // earlier axes' updates refresh, so they pack after those reads.
 void MpiCommunicator::begin_update() {
   early_axis_ = -1;
-  if (size_ == 1) return;
+  if (size_ == 1 || device_ghosts_) return;
   int a = 0;
   while (a < 3 && d_.grid[a] == 1) ++a;
   if (a == 3 || !peer_axis_[a]) return;
@@ -231,6 +252,13 @@ void MpiCommunicator::begin_update() {
 
 void MpiCommunicator::update_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
+  if (device_ghosts_) {  // enqueued whole, axis after axis (later axes forward what earlier ones refresh)
+    for (int a = 0; a < 3; ++a)
+      if (d_.grid[a] > 1) device_ghosts_->update_ghosts(links(a), {recv_count_[2 * a], recv_count_[2 * a + 1]}, 0);
+    ++updates_;
+    ++peer_updates_;
+    return;
+  }
   const int half = int(updates_done_++ % 2);
   bool peer = false;
   for (int a = 0; a < 3; ++a) {
@@ -265,49 +293,39 @@ void MpiCommunicator::migrate_solvent() {
   if (size_ == 1) return;
   if (!solvent_) throw std::logic_error("MpiCommunicator::migrate_solvent before attach_solvent");
   if (nccl_) {
-    migrate_solvent_device();
+    migrate_device(*solvent_, MpcdDomainOp::kRecord, 4, solvent_pack_s_);
     return;
   }
   migrate_through(*solvent_, MpiTag::solvent_migrate, solvent_pack_s_);
 }
 
-// As migrate_through, with the records left on the device: the leavers'
-// counts are the one host wait of an axis (they size the messages), a note
-// of two counts goes to each neighbour through MPI, and the records cross
-// by NCCL on the solvent's stream, where they are unpacked.
-void MpiCommunicator::migrate_solvent_device() {
-  constexpr std::size_t kRec = MpcdDomainOp::kRecord;
+// As migrate_through, with the records left on the device (a store with
+// take_leavers_device, arrivals and add_arrivals: the solvent's
+// MpcdDomainOp or the MD storage's DeviceRecordsOp): the leavers' counts
+// are the one host wait of an axis (they size the messages), a note of two
+// counts goes to each neighbour through MPI, and the records cross by
+// DeviceLinks on the store's stream, where they are unpacked.
+template <class Store>
+void MpiCommunicator::migrate_device(Store& store, std::size_t record, int note_k, double& pack_s) {
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
-    MpcdDomainOp::DeviceLeavers out;
+    DeviceLeavers out;
     {
-      MpiTimer t{solvent_pack_s_};
-      out = solvent_->take_leavers_device(slab(a));
+      MpiTimer t{pack_s};
+      out = store.take_leavers_device(slab(a));
     }
     if (out.strays != 0)
       throw_input_error("MPCD: ", out.strays, " solvent particle(s) of rank ", rank_, " moved more than one domain (",
                         axis_of(d_.hi, a) - axis_of(d_.lo, a), " along axis ", "xyz"[a],
                         ") in a collision period: use fewer ranks or a shorter period");
     const AxisLinks l = links(a);
-    const uint64_t note[2] = {out.count[0], out.count[1]};
-    uint64_t from_lo[2] = {0, 0}, from_hi[2] = {0, 0};
-    {
-      MpiTimer t{mpi_s_};
-      const int tag = tag_of(MpiTag::solvent_migrate, a);
-      MPI_Sendrecv(note, 2, MPI_UINT64_T, l.lo, tag, from_hi, 2, MPI_UINT64_T, l.hi, tag, l.cart, MPI_STATUS_IGNORE);
-      if (!l.one)
-        MPI_Sendrecv(note, 2, MPI_UINT64_T, l.hi, tag + 1, from_lo, 2, MPI_UINT64_T, l.lo, tag + 1, l.cart,
-                     MPI_STATUS_IGNORE);
-    }
-    // DeviceLinks: from the lower neighbour its upper leavers, from the
-    // upper one its lower ones; one neighbour sends both, in that order.
-    const std::size_t r0 = l.one ? from_hi[0] : from_lo[1], r1 = l.one ? from_hi[1] : from_hi[0];
-    MpiTimer t{solvent_pack_s_};
-    double* in = solvent_->arrivals(r0 + r1);
-    const std::size_t b = kRec * sizeof(double);
-    nccl_->exchange(a, {out.records, out.records + out.count[0] * kRec}, {out.count[0] * b, out.count[1] * b},
-                    {in, in + r0 * kRec}, {r0 * b, r1 * b}, solvent_->device_stream());
-    solvent_->add_arrivals(r0 + r1);
+    const std::array<std::size_t, 2> in = exchange_counts(l, out.count, tag_of(MpiTag::device_notes, a, note_k), mpi_s_);
+    MpiTimer t{pack_s};
+    double* arrivals = store.arrivals(in[0] + in[1], record);
+    const std::size_t b = record * sizeof(double);
+    nccl_->exchange(a, {out.records, out.records + out.count[0] * record}, {out.count[0] * b, out.count[1] * b},
+                    {arrivals, arrivals + in[0] * record}, {in[0] * b, in[1] * b}, store.device_stream());
+    store.add_arrivals(in[0] + in[1]);
   }
   ++migrations_;
 }

@@ -25,6 +25,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#ifdef MESO_DECOMPOSITION_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "decomposition_test_support.hpp"
 #include "meso/error.hpp"
@@ -116,11 +119,16 @@ Case lj_case() {
 // How the ghosts travelled in `many`: on CUDA ranks of one node (every
 // run of decomposition_gpu_test) the exchanges after the first and every
 // update go GPU to GPU unless MESO_PEER_UPDATES=0; on the CPU never.
-void expect_ghost_paths(const Simulation& many) {
+void expect_ghost_paths(const Simulation& many, Transport transport) {
   if (world_size() == 1) return;
   const CommTimes t = many.communicator().times();
   EXPECT_GT(t.ghost_exchanges, 2u) << "the test should rebuild its lists several times";
   EXPECT_GT(t.ghost_updates, 0u);
+  if (transport == Transport::nccl) {  // every exchange and update GPU to GPU, the first too
+    EXPECT_EQ(t.peer_exchanges, t.ghost_exchanges);
+    EXPECT_EQ(t.peer_updates, t.ghost_updates);
+    return;
+  }
 #ifdef MESO_DECOMPOSITION_CUDA
   const char* env = std::getenv("MESO_PEER_UPDATES");
   if (!(env && std::string(env) == "0")) {
@@ -133,12 +141,13 @@ void expect_ghost_paths(const Simulation& many) {
   EXPECT_EQ(t.peer_updates, 0u);
 }
 
-void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}) {
+void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc) {
+  SCOPED_TRACE(std::string(c.name) + ", transport " + to_string(transport));
   const int rank = world_rank();
   const std::size_t n = c.sys.particles.n_local;
   Simulation one(cpu(), c.sys, c.rp);
   Simulation other_order(cpu(), reversed(c.sys), c.rp);
-  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid));
+  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport));
   EXPECT_EQ(many.ranks(), world_size());
 
   // Forces of t = 0.
@@ -161,7 +170,7 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}) {
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (failed) return;
   }
-  expect_ghost_paths(many);
+  expect_ghost_paths(many, transport);
   // Thermo reductions are collective: every rank computes them.
   const ThermoSample a = one.thermo(), b = other_order.thermo(), m = many.thermo();
   const ParticleData<double> ref = one.particles(), got = many.particles();  // collective too
@@ -301,6 +310,34 @@ TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
     EXPECT_LT(rel_l2(got.force, ref.force), fp32 ? 1e-4 : 1e-9);
     EXPECT_LT(largest_displacement(c.sys.box, got, ref), fp32 ? 1e-4 : 1e-9);
   }
+}
+
+// --transport nccl: migrants, ghost records and every step's ghost update
+// cross GPU to GPU by NCCL on the device stream (the host waits only for
+// the counts of a migration or an exchange). The same gates as the other
+// transports, on the chosen grid and on a line of ranks; and the srd-fluid
+// default's fp32 storage (compact six-float updates). NCCL wants a GPU per rank.
+TEST(Decomposition, NcclTransportAgreesWithOneRank) {
+  if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
+  if (!nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
+    GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";
+  compare_with_one_rank(dpd_case(), {0, 0, 0}, Transport::nccl);
+  compare_with_one_rank(lj_case(), {0, 0, 0}, Transport::nccl);
+  const int r = world_size();
+  if (r <= 4) compare_with_one_rank(dpd_case(), {r, 1, 1}, Transport::nccl);
+  const Variant v = Variant::parse("precision=mixed");
+  Case c = dpd_case();
+  Simulation one(backend(v), c.sys, c.rp);
+  Simulation many(backend(v), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, Transport::nccl));
+  one.run(20);
+  many.run(20);
+  const ParticleData<double> ref = one.particles(), got = many.particles();
+  if (world_rank() != 0) return;
+  expect_each_tag_once(got, c.sys.particles.n_local, 20);
+  EXPECT_LT(rel_l2(got.force, ref.force), 1e-4);  // CudaVariantsAgreeWithOneRank's fp32 gate
+  EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-4);
 }
 #endif
 

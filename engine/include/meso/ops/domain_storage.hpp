@@ -22,6 +22,7 @@
 // PeerGhostOp, meso/ops/peer_ghosts.hpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory_resource>
 #include <vector>
@@ -50,6 +51,18 @@ struct DomainSlab {
 // (message_memory): pinned host memory on a GPU, so that the device copies
 // the records straight into the buffers MPI sends from.
 using Records = std::pmr::vector<double>;
+
+// The leavers of a migration packed on a device (a storage whose records
+// move by the communicator's DeviceLinks, --transport nccl): count[0]
+// towards lo, then count[1] towards hi, in one device buffer valid until the
+// storage's next call. `strays`: leavers whose new position lies beyond the
+// neighbouring domain (the MPCD solvent's check: one moved more than a
+// domain in a period).
+struct DeviceLeavers {
+  std::array<std::size_t, 2> count{0, 0};
+  const double* records = nullptr;
+  std::size_t strays = 0;
+};
 
 class DomainStorageOp : public Operation {
  public:

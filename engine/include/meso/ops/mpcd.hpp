@@ -71,22 +71,18 @@ class MpcdDomainOp : public Operation {
   // Migration with the records left on the device (a storage on a GPU, for
   // the communicator's DeviceLinks: --transport nccl). take_leavers_device
   // removes the leavers as take_leavers does and packs them into a device
-  // buffer, those towards lo first; it waits only for their counts, which
-  // size the messages. `strays`: leavers whose new position lies beyond the
-  // neighbouring domain (they moved more than a domain in one period).
-  struct DeviceLeavers {
-    std::array<std::size_t, 2> count{0, 0};
-    const double* records = nullptr;  // count[0] + count[1] records, valid until the next call
-    std::size_t strays = 0;
-  };
+  // buffer; it waits only for their counts, which size the messages, and
+  // counts the strays (a particle that moved more than a domain in one
+  // period).
   virtual bool device_records() const { return false; }
   virtual DeviceLeavers take_leavers_device(const DomainSlab&) {
     throw std::logic_error("mpcd/domain: this storage keeps no records on a device");
   }
-  // A device buffer for `records` arriving records, then their appending as
-  // local particles (enqueued on device_stream, behind what fills them).
-  virtual double* arrivals(std::size_t records) {
-    (void)records;
+  // A device buffer for `records` arriving records (of width = kRecord
+  // doubles), then their appending as local particles (enqueued on
+  // device_stream, behind what fills them).
+  virtual double* arrivals(std::size_t records, std::size_t width) {
+    (void)records, (void)width;
     throw std::logic_error("mpcd/domain: this storage keeps no records on a device");
   }
   virtual void add_arrivals(std::size_t records) { (void)records; }

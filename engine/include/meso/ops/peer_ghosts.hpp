@@ -8,6 +8,7 @@
 // neighbours'.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -49,6 +50,38 @@ class PeerGhostOp {
   // Reads half `half` of the imported buffer into the ghosts of `slot`
   // (enqueued before the forces, which read the ghosts after it).
   virtual void pull_update(int slot, int half) = 0;
+};
+
+// What a device storage offers a transport that moves device buffers
+// itself (the communicator's DeviceLinks: NCCL, --transport nccl): every
+// message's records packed into and unpacked from device memory, enqueued
+// on device_stream(), the host waiting only for the counts that size the
+// messages. The CUDA backend's "domain" operation implements it beside
+// PeerGhostOp.
+class DeviceRecordsOp {
+ public:
+  virtual ~DeviceRecordsOp() = default;
+  virtual void* device_stream() = 0;
+  // Migration (after clear_ghosts): take_leavers with the records (of
+  // kMigrateRecord doubles) left on the device; then a device buffer for
+  // `records` arriving records of `width` doubles, and the arrivals
+  // appended as local particles.
+  virtual DeviceLeavers take_leavers_device(const DomainSlab& s) = 0;
+  virtual double* arrivals(std::size_t records, std::size_t width) = 0;
+  virtual void add_locals_device(std::size_t records) = 0;
+  // The ghost exchange at a list rebuild: select_ghosts with the records of
+  // both send lists (list 2 axis first) in one device buffer; then the
+  // arrivals of message `slot`, `first` records into arrivals(), appended
+  // as ghosts.
+  virtual const double* select_ghosts_device(const DomainSlab& s, bool one_neighbour, std::size_t& n_lo,
+                                             std::size_t& n_hi) = 0;
+  virtual void add_ghosts_device(int slot, std::size_t first, std::size_t count) = 0;
+  // Ghost updates: send lists 2 axis and 2 axis + 1 packed into one device
+  // buffer (update_record() doubles a particle; returned with the two
+  // counts), and the neighbours' updates, received into arrivals(), unpacked
+  // into the ghosts of messages 2 axis and 2 axis + 1.
+  virtual const double* pack_updates_device(int axis, std::array<std::size_t, 2>& count) = 0;
+  virtual void unpack_updates_device(int axis, const std::array<std::size_t, 2>& count) = 0;
 };
 
 }  // namespace meso

@@ -21,6 +21,7 @@
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/domain_storage.hpp"
 #include "meso/ops/mpcd.hpp"
+#include "meso/ops/peer_ghosts.hpp"
 #include "meso/scaling/rank_grid.hpp"
 
 namespace meso::scaling {
@@ -29,6 +30,7 @@ struct AxisLinks;
 struct MessageBuffers;
 class HostGhostTransport;
 class PeerGhostTransport;
+class DeviceGhostTransport;
 enum class MpiTag : int;
 
 // How the records of GPU ranks travel between ranks (--transport; CPU ranks
@@ -36,7 +38,7 @@ enum class MpiTag : int;
 enum class Transport {
   ipc,   // MD ghosts GPU to GPU between ranks of one node (CUDA IPC); the rest through the host
   host,  // every record through host-staged MPI messages
-  nccl,  // NCCL on the device streams: the MPCD solvent's migration and cell layers; MD ghosts as ipc
+  nccl,  // NCCL on the device streams: migration, ghosts and the MPCD solvent's cell layers
 };
 // "ipc", "host" or "nccl"; InputError naming anything else.
 Transport parse_transport(const std::string& s);
@@ -87,8 +89,21 @@ class MpiCommunicator final : public Communicator {
   // Makes nccl_ (collective) when the transport is NCCL; `device`: whether
   // the backend's storage lives on a GPU.
   void connect_nccl(bool device);
-  // The solvent's migration with its records moved by nccl_ (no host copy).
-  void migrate_solvent_device();
+  // Migration with the records moved by nccl_ (no host copy): the
+  // solvent's, or the MD particles' (through DeviceMigrants); `note_k`
+  // numbers its count notes among MpiTag::device_notes.
+  template <class Store>
+  void migrate_device(Store& store, std::size_t record, int note_k, double& pack_s);
+  DeviceRecordsOp* device_records_ = nullptr;           // the storage's device records, if any
+  std::unique_ptr<DeviceGhostTransport> device_ghosts_;  // MD ghosts by nccl_
+  // The MD storage as migrate_device's store.
+  struct DeviceMigrants {
+    DeviceRecordsOp& op;
+    DeviceLeavers take_leavers_device(const DomainSlab& s) { return op.take_leavers_device(s); }
+    double* arrivals(std::size_t n, std::size_t width) { return op.arrivals(n, width); }
+    void add_arrivals(std::size_t n) { op.add_locals_device(n); }
+    void* device_stream() { return op.device_stream(); }
+  };
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach or
   // attach_solvent; declared after storage_ and solvent_, which own that
