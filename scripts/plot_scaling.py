@@ -5,7 +5,8 @@ E = TPS(n) / TPS(1) for weak scaling (particles per rank fixed) and
 E = TPS(n) / (n TPS(1)) for strong scaling (system fixed), relative to the
 smallest rank count measured, and where a step's time goes (compute,
 packing, host-device copies, MPI including the wait for the slowest rank:
-the "split" of each point, mean over ranks).
+the "split" of each point, mean over ranks). The papers' published
+efficiencies for the same workload and mode are drawn as dashed lines.
 
     scripts/plot_scaling.py weak.json -o weak.png
 """
@@ -38,6 +39,26 @@ def plot_split(ax3, docs):
     ax3.legend(fontsize=7)
 
 
+# The papers' published efficiencies, drawn beside a sweep of the same
+# workload and mode (their machines, sizes and rank counts, not ours):
+# (workload, mode) -> [(efficiency, label)].
+PUBLISHED = {
+    ("srd-fluid", "weak"): [(0.65, "Howard et al. 2018: > 0.65, 1.25M per GPU, 1024 GPUs")],
+    ("dpd-fluid", "weak"): [(1.0, "Tang & Karniadakis 2014: near-linear, 1M per node, 1024 nodes")],
+}
+
+
+def plot_published(ax, docs, mode):
+    """Dashed lines at the published efficiencies of the workloads shown."""
+    shown = set()
+    for _, doc in docs:
+        for eff, label in PUBLISHED.get((doc.get("workload"), mode), []):
+            if label in shown:
+                continue
+            shown.add(label)
+            ax.axhline(eff, color="0.4", ls="--", lw=1.0, label=label)
+
+
 def plot(docs, output):
     """docs: [(relative path, parsed scaling result)], all of one mode."""
     import matplotlib.pyplot as plt
@@ -51,7 +72,10 @@ def plot(docs, output):
     def base_label(doc):
         backend = doc.get("backend", "?")
         where = doc["provenance"].get("gpu_model") if backend == "cuda" else None
-        return f'{doc.get("workload", "?")} {backend}' + (f" ({where})" if where else "")
+        # How the GPU ranks' records travelled (the points of several ranks say).
+        moved = {p.get("transport") for p in doc["points"] if p["ranks"] > 1 and p.get("transport")}
+        how = f", {moved.pop()}" if backend == "cuda" and len(moved) == 1 else ""
+        return f'{doc.get("workload", "?")} {backend}' + (f" ({where}{how})" if where else "")
     bases = [base_label(doc) for _, doc in docs]
     for rel, doc in docs:
         pts = sorted((p["ranks"], p["tps_median"], p.get("N", 1)) for p in doc["points"])
@@ -78,6 +102,8 @@ def plot(docs, output):
     ax1.set_title(f"{mode} scaling")
     ax2.set_ylabel("parallel efficiency")
     ax2.axhline(1.0, color="k", lw=0.8)
+    plot_published(ax2, docs, mode)
+    ax2.legend(fontsize=7)
     ax2.set_title("efficiency relative to the fewest ranks")
     # The split, one group of bars per result, as a fraction of the step.
     if split_docs:

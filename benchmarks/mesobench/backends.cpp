@@ -18,6 +18,14 @@ void register_backends(BackendRegistry& registry) {
 #endif
 }
 
+int gpu_count() {
+#ifdef MESO_HAVE_CUDA
+  return cuda::device_count();
+#else
+  return 0;
+#endif
+}
+
 void select_device_for_rank(int local_rank) {
 #ifdef MESO_HAVE_CUDA
   cuda::select_device(local_rank);

@@ -10,6 +10,8 @@ namespace meso::bench {
 void register_backends(BackendRegistry& registry);
 // One GPU per rank: makes device local_rank % count current (no-op without CUDA).
 void select_device_for_rank(int local_rank);
+// GPUs this process can use (0 without the CUDA backend).
+int gpu_count();
 // Device-backend measurements of a simulation's backend for the benchmark
 // JSON (memory per particle, per-kernel time, bytes, bandwidth against the
 // measured copy bandwidth): the kernels of the MD step, or of the solvent's

@@ -67,8 +67,12 @@ BenchCase scaling_case(const std::string& workload, const std::vector<std::strin
 struct DecomposedBox {
   Box box;
   double width = 0.0;
+  double density = 0.0;  // particles per unit volume (the rank grid's cost model)
 };
-DecomposedBox decomposed_box(const SimulationSetup& s) { return {s.box(), s.ghost_width()}; }
+DecomposedBox decomposed_box(const SimulationSetup& s) {
+  const Vec3d L = s.box().lengths();
+  return {s.box(), s.ghost_width(), double(s.size()) / (L.x * L.y * L.z)};
+}
 
 int cpu_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
@@ -163,7 +167,7 @@ int cmd_scale(const ScaleOptions& o) {
     const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
     const DecomposedBox d = decomposed_box(c.make_setup());
 #ifdef MESO_HAVE_MPI
-    if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width);
+    if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width, d.density);
     else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width);
 #else
     (void)d;
@@ -203,6 +207,24 @@ int cmd_scale(const ScaleOptions& o) {
 #endif
 }
 
+#ifdef MESO_HAVE_MPI
+namespace {
+// The transport a point runs when --transport is not given: each
+// workload's fastest that passes every test (results/scaling): NCCL for the
+// MPCD solvent (its collision moves cell layers GPU to GPU without the
+// host), where this build has NCCL and every rank of the node has a GPU of
+// its own; CUDA IPC for the MD workloads (a peer read of the per-step ghost
+// update has less latency than an NCCL message). Collective.
+std::string default_transport(const std::string& workload, const std::string& backend, int ranks,
+                              const scaling::MpiSession* mpi) {
+  if (backend != "cuda" || ranks < 2 || workload != "srd-fluid" || !scaling::nccl_built()) return "ipc";
+  int own = mpi && mpi->local_rank() < gpu_count() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &own, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return own ? "nccl" : "ipc";
+}
+}  // namespace
+#endif
+
 int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) {
 #ifndef MESO_HAVE_MPI
   (void)o;
@@ -222,9 +244,10 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   SimulationSetup whole = c.make_setup();
   const uint64_t n_total = whole.size();
   const DecomposedBox dbox = decomposed_box(whole);
-  const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width)
+  const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width, dbox.density)
                                                 : scaling::parse_rank_grid(o.grid);
-  const scaling::Transport transport = scaling::parse_transport(o.transport);
+  const scaling::Transport transport = scaling::parse_transport(
+      o.transport.empty() ? default_transport(o.workload, o.backend, ranks, mpi) : o.transport);
   const auto t_setup = Clock::now();
   Simulation sim(registry.create(o.backend, rv.variant), std::move(whole),
                  ranks > 1 ? scaling::MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport)
@@ -277,7 +300,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   json p;
   p["ranks"] = ranks;
   p["grid"] = scaling::to_string(grid);
-  p["transport"] = ranks > 1 && o.backend == "cuda" ? o.transport : "host";
+  p["transport"] = ranks > 1 && o.backend == "cuda" ? scaling::to_string(transport) : "host";
   p["N"] = n_total;
   if (o.per_rank) p["per_rank"] = o.per_rank;
   p["steps_per_repeat"] = o.steps;

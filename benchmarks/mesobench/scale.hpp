@@ -38,7 +38,7 @@ struct ScaleOptions {
   std::string variant;
   std::vector<std::string> params;
   std::string grid;                // AxBxC, empty: chosen
-  std::string transport = "ipc";   // ipc | nccl | host (GPU ranks)
+  std::string transport;           // ipc | nccl | host (GPU ranks); empty: the workload's (default_transport)
   std::string out = "scaling-out";
   std::string mpirun = "mpirun";   // launcher of the local sweep
   std::string mpirun_args;         // extra launcher arguments, e.g. --oversubscribe
@@ -64,7 +64,7 @@ struct ScalePointOptions {
   std::string variant;
   std::vector<std::string> params;
   std::string grid;
-  std::string transport = "ipc";
+  std::string transport;  // empty: the workload's (default_transport)
   std::string mode;      // recorded only
   uint64_t per_rank = 0; // recorded only
   std::string json;

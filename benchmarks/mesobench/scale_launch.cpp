@@ -73,7 +73,7 @@ std::vector<std::string> point_args(const ScaleOptions& o, int ranks, const std:
   if (!o.variant.empty()) a.insert(a.end(), {"--variant", o.variant});
   for (const auto& p : o.params) a.insert(a.end(), {"--param", p});
   if (!o.grid.empty()) a.insert(a.end(), {"--grid", o.grid});
-  if (o.transport != "ipc") a.insert(a.end(), {"--transport", o.transport});
+  if (!o.transport.empty()) a.insert(a.end(), {"--transport", o.transport});
   a.insert(a.end(), {"--quiet", "--json", json_path});
   return a;
 }

@@ -5,11 +5,13 @@
 // under the mark's name (across streams too: a negative mean says the mark
 // came first). Nothing waits: a round's events are read two rounds later,
 // when the host has waited for the device anyway. Per rank, the means per
-// round go to stderr when the process ends.
+// round go to stderr when the process ends: medians, since the first rounds
+// hold one-time work (NCCL connects a pair of ranks at its first message).
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -63,26 +65,31 @@ class DeviceTimeline {
   ~DeviceTimeline() {
     if (!counted_) return;
     std::string line = what_ + ", rank " + std::to_string(rank_) + ", " + std::to_string(counted_) +
-                       " rounds, ms per round:";
-    for (const auto& [name, ms] : sums_) line += " " + name + " " + std::to_string(ms / double(counted_));
+                       " rounds, median ms per round:";
+    for (auto& [name, ms] : sums_) {
+      std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+      line += " " + name + " " + std::to_string(ms[ms.size() / 2]);
+    }
     std::fprintf(stderr, "%s\n", line.c_str());
   }
 
  private:
   explicit DeviceTimeline(std::string what) : what_(std::move(what)) {}
+  // A name marked several times a round (one mark an axis) adds up.
   void add(const std::string& name, float ms) {
     for (auto& s : sums_)
       if (s.first == name) {
-        s.second += ms;
+        if (s.second.size() == counted_ + 1) s.second.back() += ms;
+        else s.second.push_back(ms);
         return;
       }
-    sums_.emplace_back(name, ms);
+    sums_.emplace_back(name, std::vector<double>{ms});
   }
   std::string what_;
   int rank_ = 0;
   std::vector<std::pair<std::string, cudaEvent_t>> rounds_[2];
   std::vector<cudaEvent_t> spare_;
-  std::vector<std::pair<std::string, double>> sums_;
+  std::vector<std::pair<std::string, std::vector<double>>> sums_;  // per name, one value a round
   unsigned long long counted_ = 0;
 };
 

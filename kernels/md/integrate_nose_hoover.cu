@@ -92,7 +92,7 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
 // xi += dt/2 rate(KE); the sum stays in ctl->nh.mv2 for the next first half.
 template <class S4>
 __global__ void nh_second_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatArgs t,
-                                 double* partials, StepControl* ctl) {
+                                 double* partials, StepControl* ctl, bool local) {
   __shared__ double sh[kKeBlock];
   if (ctl->abort) return;
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -111,10 +111,19 @@ __global__ void nh_second_kernel(ParticleView<S4> p, IntegrateArgs a, Thermostat
   // __ldcg: the partials were written by other blocks of this kernel.
   sum_partials<kKeBlock, PartialsLoad::cache_global>(partials, gridDim.x, {sh});
   if (threadIdx.x == 0) {
+    ctl->nh.mv2 = sh[0];
+    if (local) return;  // this rank's share: nh_finish_kernel updates once the sum is global
     ctl->nh.eta += 0.5 * a.dt * ctl->nh.xi;
     ctl->nh.xi += 0.5 * a.dt * nh_rate(sh[0], t);
-    ctl->nh.mv2 = sh[0];
   }
+}
+
+// On several ranks, once ctl->nh.mv2 holds the sum over ranks: the second
+// half's thermostat update, as the last block of nh_second_kernel does it.
+__global__ void nh_finish_kernel(double dt, ThermostatArgs t, StepControl* ctl) {
+  if (ctl->abort) return;
+  ctl->nh.eta += 0.5 * dt * ctl->nh.xi;
+  ctl->nh.xi += 0.5 * dt * nh_rate(ctl->nh.mv2, t);
 }
 
 }  // namespace
@@ -140,8 +149,13 @@ void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const Th
 
 template <class S4>
 void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                             double* ke, StepControl* ctl, cudaStream_t s) {
-  nh_second_kernel<S4><<<ke_blocks(p.n), kKeBlock, 0, s>>>(p, a, t, ke, ctl);
+                             double* ke, StepControl* ctl, bool local, cudaStream_t s) {
+  nh_second_kernel<S4><<<ke_blocks(p.n), kKeBlock, 0, s>>>(p, a, t, ke, ctl, local);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+void nose_hoover_finish_second_half(double dt, const ThermostatArgs& t, StepControl* ctl, cudaStream_t s) {
+  nh_finish_kernel<<<1, 1, 0, s>>>(dt, t, ctl);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -152,7 +166,7 @@ void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const T
                                            const ThermostatArgs&, StepControl*,                 \
                                            const StepOpening&, cudaStream_t);                   \
   template void nose_hoover_second_half<S4>(ParticleView<S4>, const IntegrateArgs&,            \
-                                            const ThermostatArgs&, double*, StepControl*,       \
+                                            const ThermostatArgs&, double*, StepControl*, bool, \
                                             cudaStream_t);
 MESO_INSTANTIATE(Double4)
 MESO_INSTANTIATE(float4)

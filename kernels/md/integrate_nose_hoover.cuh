@@ -32,9 +32,13 @@ void nose_hoover_store_mv2(ParticleView<S4> p, const double* type_mass, double* 
 template <class S4>
 void nose_hoover_first_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
                             StepControl* ctl, const StepOpening& open, cudaStream_t s);
+// `local` (several ranks): the second half leaves this rank's sum m v^2 in
+// ctl->nh.mv2 and updates nothing; once the caller has summed it over the
+// ranks, nose_hoover_finish_second_half updates eta and xi.
 template <class S4>
 void nose_hoover_second_half(ParticleView<S4> p, const IntegrateArgs& a, const ThermostatArgs& t,
-                             double* ke_partials, StepControl* ctl, cudaStream_t s);
+                             double* ke_partials, StepControl* ctl, bool local, cudaStream_t s);
+void nose_hoover_finish_second_half(double dt, const ThermostatArgs& t, StepControl* ctl, cudaStream_t s);
 uint32_t ke_blocks(uint32_t n);
 
 }  // namespace meso::cuda

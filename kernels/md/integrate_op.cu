@@ -17,6 +17,7 @@
 #include "core/device_ops.cuh"
 #include "md/integrate_langevin.cuh"
 #include "md/integrate_nose_hoover.cuh"
+#include "meso/ops/communicator.hpp"
 #include "md/integrate_verlet.cuh"
 #include "meso/error.hpp"
 #include "meso/ops/integration_method.hpp"
@@ -110,18 +111,27 @@ class CudaNoseHoover final : public CudaMethod<P> {
   void before_capture() override { ensure_nh_mv2(); }
   bool folds_step_opening() const override { return true; }
   // Its kinetic energy is summed on the device inside the step (ke_partials_,
-  // StepControl::nh): on several ranks it would be this rank's share, not
-  // the global sum the thermostat needs. The plan refuses the run.
-  bool decomposable() const override { return false; }
+  // StepControl::nh). On several ranks each rank's share is summed over the
+  // ranks in between (global_mv2), and the degrees of freedom are those of
+  // every rank's particles.
+  void set_communicator(const Communicator* comm) override {
+    comm_ = comm && comm->size() > 1 ? comm : nullptr;
+    n_total_ = 0;
+  }
 
   void enqueue_first_half(const StepOpening* open) override {
     ensure_nh_mv2();
-    nose_hoover_first_half<S4>(ctx_.view(), this->integrate_args(), this->thermostat_args(),
-                               ctx_.ctl.data(), open ? *open : StepOpening{}, ctx_.stream);
+    nose_hoover_first_half<S4>(ctx_.view(), this->integrate_args(), thermostat(), ctx_.ctl.data(),
+                               open ? *open : StepOpening{}, ctx_.stream);
   }
   void enqueue_second_half() override {
-    nose_hoover_second_half<S4>(ctx_.view(), this->integrate_args(), this->thermostat_args(),
-                                ke_partials_.data(), ctx_.ctl.data(), ctx_.stream);
+    fit_partials();
+    nose_hoover_second_half<S4>(ctx_.view(), this->integrate_args(), thermostat(), ke_partials_.data(),
+                                ctx_.ctl.data(), comm_ != nullptr, ctx_.stream);
+    if (comm_) {
+      global_mv2();
+      nose_hoover_finish_second_half(ctx_.params.dt, thermostat(), ctx_.ctl.data(), ctx_.stream);
+    }
     ctx_.nh_mv2_known = true;
   }
 
@@ -138,18 +148,49 @@ class CudaNoseHoover final : public CudaMethod<P> {
   }
   double thermostat_energy() const override {
     const IntegratorState st = state();
-    const ThermostatArgs a = this->thermostat_args();
+    const ThermostatArgs a = thermostat();
     return physics::nose_hoover_energy(a.dof, a.kT, a.tau, st.xi, st.eta);
   }
   std::size_t device_bytes() const override { return ke_partials_.bytes(); }
 
  private:
   DeviceBuffer<double> ke_partials_;  // one double per block of the sum m v^2
+  const Communicator* comm_ = nullptr;
+  uint64_t n_total_ = 0;  // every rank's particles (several ranks; set at the first sum)
+
+  ThermostatArgs thermostat() const {
+    ThermostatArgs a = this->thermostat_args();
+    if (comm_) a.dof = physics::nose_hoover_dof(n_total_);  // g = 3N - 3 of the whole system
+    return a;
+  }
+  // Migration changes the local count: the partials follow it.
+  void fit_partials() {
+    if (ke_partials_.size() < ke_blocks(ctx_.n)) ke_partials_.resize(ke_blocks(ctx_.n) + ke_blocks(ctx_.n) / 4);
+  }
+  // ctl->nh.mv2 summed over the ranks: on the device by the communicator's
+  // DeviceLinks (NCCL all-reduce on the stream), else through the host.
+  void global_mv2() {
+    double* mv2 = &ctx_.ctl.data()->nh.mv2;
+    if (const DeviceLinks* links = comm_->device_links()) {
+      links->sum(mv2, 1, ctx_.stream);
+      return;
+    }
+    double local = 0.0;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(&local, mv2, sizeof local, cudaMemcpyDeviceToHost, ctx_.stream));
+    ctx_.synchronize();
+    const double global = comm_->sum(local);
+    // From pageable memory: staged before the call returns.
+    MESO_CUDA_CHECK(cudaMemcpyAsync(mv2, &global, sizeof global, cudaMemcpyHostToDevice, ctx_.stream));
+    ctx_.synchronize();
+  }
 
   void ensure_nh_mv2() {
     if (ctx_.nh_mv2_known) return;
+    if (comm_ && n_total_ == 0) n_total_ = uint64_t(comm_->sum(double(ctx_.n)) + 0.5);
+    fit_partials();
     nose_hoover_store_mv2<S4>(ctx_.view(), ctx_.mass.data(), ke_partials_.data(), ctx_.ctl.data(),
                               ctx_.stream);
+    if (comm_) global_mv2();
     ctx_.nh_mv2_known = true;
   }
 };

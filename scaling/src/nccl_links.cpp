@@ -87,6 +87,11 @@ void NcclLinks::exchange(int axis, const std::array<const void*, 2>& to, const s
   check(ncclGroupEnd(), "ncclGroupEnd");
 }
 
+void NcclLinks::sum(double* values, std::size_t n, void* stream) const {
+  check(ncclAllReduce(values, values, n, ncclDouble, ncclSum, comm_->c, static_cast<cudaStream_t>(stream)),
+        "ncclAllReduce");
+}
+
 std::string NcclLinks::version() {
   int v = 0;
   ncclGetVersion(&v);

@@ -30,6 +30,7 @@ class NcclLinks final : public DeviceLinks {
   void exchange(int axis, const std::array<const void*, 2>& to, const std::array<std::size_t, 2>& to_bytes,
                 const std::array<void*, 2>& from, const std::array<std::size_t, 2>& from_bytes,
                 void* stream) const override;
+  void sum(double* values, std::size_t n, void* stream) const override;
 
   // "NCCL 2.27.7", for the provenance of a point.
   static std::string version();

@@ -22,27 +22,32 @@ int too_thin(const RankGrid& g, const Box& box, double ghost_width) {
 
 }  // namespace
 
-RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width) {
+double rank_grid_cost(const RankGrid& g, const Box& box, double ghost_width, double round_volume) {
+  double outer = 1.0, inner = 1.0;
+  int rounds = 0;
+  for (int a = 0; a < 3; ++a) {
+    const double w = length(box, a) / g[a];
+    inner *= w;
+    outer *= g[a] > 1 ? w + 2.0 * ghost_width : w;
+    rounds += g[a] > 1 ? 1 : 0;
+  }
+  return outer - inner + round_volume * rounds;
+}
+
+RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double density) {
   if (ranks < 1) throw_input_error("the number of ranks must be at least 1, not ", ranks);
+  const double round_volume = density > 0.0 ? kRoundGhosts / density : 0.0;
   RankGrid best{0, 0, 0};
-  double best_volume = std::numeric_limits<double>::infinity();
+  double best_cost = std::numeric_limits<double>::infinity();
   for (int px = ranks; px >= 1; --px) {
     if (ranks % px) continue;
     for (int py = ranks / px; py >= 1; --py) {
       if ((ranks / px) % py) continue;
       const RankGrid g{px, py, ranks / (px * py)};
       if (too_thin(g, box, ghost_width) >= 0) continue;
-      // The ghost volume of one domain (faces, edges and corners; only
-      // split axes have ghosts): what each rebuild and step exchanges.
-      double outer = 1.0, inner = 1.0;
-      for (int a = 0; a < 3; ++a) {
-        const double w = length(box, a) / g[a];
-        inner *= w;
-        outer *= g[a] > 1 ? w + 2.0 * ghost_width : w;
-      }
-      const double volume = outer - inner;
-      if (volume < best_volume * (1.0 - 1e-12)) {
-        best_volume = volume;
+      const double cost = rank_grid_cost(g, box, ghost_width, round_volume);
+      if (cost < best_cost * (1.0 - 1e-12)) {
+        best_cost = cost;
         best = g;
       }
     }

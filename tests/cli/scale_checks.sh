@@ -36,6 +36,10 @@ fi
 expect_bad "variant precision=mixed is not provided by the cpu backend" "${sweep[@]}" --variant precision=mixed \
   --out "$W/out"
 expect_bad "variant nlist=magic is invalid" "${sweep[@]}" --variant nlist=magic --out "$W/out"
+# --transport: how GPU ranks' records travel; NCCL moves device buffers only.
+expect_bad "--transport nccl moves device buffers between GPU ranks: it needs --backend cuda" "${sweep[@]}" \
+  --transport nccl --out "$W/out"
+expect_bad "--transport: mpi not in {ipc,nccl,host}" "${sweep[@]}" --transport mpi --out "$W/out"
 expect_bad "variant nlist=magic is invalid" "${sweep[@]}" --variant nlist=magic --emit slurm "$W/jobs"
 expect_bad "--mpirun 'no-such-mpirun-x' is not an executable program on PATH" "${sweep[@]}" \
   --mpirun no-such-mpirun-x --out "$W/out"

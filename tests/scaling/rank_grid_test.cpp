@@ -23,6 +23,29 @@ TEST(RankGrid, LeastGhostVolume) {
   EXPECT_EQ(choose_rank_grid(27, Box(30.0), 1.3), (RankGrid{3, 3, 3}));
 }
 
+// The cost model's latency term, by hand. dpd-fluid at 1M particles a GPU
+// on 4 GPUs: box 111.8^3 (4,194,304 at rho = 3), g = 1.3:
+//   4x1x1: 2.6 * 111.8^2 = 32498 plus one round;  2x2x1: 111.8 * (58.5^2 - 55.9^2) = 33254 plus two
+// (both pick 4x1x1, as measured: 1257 against 1195 TPS on four H100s). 8
+// ranks of a 110^3 box at rho = 3 (a round: 48000 / 3 = 16000):
+//   8x1x1: 2.6 * 110^2 = 31460 + 16000 = 47460;  4x2x1: 30.1 * 57.6 * 110 - 27.5 * 55 * 110 = 24338
+//   + 32000 = 56338;  2x2x2: 57.6^3 - 55^3 = 24728 + 48000 = 72728
+// so a line of ranks wins where volume alone picks 4x2x1.
+TEST(RankGrid, EachSplitAxisCostsARound) {
+  const Box dpd4(111.8);
+  EXPECT_NEAR(rank_grid_cost({4, 1, 1}, dpd4, 1.3), 2.6 * 111.8 * 111.8, 1e-6);
+  EXPECT_NEAR(rank_grid_cost({2, 2, 1}, dpd4, 1.3, 16000.0) - rank_grid_cost({2, 2, 1}, dpd4, 1.3), 32000.0, 1e-6);
+  EXPECT_EQ(choose_rank_grid(4, dpd4, 1.3, 3.0), (RankGrid{4, 1, 1}));
+  const Box cube(110.0);
+  EXPECT_EQ(choose_rank_grid(8, cube, 1.3), (RankGrid{4, 2, 1}));  // volume alone
+  EXPECT_NEAR(rank_grid_cost({8, 1, 1}, cube, 1.3, 16000.0), 47460.0, 1e-6);
+  EXPECT_NEAR(rank_grid_cost({4, 2, 1}, cube, 1.3, 16000.0), 30.1 * 57.6 * 110 - 27.5 * 55 * 110 + 32000.0, 1e-6);
+  EXPECT_EQ(choose_rank_grid(8, cube, 1.3, 3.0), (RankGrid{8, 1, 1}));
+  // A dilute system's rounds weigh more, a dense one's less: at rho = 300
+  // (a round: 160) the volume decides again.
+  EXPECT_EQ(choose_rank_grid(8, cube, 1.3, 300.0), (RankGrid{4, 2, 1}));
+}
+
 TEST(RankGrid, LongBoxIsCutAcrossItsLength) {
   // 80 x 10 x 10: slabs along x have faces of 100; any other cut is larger.
   EXPECT_EQ(choose_rank_grid(4, Box(80.0, 10.0, 10.0), 1.3), (RankGrid{4, 1, 1}));

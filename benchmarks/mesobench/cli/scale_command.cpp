@@ -45,7 +45,8 @@ void add_point_options(CLI::App* a, O& o, const char* workloads) {
   a->add_option("--variant", o.variant, "Variant axes over the workload's default");
   a->add_option("--grid", o.grid, "Rank grid AxBxC (default: the least domain surface)");
   a->add_option("--transport", o.transport,
-                "How GPU ranks' records travel: ipc (default), nccl or host (docs/scaling.md)")
+                "How GPU ranks' records travel: ipc, nccl or host (default: nccl for srd-fluid where NCCL is "
+                "built and each rank has a GPU of its own, else ipc; docs/scaling.md)")
       ->check(CLI::IsMember({"ipc", "nccl", "host"}));
 }
 

@@ -89,6 +89,9 @@ class DeviceLinks {
   virtual void exchange(int axis, const std::array<const void*, 2>& to, const std::array<std::size_t, 2>& to_bytes,
                         const std::array<void*, 2>& from, const std::array<std::size_t, 2>& from_bytes,
                         void* stream) const = 0;
+  // values[0, n) (device memory) replaced in place by their sums over every
+  // rank, enqueued on `stream` (the Nose-Hoover kinetic energy).
+  virtual void sum(double* values, std::size_t n, void* stream) const = 0;
 };
 
 class Communicator {
