@@ -18,6 +18,7 @@
 #   dpd     dpd-fluid weak 1M per GPU and strong 2M (DPD_TRANSPORTS), strong 8M (DPD_LARGE=1)
 #   lj      lj-liquid strong 1M (Nose-Hoover) for each of LJ_TRANSPORTS
 #   grid    dpd-fluid weak and srd-fluid weak (nccl) on 4 GPUs with --grid 2x2x1 and 4x1x1
+#   grid2   dpd-fluid weak on 4 GPUs, 4x1x1 and 2x2x1 alternated twice; srd-fluid (nccl) on both
 #   phases  srd-fluid on 2 and 4 GPUs (nccl) with MESO_SOLVENT_PHASES=1
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
@@ -110,6 +111,19 @@ if part grid; then
     --steps 500 --warmup 100 --repeats ${REPEATS:-3} --grid 2x2x1
   sweep srd-weak-nccl-2x2x1 ${SWEEP_TIMEOUT:-100} --mode weak --workload srd-fluid --ranks 4 --per-rank 1250000 \
     --steps 500 --warmup 50 --repeats ${REPEATS:-3} --grid 2x2x1 --transport nccl
+  pack
+fi
+if part grid2; then  # the two grids of 4 GPUs alternated twice on one machine, dpd-fluid weak
+  for k in 1 2; do
+    for g in 4x1x1 2x2x1; do
+      sweep dpd-weak-$g-$k ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks 4 --per-rank 1048576 \
+        --steps 500 --warmup 100 --repeats ${REPEATS:-5} --grid $g
+    done
+  done
+  for g in 4x1x1 2x2x1; do
+    sweep srd-weak-$g ${SWEEP_TIMEOUT:-100} --mode weak --workload srd-fluid --ranks 4 --per-rank 1250000 \
+      --steps 500 --warmup 50 --repeats ${REPEATS:-5} --grid $g --transport nccl
+  done
   pack
 fi
 if part phases; then  # where an SRD collision period's GPU time goes (MESO_SOLVENT_PHASES=1)

@@ -60,20 +60,66 @@ __global__ void move_kernel(MpcdView<S4> p, const uint32_t* __restrict__ from,
   p.image[j] = p.image[i];
 }
 
-// Leavers (code 1 or 2 of classify_leavers) whose position lies beyond the
-// neighbour they go to (domains of equal width hi - lo): counted into
-// *strays. With two ranks along the axis there are none.
+// Appends i to list (*count entries so far) where `want`: one atomic a warp.
+// Every lane of the warp calls it.
+__device__ __forceinline__ void append(bool want, uint32_t* __restrict__ list, uint32_t* __restrict__ count,
+                                       uint32_t i) {
+  const unsigned mask = __ballot_sync(0xffffffffu, want);
+  if (!mask) return;
+  const unsigned lane = threadIdx.x & 31u;
+  const int leader = __ffs(mask) - 1;
+  uint32_t base = 0;
+  if (int(lane) == leader) base = atomicAdd(count, uint32_t(__popc(mask)));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (want) list[base + __popc(mask & ((1u << lane) - 1u))] = i;
+}
+
+// The device path's leavers in one pass (classify_leavers' rule, then the
+// selection): code[i] (0 stays, 1 towards lo, 2 towards hi), leavers
+// appended to list0 (counts[0]) and list1 (counts[1]), and the strays,
+// leavers whose position lies beyond the neighbour they go to (domains of
+// equal width hi - lo; none with two ranks along the axis), in counts[2].
+// The lists' order is the order warps arrive in: the collision's
+// fixed-point cell sums do not see the order of the solvent.
 template <class S4>
-__global__ void strays_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs s, const uint8_t* __restrict__ code,
-                              uint32_t* __restrict__ strays) {
+__global__ void leavers_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs s, uint8_t* __restrict__ code,
+                               uint32_t* __restrict__ list0, uint32_t* __restrict__ list1,
+                               uint32_t* __restrict__ counts) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n || code[i] == 0) return;
-  const Vec3d r = xyz(pos[i]);
-  double u = (s.axis == 0 ? r.x : s.axis == 1 ? r.y : r.z) - s.lo;
-  if (u < 0.0) u += s.length;
-  if (u >= s.length) u -= s.length;
-  const double w = s.hi - s.lo;
-  if (code[i] == 1 ? s.length - u > w : u >= 2.0 * w) atomicAdd(strays, 1u);
+  uint8_t c = 0;
+  if (i < n) {
+    const Vec3d r = xyz(pos[i]);
+    double u = (s.axis == 0 ? r.x : s.axis == 1 ? r.y : r.z) - s.lo;
+    if (u < 0.0) u += s.length;
+    if (u >= s.length) u -= s.length;
+    const double w = s.hi - s.lo;
+    c = u < w ? 0 : (s.length - u) < (u - w) ? 1 : 2;
+    code[i] = c;
+    if (c == 1 ? s.length - u > w : c == 2 && u >= 2.0 * w) atomicAdd(counts + 2, 1u);
+  }
+  append(c == 1, list0, counts, i);
+  append(c == 2, list1, counts + 1, i);
+}
+
+// The holes the leavers leave below the new count `kept` (from the leaver
+// lists: c0 + c1 entries) and the stayers at or above it (slots [kept, n),
+// as many), appended to holes (counts[3]) and movers (counts[4]): mover k
+// then fills hole k. Work in proportion to the leavers.
+__global__ void holes_kernel(const uint8_t* __restrict__ code, const uint32_t* __restrict__ list0, uint32_t c0,
+                             const uint32_t* __restrict__ list1, uint32_t c1, uint32_t kept,
+                             uint32_t* __restrict__ holes, uint32_t* __restrict__ movers,
+                             uint32_t* __restrict__ counts) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  bool hole = false, mover = false;
+  uint32_t h = 0, m = 0;
+  if (k < c0 + c1) {
+    h = k < c0 ? list0[k] : list1[k - c0];
+    hole = h < kept;
+    m = kept + k;  // < n: n - kept = c0 + c1
+    mover = code[m] == 0;
+  }
+  append(hole, holes, counts + 3, h);
+  append(mover, movers, counts + 4, m);
 }
 
 template <class S4>
@@ -121,7 +167,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
-  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(3) {}
+  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(5) {}
 
   void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     auto& m = ctx_.mpcd;
@@ -174,7 +220,8 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   }
 
   // The device path (--transport nccl): as take_leavers, with one wait (for
-  // the counts and the strays) and the records left in rec_; the holes are
+  // the counts and the strays) and the records left in rec_; the leavers
+  // are selected in one pass, and the holes are found among them and
   // closed by a move whose count stays on the device.
   bool device_records() const override { return true; }
   DeviceLeavers take_leavers_device(const DomainSlab& s) override {
@@ -186,12 +233,10 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     DeviceTimeline* timeline = DeviceTimeline::solvent();
     if (timeline) timeline->mark("stream", st);
     const SlabArgs sa{s.axis, s.lo, s.hi, s.length, s.width};
-    classify_leavers<S4>(m.pos.data(), n, sa, code_.data(), st);
-    select(0, n, {0xff, 1, false}, list_[0].data(), 0);
-    select(0, n, {0xff, 2, false}, list_[1].data(), 1);
-    MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data() + 2, 0, sizeof(uint32_t), st));
+    MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 5 * sizeof(uint32_t), st));
     if (n) {
-      strays_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), counts_.data() + 2);
+      leavers_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), list_[0].data(),
+                                                       list_[1].data(), counts_.data());
       MESO_CUDA_CHECK(cudaGetLastError());
     }
     if (timeline) timeline->mark("select", st);
@@ -206,9 +251,12 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     mpcd_pack_migrants<S4>(m.view(), list_[1].data(), c1, rec_.data() + std::size_t(c0) * kRec, st);
     const uint32_t kept = n - c0 - c1;
     if (c0 + c1) {
-      select(0, kept, {0xff, 0, true}, list_[0].data(), 0);  // holes below kept
-      select(kept, n, {0xff, 0, false}, list_[1].data(), 1);  // stayers at or above it: as many
-      mpcd_move_slots<S4>(m.view(), list_[1].data(), list_[0].data(), counts_.data(), c0 + c1, st);
+      grow_buffer(holes_, c0 + c1);
+      grow_buffer(movers_, c0 + c1);
+      holes_kernel<<<blocks(c0 + c1), kBlock, 0, st>>>(code_.data(), list_[0].data(), c0, list_[1].data(), c1, kept,
+                                                       holes_.data(), movers_.data(), counts_.data());
+      MESO_CUDA_CHECK(cudaGetLastError());
+      mpcd_move_slots<S4>(m.view(), movers_.data(), holes_.data(), counts_.data() + 3, c0 + c1, st);
     }
     m.n = kept;
     m.cells_valid = false;
@@ -239,7 +287,7 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
 
   std::size_t device_bytes() const override {
     return code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes() + list_[0].bytes() +
-           list_[1].bytes();
+           list_[1].bytes() + holes_.bytes() + movers_.bytes();
   }
 
  private:
@@ -248,7 +296,8 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   DeviceBuffer<unsigned char> temp_;
   DeviceBuffer<double> rec_;
   DeviceBuffer<double> in_;  // arrivals of the device path
-  DeviceBuffer<uint32_t> counts_;  // the two selections' counts, then the strays
+  DeviceBuffer<uint32_t> counts_;  // the two selections' counts, the strays, holes and movers
+  DeviceBuffer<uint32_t> holes_, movers_;  // the device path's hole closing
   std::array<DeviceBuffer<uint32_t>, 2> list_;
   PinnedMemory pinned_;  // the message buffers: records cross in one copy
   uint32_t h_counts_[3] = {0, 0, 0};
