@@ -9,6 +9,7 @@ the "split" of each point, mean over ranks). The papers' published
 efficiencies for the same workload and mode are drawn as dashed lines.
 
     scripts/plot_scaling.py weak.json -o weak.png
+    scripts/plot_scaling.py a/summary.json b/summary.json --label ipc --label nccl -o ab.png
 """
 import argparse
 import sys
@@ -59,8 +60,10 @@ def plot_published(ax, docs, mode):
             ax.axhline(eff, color="0.4", ls="--", lw=1.0, label=label)
 
 
-def plot(docs, output):
-    """docs: [(relative path, parsed scaling result)], all of one mode."""
+def plot(docs, output, labels=None):
+    """docs: [(relative path, parsed scaling result)], all of one mode;
+    labels: the legend's names of the results, in order (default: workload,
+    backend, GPU and transport)."""
     import matplotlib.pyplot as plt
     def has_split(doc):
         return all("split" in p and p.get("seconds_per_step") for p in doc["points"])
@@ -77,11 +80,13 @@ def plot(docs, output):
         how = f", {moved.pop()}" if backend == "cuda" and len(moved) == 1 else ""
         return f'{doc.get("workload", "?")} {backend}' + (f" ({where}{how})" if where else "")
     bases = [base_label(doc) for _, doc in docs]
-    for rel, doc in docs:
+    for k, (rel, doc) in enumerate(docs):
         pts = sorted((p["ranks"], p["tps_median"], p.get("N", 1)) for p in doc["points"])
         r0, t0, n0 = pts[0]
         label = base_label(doc)
-        if bases.count(label) > 1:  # the same workload twice: name the runs by commit
+        if labels:
+            label = labels[k]
+        elif bases.count(label) > 1:  # the same workload twice: name the runs by commit
             label += f' ({doc["provenance"].get("git_commit", "?")[:7]})'
         ranks = [p[0] for p in pts]
         ax1.plot(ranks, [p[1] for p in pts], marker="o", label=label)
@@ -116,7 +121,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json", nargs="+", help="scaling results, all weak or all strong")
     ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--label", action="append", help="the legend's name of each result, in order (repeat)")
     args = ap.parse_args()
+    if args.label and len(args.label) != len(args.json):
+        print(f"plot_scaling: {len(args.label)} --label for {len(args.json)} results", file=sys.stderr)
+        return 2
     docs = []
     for path in args.json:
         try:
@@ -133,7 +142,7 @@ def main():
         return 2
     import matplotlib
     matplotlib.use("Agg")
-    plot(docs, args.output)
+    plot(docs, args.output, args.label)
     return 0
 
 

@@ -26,6 +26,14 @@ int gpu_count() {
 #endif
 }
 
+bool nccl_transport_built() {
+#ifdef MESO_HAVE_CUDA
+  return cuda::nccl_available();
+#else
+  return false;
+#endif
+}
+
 void select_device_for_rank(int local_rank) {
 #ifdef MESO_HAVE_CUDA
   cuda::select_device(local_rank);

@@ -12,6 +12,8 @@ void register_backends(BackendRegistry& registry);
 void select_device_for_rank(int local_rank);
 // GPUs this process can use (0 without the CUDA backend).
 int gpu_count();
+// Whether the CUDA backend of this build has NCCL (--transport nccl).
+bool nccl_transport_built();
 // Device-backend measurements of a simulation's backend for the benchmark
 // JSON (memory per particle, per-kernel time, bytes, bandwidth against the
 // measured copy bandwidth): the kernels of the MD step, or of the solvent's

@@ -217,7 +217,7 @@ namespace {
 // update has less latency than an NCCL message). Collective.
 std::string default_transport(const std::string& workload, const std::string& backend, int ranks,
                               const scaling::MpiSession* mpi) {
-  if (backend != "cuda" || ranks < 2 || workload != "srd-fluid" || !scaling::nccl_built()) return "ipc";
+  if (backend != "cuda" || ranks < 2 || workload != "srd-fluid" || !nccl_transport_built()) return "ipc";
   int own = mpi && mpi->local_rank() < gpu_count() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &own, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return own ? "nccl" : "ipc";

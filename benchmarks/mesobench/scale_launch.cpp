@@ -18,9 +18,6 @@
 #include "meso/error.hpp"
 #include "output_paths.hpp"
 #include "variant_defaults.hpp"
-#ifdef MESO_HAVE_MPI
-#include "meso/scaling/mpi_communicator.hpp"
-#endif
 
 extern char** environ;
 
@@ -174,11 +171,9 @@ void check_backend_and_variant(const ScaleOptions& o, bool here) {
   // --transport names how GPU ranks' records travel; CPU ranks have one way.
   if (o.transport == "nccl" && o.backend != "cuda")
     throw_input_error("--transport nccl moves device buffers between GPU ranks: it needs --backend cuda");
-#ifdef MESO_HAVE_MPI
-  if (o.transport == "nccl" && !scaling::nccl_built())
+  if (o.transport == "nccl" && !nccl_transport_built())
     throw_input_error("--transport nccl: this mesobench was built without NCCL (scripts/install-deps.sh installs "
                       "nvidia-nccl-cu13; configure again)");
-#endif
 }
 
 int run_and_wait(const std::vector<std::string>& argv) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "meso/error.hpp"
+#include "meso/ops/communicator.hpp"
 #include "meso/step_plan.hpp"
 
 namespace meso {
@@ -48,6 +49,8 @@ void Backend::set_mpcd(const MpcdSystem&) {
 void Backend::get_mpcd(MpcdParticles&) const {
   throw_input_error("backend '", name(), "' has no MPCD solvent operations");
 }
+
+std::unique_ptr<DeviceLinks> Backend::connect_device_links(const DeviceLinksSetup&) { return nullptr; }
 
 void Backend::list_state(const StepPlan&, ListRestartState& out) const { out = {}; }
 

@@ -15,6 +15,7 @@
 #include "core/cuda_step_graph.cuh"
 #include "core/device_ops.cuh"
 #include "core/kernel_timer.cuh"
+#include "core/nccl_links.hpp"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_info.hpp"
 #include "meso/error.hpp"
@@ -82,6 +83,9 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
     return compute_thermo(ctx_.sys, p, sums, timestep);
   }
   void synchronize() const override { ctx_.synchronize(); }
+  std::unique_ptr<DeviceLinks> connect_device_links(const DeviceLinksSetup& setup) override {
+    return make_nccl_links(setup);
+  }
 
   std::size_t device_bytes() const override { return ctx_.device_bytes(); }
   std::map<std::string, KernelProfile> profile_kernels(int repeats) override;

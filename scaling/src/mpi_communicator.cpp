@@ -11,9 +11,6 @@
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
 #include "mpi_links.hpp"
-#ifdef MESO_HAVE_NCCL
-#include "nccl_links.hpp"
-#endif
 
 namespace meso::scaling {
 namespace {
@@ -45,14 +42,6 @@ const char* to_string(Transport t) {
     case Transport::ipc: break;
   }
   return "ipc";
-}
-
-bool nccl_built() {
-#ifdef MESO_HAVE_NCCL
-  return true;
-#else
-  return false;
-#endif
 }
 
 MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid,
@@ -111,15 +100,24 @@ const DeviceLinks* MpiCommunicator::device_links() const {
   return nccl_.get();
 }
 
-void MpiCommunicator::connect_nccl(bool device) {
+// Collective: every rank attaches the same kind of storage at the same
+// point of the run.
+void MpiCommunicator::connect_nccl(Backend& b, bool device) {
   if (transport_ != Transport::nccl || size_ == 1 || nccl_) return;
-  if (!nccl_built())
-    throw_input_error("--transport nccl: this mesobench was built without NCCL (install nvidia-nccl-cu13, or "
-                      "give NCCL_ROOT, and configure again)");
   if (!device) throw_input_error("--transport nccl moves device buffers: it needs --backend cuda");
-#ifdef MESO_HAVE_NCCL
-  nccl_ = std::make_unique<NcclLinks>(cart_, nbr_, d_.grid);
-#endif
+  DeviceLinksSetup su;
+  su.rank = rank_;
+  su.size = size_;
+  su.neighbours = nbr_;
+  su.grid = d_.grid;
+  su.broadcast = [this](void* bytes, std::size_t n) { MPI_Bcast(bytes, int(n), MPI_BYTE, 0, cart_); };
+  su.allgather = [this](const void* mine, void* all, std::size_t n) {
+    MPI_Allgather(mine, int(n), MPI_BYTE, all, int(n), MPI_BYTE, cart_);
+  };
+  nccl_ = b.connect_device_links(su);
+  if (!nccl_)
+    throw_input_error("--transport nccl: this mesobench was built without NCCL (scripts/install-deps.sh installs "
+                      "nvidia-nccl-cu13; configure again)");
 }
 
 void MpiCommunicator::attach(Backend& b) {
@@ -134,7 +132,7 @@ void MpiCommunicator::attach(Backend& b) {
   if (auto* p = dynamic_cast<PeerGhostOp*>(storage_.get())) peer_ = std::make_unique<PeerGhostTransport>(*p, mpi_s_);
   if (transport_ == Transport::host) peer_.reset();
   device_records_ = dynamic_cast<DeviceRecordsOp*>(storage_.get());
-  connect_nccl(device_records_ != nullptr);
+  connect_nccl(b, device_records_ != nullptr);
   device_ghosts_.reset();
   if (nccl_ && device_records_) {
     device_ghosts_ = std::make_unique<DeviceGhostTransport>(*storage_, *device_records_, *nccl_, mpi_s_);
@@ -286,7 +284,7 @@ void MpiCommunicator::update_ghosts() {
 void MpiCommunicator::attach_solvent(Backend& b) {
   solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
   if (!msg_) msg_ = std::make_unique<MessageBuffers>(solvent_->message_memory());
-  connect_nccl(solvent_->device_records());
+  connect_nccl(b, solvent_->device_records());
 }
 
 void MpiCommunicator::migrate_solvent() {

@@ -148,7 +148,7 @@ TEST(Decomposition, SrdCudaDefaultIsBitwiseOneRank) {
 // a GPU per rank.
 TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
   if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
-  if (!nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+  if (!cuda::nccl_available()) GTEST_SKIP() << "this build has no NCCL";
   int gpus = 0;
   if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
     GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";

@@ -226,7 +226,7 @@ TEST(Decomposition, NoseHooverThermostatIsGlobal) {
   nose_hoover_follows_one_rank(Transport::ipc);
 #ifdef MESO_DECOMPOSITION_CUDA
   int gpus = 0;
-  if (world_size() > 1 && nccl_built() && cudaGetDeviceCount(&gpus) == cudaSuccess && gpus >= world_size())
+  if (world_size() > 1 && cuda::nccl_available() && cudaGetDeviceCount(&gpus) == cudaSuccess && gpus >= world_size())
     nose_hoover_follows_one_rank(Transport::nccl);
 #endif
 }
@@ -316,7 +316,7 @@ TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
 // default's fp32 storage (compact six-float updates). NCCL wants a GPU per rank.
 TEST(Decomposition, NcclTransportAgreesWithOneRank) {
   if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
-  if (!nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+  if (!cuda::nccl_available()) GTEST_SKIP() << "this build has no NCCL";
   int gpus = 0;
   if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
     GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";

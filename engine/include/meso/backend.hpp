@@ -24,6 +24,8 @@
 namespace meso {
 
 class StepPlan;
+class DeviceLinks;
+struct DeviceLinksSetup;
 
 enum class Integrator {
   velocity_verlet,  // forces from v(t + dt/2), as LAMMPS and HOOMD-blue do for DPD
@@ -119,6 +121,12 @@ class Backend {
 
   // Waits until queued work has finished (device backends); for timing.
   virtual void synchronize() const {}
+
+  // Links that move this backend's device buffers between ranks without
+  // the host (meso/ops/communicator.hpp; the CUDA backend's NCCL links),
+  // collective over the ranks of `setup`; null where the backend has none
+  // (the CPU reference, or a build without NCCL).
+  virtual std::unique_ptr<DeviceLinks> connect_device_links(const DeviceLinksSetup& setup);
 
  protected:
   explicit Backend(Variant v) : variant_(std::move(v)) {}

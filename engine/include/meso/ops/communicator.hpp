@@ -74,7 +74,8 @@ struct CommTimes {
 
 // Moves device buffers between this rank and its two neighbours along one
 // split axis, enqueued on a device stream with no host wait: the GPU ranks'
-// --transport nccl (grouped ncclSend/ncclRecv, scaling/src/nccl_links.cpp).
+// --transport nccl (grouped ncclSend/ncclRecv: the CUDA backend's, made by
+// Backend::connect_device_links; kernels/core/nccl_links.cpp).
 // A device operation packs and unpacks; the links only move bytes. Every
 // rank calls exchange in the same order, with sizes its neighbours agree on.
 class DeviceLinks {
@@ -92,6 +93,20 @@ class DeviceLinks {
   // values[0, n) (device memory) replaced in place by their sums over every
   // rank, enqueued on `stream` (the Nose-Hoover kinetic energy).
   virtual void sum(double* values, std::size_t n, void* stream) const = 0;
+};
+
+// What a backend needs to connect its DeviceLinks over the rank grid (the
+// communicator's, which owns the host's transport): the grid, and two
+// collectives of that transport, since the device library needs a unique id
+// from rank 0 and the ranks' GPUs must be told apart.
+struct DeviceLinksSetup {
+  int rank = 0, size = 1;
+  std::array<std::array<int, 2>, 3> neighbours{};  // [axis] = {lower, upper}
+  std::array<int, 3> grid{1, 1, 1};
+  // bytes[0, n) of rank 0 copied to every rank.
+  std::function<void(void* bytes, std::size_t n)> broadcast;
+  // Every rank's mine[0, n) into all[r n, (r + 1) n), on every rank.
+  std::function<void(const void* mine, void* all, std::size_t n)> allgather;
 };
 
 class Communicator {

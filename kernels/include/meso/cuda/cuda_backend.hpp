@@ -19,6 +19,12 @@
 
 namespace meso::cuda {
 
+// Whether this build has NCCL (the GPU ranks' --transport nccl: the
+// backend's connect_device_links), and its version ("NCCL 2.28.9"; ""
+// without).
+bool nccl_available();
+std::string nccl_version();
+
 // Per-kernel timing of one step's pieces (for benchmarks): median device
 // time in microseconds and the minimum bytes each must move (each array read
 // or written once), from which the achieved bandwidth follows.

@@ -43,8 +43,6 @@ enum class Transport {
 // "ipc", "host" or "nccl"; InputError naming anything else.
 Transport parse_transport(const std::string& s);
 const char* to_string(Transport t);
-// Whether this build has the NCCL transport (NCCL found at configure time).
-bool nccl_built();
 
 class MpiCommunicator final : public Communicator {
  public:
@@ -85,10 +83,11 @@ class MpiCommunicator final : public Communicator {
   std::unique_ptr<DomainStorageOp> storage_;
   std::unique_ptr<MpcdDomainOp> solvent_;  // the MPCD solvent's storage (attach_solvent)
   Transport transport_ = Transport::ipc;
-  std::unique_ptr<DeviceLinks> nccl_;  // --transport nccl (NcclLinks), made with the first device storage attached
-  // Makes nccl_ (collective) when the transport is NCCL; `device`: whether
-  // the backend's storage lives on a GPU.
-  void connect_nccl(bool device);
+  std::unique_ptr<DeviceLinks> nccl_;  // --transport nccl: the backend's links, made with the first storage attached
+  // Makes nccl_ (collective: Backend::connect_device_links over this grid,
+  // MPI carrying the setup's collectives) when the transport is NCCL;
+  // `device`: whether the backend's storage lives on a GPU.
+  void connect_nccl(Backend& b, bool device);
   // Migration with the records moved by nccl_ (no host copy): the
   // solvent's, or the MD particles' (through DeviceMigrants); `note_k`
   // numbers its count notes among MpiTag::device_notes.
