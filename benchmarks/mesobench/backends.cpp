@@ -26,6 +26,14 @@ int gpu_count() {
 #endif
 }
 
+std::size_t device_bytes_of(const Backend& b) {
+#ifdef MESO_HAVE_CUDA
+  if (const auto* info = dynamic_cast<const cuda::CudaBackendInfo*>(&b)) return info->device_bytes();
+#endif
+  (void)b;
+  return 0;
+}
+
 bool nccl_transport_built() {
 #ifdef MESO_HAVE_CUDA
   return cuda::nccl_available();

@@ -14,6 +14,8 @@ void select_device_for_rank(int local_rank);
 int gpu_count();
 // Whether the CUDA backend of this build has NCCL (--transport nccl).
 bool nccl_transport_built();
+// Device memory a backend and its operations hold (0 for a CPU backend).
+std::size_t device_bytes_of(const Backend& b);
 // Device-backend measurements of a simulation's backend for the benchmark
 // JSON (memory per particle, per-kernel time, bytes, bandwidth against the
 // measured copy bandwidth): the kernels of the MD step, or of the solvent's

@@ -289,6 +289,10 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   const double wait_max = comm->max(wait);
   const double n_local = static_cast<double>(sim.local_size());
   const double n_min = -comm->max(-n_local), n_max = comm->max(n_local);
+  // Device memory per rank and per local particle (the largest over ranks):
+  // what a weak sweep should keep flat.
+  const double dev_bytes = static_cast<double>(device_bytes_of(*b));
+  const double dev_max = comm->max(dev_bytes), dev_per_particle = comm->max(n_local > 0 ? dev_bytes / n_local : 0.0);
   // Thermo reductions are collective.
   const ThermoSample thermo = sim.thermo();
   const double temperature = thermo.temperature, pressure = thermo.pressure;
@@ -326,6 +330,10 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["ghost_updates"] = c1.ghost_updates - c0.ghost_updates;
   p["ghost_updates_peer"] = c1.peer_updates - c0.peer_updates;
   p["setup_seconds"] = setup;
+  if (dev_max > 0) {
+    p["device_bytes_max"] = dev_max;
+    p["device_bytes_per_particle"] = dev_per_particle;
+  }
   p["final_temperature"] = temperature;
   if (sim.has_md()) p["final_pressure"] = pressure;  // the solvent's is not computed
   json doc = result_document("scaling", collect_provenance());
