@@ -26,6 +26,16 @@ void check(int rc, const char* what) {
   }
 }
 
+// The MD storage's device records as migrate_device's store (the solvent's
+// MpcdDomainOp has these names itself).
+struct DeviceMigrants {
+  DeviceRecordsOp& op;
+  DeviceLeavers take_leavers_device(const DomainSlab& s) { return op.take_leavers_device(s); }
+  double* arrivals(std::size_t n, std::size_t width) { return op.arrivals(n, width); }
+  void add_arrivals(std::size_t n) { op.add_locals_device(n); }
+  void* device_stream() { return op.device_stream(); }
+};
+
 }  // namespace
 
 Transport parse_transport(const std::string& s) {

@@ -89,20 +89,13 @@ class MpiCommunicator final : public Communicator {
   // `device`: whether the backend's storage lives on a GPU.
   void connect_nccl(Backend& b, bool device);
   // Migration with the records moved by nccl_ (no host copy): the
-  // solvent's, or the MD particles' (through DeviceMigrants); `note_k`
-  // numbers its count notes among MpiTag::device_notes.
+  // solvent's, or the MD particles' (an adapter of their DeviceRecordsOp in
+  // mpi_communicator.cpp); `note_k` numbers its count notes among
+  // MpiTag::device_notes.
   template <class Store>
   void migrate_device(Store& store, std::size_t record, int note_k, double& pack_s);
   DeviceRecordsOp* device_records_ = nullptr;           // the storage's device records, if any
   std::unique_ptr<DeviceGhostTransport> device_ghosts_;  // MD ghosts by nccl_
-  // The MD storage as migrate_device's store.
-  struct DeviceMigrants {
-    DeviceRecordsOp& op;
-    DeviceLeavers take_leavers_device(const DomainSlab& s) { return op.take_leavers_device(s); }
-    double* arrivals(std::size_t n, std::size_t width) { return op.arrivals(n, width); }
-    void add_arrivals(std::size_t n) { op.add_locals_device(n); }
-    void* device_stream() { return op.device_stream(); }
-  };
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach or
   // attach_solvent; declared after storage_ and solvent_, which own that
