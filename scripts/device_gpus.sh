@@ -21,6 +21,8 @@
 #   grid2   dpd-fluid weak on 4 GPUs, 4x1x1 and 2x2x1 alternated twice; srd-fluid (nccl) on both
 #   phases  srd-fluid on 2 and 4 GPUs (nccl) with MESO_SOLVENT_PHASES=1
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
+#   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
+#           the vote and the ghost update (default) and without (MESO_OVERLAP=0), alternated twice
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
 # After every part the outputs are packed into $OUT/gpus.tgz.
@@ -144,6 +146,24 @@ if part dpdsocket; then
   sweep dpd-weak-host ${SWEEP_TIMEOUT:-150} --mode weak --workload dpd-fluid --ranks "$RANKS" \
     --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport host
   pack
+fi
+if part overlap; then
+  X0=$X
+  for k in 1 2; do
+    for o in 1 0; do
+      export MESO_OVERLAP=$o
+      X="$X0 -x MESO_OVERLAP"
+      sweep dpd-weak-overlap$o-$k ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks "$RANKS" \
+        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+      [ $k = 1 ] && sweep dpd-strong-2M-overlap$o ${SWEEP_TIMEOUT:-100} --mode strong --workload dpd-fluid \
+        --ranks "$RANKS" --total 2097152 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+      [ $k = 1 ] && sweep lj-strong-1M-overlap$o ${SWEEP_TIMEOUT:-100} --mode strong --workload lj-liquid \
+        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+      pack
+    done
+  done
+  unset MESO_OVERLAP
+  X=$X0
 fi
 if part kernels_bg; then  # kernels_test on the last GPU, beside the sanitizers
   CUDA_VISIBLE_DEVICES=$(( $(nvidia-smi -L | wc -l) - 1 )) timeout 300 "$BIN/kernels_test" --gtest_color=no \

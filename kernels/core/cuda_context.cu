@@ -36,12 +36,14 @@ DeviceOp::~DeviceOp() {
 CudaContextBase::CudaContextBase(const Variant& v) : variant(v) {
   MESO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   MESO_CUDA_CHECK(cudaMallocHost(&h_ctl, sizeof(StepControl)));
+  MESO_CUDA_CHECK(cudaEventCreateWithFlags(&ctl_copied_, cudaEventDisableTiming));
   const char* g = std::getenv("MESO_CUDA_GRAPHS");
   use_graphs = !(g && std::string(g) == "0");
 }
 
 CudaContextBase::~CudaContextBase() {
   cudaFreeHost(h_ctl);
+  cudaEventDestroy(ctl_copied_);
   cudaStreamDestroy(stream);
 }
 
@@ -50,6 +52,14 @@ void CudaContextBase::pull_ctl() const {
                                   stream));
   MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
+
+void CudaContextBase::start_pull_ctl() const {
+  MESO_CUDA_CHECK(cudaMemcpyAsync(h_ctl, ctl.data(), sizeof(StepControl), cudaMemcpyDeviceToHost,
+                                  stream));
+  MESO_CUDA_CHECK(cudaEventRecord(ctl_copied_, stream));
+}
+
+void CudaContextBase::finish_pull_ctl() const { MESO_CUDA_CHECK(cudaEventSynchronize(ctl_copied_)); }
 
 void CudaContextBase::push_ctl() const {
   MESO_CUDA_CHECK(cudaMemcpyAsync(const_cast<StepControl*>(ctl.data()), h_ctl, sizeof(StepControl),
@@ -77,6 +87,19 @@ void CudaContextBase::synchronize() const { MESO_CUDA_CHECK(cudaStreamSynchroniz
 
 bool CudaContextBase::alive(const DeviceOp* op, uint64_t serial) const {
   return op && std::find(ops.begin(), ops.end(), op) != ops.end() && op->serial() == serial;
+}
+
+void CudaContextBase::restrict_cells(const Domain& d) {
+  cells_ranged = true;
+  cell_domain = d;
+  const CellRange r = md_cell_range(d, {grid.gx, grid.gy, grid.gz});
+  grid.nx = r.count[0];
+  grid.ny = r.count[1];
+  grid.nz = r.count[2];
+  grid.first_x = r.first[0];
+  grid.first_y = r.first[1];
+  grid.first_z = r.first[2];
+  invalidate_graphs();
 }
 
 std::size_t CudaContextBase::device_bytes() const {
@@ -112,6 +135,11 @@ void CudaContextBase::load_common(const System& s, const RunParams& p) {
   grid.inv_wx = grid.nx / L.x;
   grid.inv_wy = grid.ny / L.y;
   grid.inv_wz = grid.nz / L.z;
+  grid.gx = grid.nx;
+  grid.gy = grid.ny;
+  grid.gz = grid.nz;
+  grid.first_x = grid.first_y = grid.first_z = 0;
+  if (cells_ranged) restrict_cells(cell_domain);
 
   ctl.resize(1);
   std::memset(h_ctl, 0, sizeof(StepControl));
@@ -236,9 +264,11 @@ void grow_keeping(DeviceBuffer<T>& b, std::size_t slots, std::size_t keep, cudaS
 template <class P>
 void CudaContext<P>::reserve(uint32_t slots) {
   if (slots <= capacity) return;
-  // A quarter more than asked: migration and ghost layers fluctuate by a
-  // few percent from one rebuild to the next.
-  const uint64_t want = uint64_t(slots) + slots / 4 + 256;
+  // A sixteenth more than asked: migration and ghost layers fluctuate by
+  // far less from one rebuild to the next (a weak-scaling rank's count
+  // moves by a few hundredths of a percent), and every particle array pays
+  // for the headroom.
+  const uint64_t want = uint64_t(slots) + slots / 16 + 256;
   if (want > 0xffffffffull / 64) throw_input_error("cuda backend: ", slots, " particle slots on one rank are too many");
   const std::size_t cap = std::size_t(want), keep = n_all();
   grow_keeping(pos, cap, keep, stream);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/device_views.cuh"
+#include "meso/ops/communicator.hpp"
 #include "meso/backend.hpp"
 #include "meso/cuda/device_buffer.hpp"
 #include "meso/particle_data.hpp"
@@ -67,6 +68,12 @@ class CudaContextBase {
   bool tea = false;  // rng=tea: the DPD noise reads TEA signatures
   bool gw = false;   // Groot-Warren: forces read the predicted velocity (vel_pred)
   CellGrid grid{};   // cells at least r_c + skin on a side (cell list, reorder keys)
+  // Restricts the grid to the range of the global grid a rank's domain and
+  // ghost layers touch (meso::md_cell_range, from the domain storage); the
+  // cell list resizes at its next build.
+  void restrict_cells(const Domain& d);
+  bool cells_ranged = false;  // restrict_cells was called: a new load keeps it
+  Domain cell_domain{};
 
   cudaStream_t stream = nullptr;
   // MESO_CUDA_GRAPHS=0 at construction: the host-driven step (no graphs).
@@ -76,6 +83,10 @@ class CudaContextBase {
   DeviceBuffer<StepControl> ctl;
   StepControl* h_ctl = nullptr;
   void pull_ctl() const;  // device -> mirror; waits for the stream
+  // The same in two parts: the copy enqueued behind the work so far, then
+  // a wait for that copy only (work enqueued in between goes on running).
+  void start_pull_ctl() const;
+  void finish_pull_ctl() const;
   void push_ctl() const;  // mirror -> device; waits for the stream
   // Host-side step number and TEA key of the step (the stream must be idle).
   void set_step(uint64_t step);
@@ -121,6 +132,9 @@ class CudaContextBase {
   // step control words reset.
   void load_common(const System& sys, const RunParams& params);
   virtual std::size_t particle_bytes() const = 0;
+
+ private:
+  cudaEvent_t ctl_copied_ = nullptr;  // start_pull_ctl's copy
 };
 
 template <class P>

@@ -21,7 +21,8 @@
 //
 // With MESO_CUDA_GRAPHS=0 the same kernels run in the same order, enqueued
 // step by step from the host (host_step), which reads the rebuild decision
-// back after each step's opening.
+// back after each step's opening. On several ranks the loop is
+// cuda_step_graph_ranks.cu's.
 #include "core/cuda_step_graph.cuh"
 
 #include <chrono>
@@ -60,14 +61,11 @@ T* device_of(Op* op) {
   return dynamic_cast<T*>(op);
 }
 
-// After steps that stopped on ctl->abort: a force that stopped them (the
-// bonded force on a FENE bond at r >= R0) throws its error here, before the
-// abort is taken for an overflow of the lists and recovered from.
+}  // namespace
+
 void raise_force_stops(const std::vector<DeviceForce*>& forces) {
   for (DeviceForce* f : forces) f->raise_if_stopped();
 }
-
-}  // namespace
 
 CudaStepGraph::CudaStepGraph(CudaContextBase& ctx, StepPlan& plan) : ctx_(ctx) {
   method_ = device_of<DeviceMethod>(&plan.method());
@@ -104,12 +102,10 @@ CudaStepGraph::~CudaStepGraph() {
                p.reorder * per, p.exchange * per, p.lists * per);
 }
 
-namespace {
 bool step_phases_wanted() {
   const char* e = std::getenv("MESO_STEP_PHASES");
   return e && std::strcmp(e, "1") == 0;
 }
-}  // namespace
 
 double CudaStepGraph::phase_mark() {
   ctx_.synchronize();
@@ -170,15 +166,16 @@ void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr
   step_control(ctx_.ctl.data(), ctx_.control_args(rules_), hr, graph, ctx_.stream);
 }
 
-void CudaStepGraph::enqueue_forces(bool sums) {
+void CudaStepGraph::enqueue_forces(bool sums, RowSet rows) {
   ForceRequest r;
   r.sums = sums;
+  r.rows = rows;
   for (DeviceForce* f : forces_) f->enqueue(r);
 }
 
 // Forces, then the second half-step unless the last force performed it.
-void CudaStepGraph::enqueue_step_end(bool sums) {
-  enqueue_forces(sums);
+void CudaStepGraph::enqueue_step_end(bool sums, RowSet rows) {
+  enqueue_forces(sums, rows);
   if (!fused_) method_->enqueue_second_half();
 }
 
@@ -234,62 +231,6 @@ void CudaStepGraph::host_step(bool sums) {
   if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
   enqueue_step_end(sums);
   if (ph.on) ph.end += phase_mark();
-}
-
-// One step on one of several ranks. Every rank opens its step on the
-// device; the rebuild is global (a rank whose particles moved little still
-// rebuilds when another must: migration and the ghost exchange are
-// collective). Without a rebuild the ghosts' positions and velocities are
-// refreshed from their owners before the forces.
-void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
-  PhaseTimes& ph = phases_;
-  if (ph.on) phase_mark();
-  enqueue_step_start(false, 0);
-  comm.begin_update();  // packed while the host waits for the control below
-  ctx_.pull_ctl();
-  if (ph.on) ph.open += phase_mark();
-  StepControl* h = ctx_.h_ctl;
-  if (h->abort) raise_force_stops(forces_);
-  const bool mine = h->list.rebuild;
-  const bool rebuild = comm.any(mine);
-  if (ph.on) {
-    ph.decide += phase_mark();
-    ++ph.steps;
-  }
-  if (rebuild) {
-    if (!mine) {  // as open_step decides a rebuild, for this rank too
-      h->list.rebuild = 1;
-      h->list.sort_due = rules_.sort_due(h->list.steps_since_sort);
-      ctx_.push_ctl();
-    }
-    host_rebuild(h->list.sort_due, &comm);
-  } else {
-    comm.update_ghosts();
-    if (ph.on) ph.update += phase_mark();
-  }
-  enqueue_step_end(sums);
-  if (ph.on) ph.end += phase_mark();
-}
-
-void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, uint64_t nsteps,
-                                       bool sums_on_last) {
-  if (nsteps == 0) return;
-  if (!nlist_) throw std::logic_error("cuda backend: a run on several ranks without lists");
-  method_->before_capture();
-  ctx_.set_step(first_step - 1);
-  if (step_phases_wanted()) {
-    phases_.on = true;
-    phases_.rank = comm.rank();
-  }
-  // From the first half-step on, ghosts carry the velocity the forces read.
-  ctx_.forces_read_pred = ctx_.gw || fused_;
-  const uint64_t last = first_step + nsteps - 1;
-  for (uint64_t s = first_step; s <= last; ++s) decomposed_step(comm, sums_on_last && s == last);
-  ctx_.pull_ctl();
-  if (ctx_.h_ctl->abort) raise_force_stops(forces_);
-  nlist_->shrink_to_fit();
-  if (sums_on_last)
-    for (DeviceForce* f : forces_) f->fetch_sums();
 }
 
 void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& exec) {

@@ -15,6 +15,13 @@
 
 namespace meso::cuda {
 
+// After steps that stopped on ctl->abort: a force that stopped them (the
+// bonded force on a FENE bond at r >= R0) throws its error here, before the
+// abort is taken for an overflow of the lists and recovered from.
+void raise_force_stops(const std::vector<DeviceForce*>& forces);
+// MESO_STEP_PHASES=1: the host-driven loops time every phase (a diagnostic).
+bool step_phases_wanted();
+
 class CudaStepGraph {
  public:
   // Throws std::logic_error when an operation of the plan is not a CUDA one.
@@ -58,6 +65,14 @@ class CudaStepGraph {
   std::vector<uint64_t> serials_;  // of the operations above, in that order
   bool fused_ = false;             // the last force performs the second half
   StepRules rules_;                // the plan's rebuild and sort decisions
+  // Several ranks: the interior rows' forces run while the host takes the
+  // rebuild vote and the ghosts travel (MESO_OVERLAP=0: not), unless the
+  // last votes' displacements say a rebuild is near (MESO_OVERLAP=always:
+  // even then, as the tests run it).
+  bool overlap_ = false;
+  bool speculate_always_ = false;
+  bool rebuild_near_ = true;
+  double last_disp_ = 0.0;  // the global largest displacement at the last vote
 
   cudaGraph_t graph_ = nullptr, graph_sums_ = nullptr;
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;
@@ -78,8 +93,8 @@ class CudaStepGraph {
 
   std::vector<DeviceOp*> ops() const;
   void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr);
-  void enqueue_forces(bool sums);
-  void enqueue_step_end(bool sums);
+  void enqueue_forces(bool sums, RowSet rows = RowSet::all);
+  void enqueue_step_end(bool sums, RowSet rows = RowSet::all);
   void host_rebuild(bool sort, Communicator* comm = nullptr);
   void host_step(bool sums);
   void decomposed_step(Communicator& comm, bool sums);

@@ -67,6 +67,10 @@ class DeviceForce : public DeviceOp {
   // The forces (and, with r.sums, the reduced energy and virial on the
   // device); r.step is not used: the kernels read ctl->step.
   virtual void enqueue(const ForceRequest& r) = 0;
+  // Whether enqueue honours r.rows (the pair forces; a part of the rows
+  // without sums only). Recomputing the same rows gives the same result:
+  // a fused half-step starts from the base velocity kept in vel_pred.
+  virtual bool takes_rows() const { return false; }
   // Copies the energy and virial of the last sums launch to the host (waits).
   virtual void fetch_sums() = 0;
   // The minimum bytes one launch moves for `pairs` list entries (profile).

@@ -110,21 +110,40 @@ struct ParticleView {
 
 // Regular grid of cells of at least r_list on a side, row-major ids
 // (z * ny + y) * nx + x, identical to the reference CellList so that cell
-// membership agrees bit for bit.
+// membership agrees bit for bit. On several ranks the grid is the range of
+// the global periodic grid that the rank's domain and ghost layers touch
+// (meso::md_cell_range): along such an axis n < g, and a particle's cell is
+// its global cell counted from `first`; positions stay global (wrapped),
+// and the lists take pairs by minimum image.
 struct CellGrid {
-  int nx, ny, nz;
-  double lo_x, lo_y, lo_z;
-  double inv_wx, inv_wy, inv_wz;
+  int nx, ny, nz;                 // cells of this grid (of the rank's range)
+  double lo_x, lo_y, lo_z;        // the global box's lower corner
+  double inv_wx, inv_wy, inv_wz;  // global cells per unit length
+  int gx, gy, gz;                 // cells of the global grid (n == g: the whole axis)
+  int first_x, first_y, first_z;  // the range's first global cell (0 on a whole axis)
 
   __host__ __device__ uint32_t ncells() const { return uint32_t(nx) * uint32_t(ny) * uint32_t(nz); }
-  __host__ __device__ static int bin(double x, double lo, double inv_w, int n) {
-    const double f = floor((x - lo) * inv_w);
-    if (f < 0.0) return 0;
-    return f >= double(n - 1) ? n - 1 : int(f);
+  // Whether some axis holds a range only: its stencil wraps within the
+  // range, so image shifts taken from cell wraps would be wrong there.
+  __host__ __device__ bool ranged() const { return nx < gx || ny < gy || nz < gz; }
+  // Bin of x along one axis in cells of 1/sub of a cell: global, clamped to
+  // [0, g sub), then counted from first (a position just outside the range,
+  // by rounding, goes to the nearer end).
+  __host__ __device__ static int bin(double x, double lo, double inv_w, int g, int first, int n, int sub = 1) {
+    const double f = floor((x - lo) * inv_w * sub);
+    const int top = g * sub - 1;
+    const int b = f < 0.0 ? 0 : (f >= double(top) ? top : int(f));
+    if (n == g) return b;
+    int l = b - first * sub;
+    if (l < 0) l += g * sub;
+    const int end = n * sub;
+    return l < end ? l : (l - end < g * sub - l ? end - 1 : 0);
   }
+  __host__ __device__ int bin_x(double x, int sub = 1) const { return bin(x, lo_x, inv_wx, gx, first_x, nx, sub); }
+  __host__ __device__ int bin_y(double y, int sub = 1) const { return bin(y, lo_y, inv_wy, gy, first_y, ny, sub); }
+  __host__ __device__ int bin_z(double z, int sub = 1) const { return bin(z, lo_z, inv_wz, gz, first_z, nz, sub); }
   __host__ __device__ uint32_t cell_of(const Vec3d& r) const {
-    const int cx = bin(r.x, lo_x, inv_wx, nx), cy = bin(r.y, lo_y, inv_wy, ny),
-              cz = bin(r.z, lo_z, inv_wz, nz);
+    const int cx = bin_x(r.x), cy = bin_y(r.y), cz = bin_z(r.z);
     return uint32_t((cz * ny + cy) * nx + cx);
   }
   // Offsets of the neighbouring cells along one axis: {-1, 0, 1}, or fewer
@@ -174,12 +193,20 @@ struct CellView {
 // - row-major (slot_stride = 1, particle_stride = cap), for tpp > 1 lanes per
 //   particle (HOOMD-blue's nlist layout): the lanes of one particle read and
 //   the builder's lanes write consecutive words of its row.
+//
+// On several ranks `edge` flags the rows that may name a ghost (particles
+// within r_c + skin of a face the rank shares, at the last build): a force
+// launch may take the other rows (rows = 1) while the ghost update is in
+// flight, then these (rows = 2). rows = 0 takes every row.
 struct NlistView {
   uint32_t* idx;
   uint32_t* count;
   uint32_t slot_stride;
   uint32_t particle_stride;
   uint32_t cap;
+  const uint8_t* edge = nullptr;
+  uint32_t rows = 0;
+  __host__ __device__ bool takes(uint32_t i) const { return rows == 0 || (edge[i] != 0) == (rows == 2); }
   __host__ __device__ size_t at(uint32_t i, uint32_t k) const {
     return size_t(k) * slot_stride + size_t(i) * particle_stride;
   }

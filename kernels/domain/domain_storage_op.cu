@@ -4,9 +4,10 @@
 // particle, then a prefix-sum compaction of the flagged indices); records
 // cross through the host (host_staging.cuh), by peer reads between ranks of
 // one node (PeerGhostOp, ipc_buffers.cuh), or stay on the device for NCCL
-// (DeviceRecordsOp). Storage, as on the CPU: locals [0, n), then ghosts in the
-// order their messages arrive, each message's range kept for the updates.
-// Migration closes the leavers' holes with the last stayers (O(leavers) work).
+// (DeviceRecordsOp). Storage as on the CPU: locals [0, n), then ghosts in
+// message order, each message's range kept for the updates. Migration closes
+// the leavers' holes with the last stayers (O(leavers) work); every buffer
+// is sized by what it holds (records by the selected counts).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -46,7 +47,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
 
   std::size_t n_local() const override { return ctx_.n; }
   std::size_t n_ghost() const override { return ctx_.n_ghost; }
-
+  void set_domain(const Domain& d) override { ctx_.restrict_cells(d); }
   void clear_ghosts() override {
     ctx_.n_ghost = 0;
     send_count_.fill(0);
@@ -99,6 +100,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
     n_lo = c[0];
     n_hi = c[1];
+    rec_capacity(std::size_t(c[0] + c[1]) * kGhostRecord);
     pack_ghost_records(s.axis, rec_.data());
     pack_s_ += seconds_since(t0);
     return rec_.data();
@@ -147,6 +149,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
                      Records& to_hi) override {
     const auto t0 = Clock::now();
     const std::array<uint32_t, 2> c = select_send_lists(s, one_neighbour);
+    rec_capacity(std::size_t(c[0] + c[1]) * kGhostRecord);
     pack_ghost_records(s.axis, rec_.data());
     download(std::size_t(c[0]) * kGhostRecord, to_lo, std::size_t(c[1]) * kGhostRecord, &to_hi);
     pack_s_ += seconds_since(t0);
@@ -258,9 +261,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
 
   // Enqueued only: the forces that read the ghosts follow on the stream.
   // The neighbour packs into this half again only after this rank's next
-  // message, which it sends after wait_packed, hence after these reads. The
-  // reads over NVLink run on the device among the step's kernels (compute,
-  // in the split), not on the host.
+  // message, sent after wait_packed, hence after these reads (which run on
+  // the device among the step's kernels: compute, in the split).
   void pull_update(int slot, int half) override {
     const auto t0 = Clock::now();
     const auto [at, m] = range_[slot];
@@ -274,8 +276,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
 
   ~CudaDomainStorage() override {
     cudaFreeHost(h_counts_);
-    for (IpcImport& in : peer_in_) in.close();
-    for (IpcImport& in : exchange_in_) in.close();
+    for (IpcImport* in : {peer_in_.data(), exchange_in_.data()})
+      for (int k = 0; k < 6; ++k) in[k].close();
   }
 
   // Selecting, packing and unpacking on the device, with the copies
@@ -333,6 +335,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     select(0, n, {0xff, 2, false}, list_[1].data(), 1);
     const std::array<uint32_t, 2> c = fetch_counts<2>();
     const std::size_t a = std::size_t(c[0]) * kMigrateRecord, b = std::size_t(c[1]) * kMigrateRecord;
+    rec_capacity(a + b);
     pack_migrants<S4>(ctx_.view(), list_[0].data(), c[0], rec_.data(), st);
     pack_migrants<S4>(ctx_.view(), list_[1].data(), c[1], rec_.data() + a, st);
     packed(a, b);
@@ -349,24 +352,25 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   // Ghost selection along s.axis into send lists 2 axis and 2 axis + 1
   // (their counts returned and kept for the updates).
   std::array<uint32_t, 2> select_send_lists(const DomainSlab& s, bool one_neighbour) {
-    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis, hi = lo + 1;
+    const uint32_t n_all = ctx_.n_all(), lo = 2 * s.axis;
     scratch(n_all);
-    grow_buffer(send_[lo], n_all);
-    grow_buffer(send_[hi], n_all);
     classify_ghosts<S4>(ctx_.pos.data(), n_all, slab(s), one_neighbour, code_.data(), ctx_.stream);
-    select(0, n_all, {1, 1, false}, send_[lo].data(), 0);
-    std::array<uint32_t, 2> c{0, 0};
-    if (one_neighbour) {  // the union is code 1: list 2 axis + 1 stays empty
-      c[0] = fetch_counts<1>()[0];
-    } else {
-      select(0, n_all, {2, 2, false}, send_[hi].data(), 1);
-      c = fetch_counts<2>();
+    select(0, n_all, {1, 1, false}, list_[0].data(), 0);
+    // One neighbour: the union is code 1, and list 2 axis + 1 stays empty.
+    if (!one_neighbour) select(0, n_all, {2, 2, false}, list_[1].data(), 1);
+    const std::array<uint32_t, 2> c = one_neighbour ? std::array<uint32_t, 2>{fetch_counts<1>()[0], 0}
+                                                    : fetch_counts<2>();
+    // The lists are kept until the next exchange, in buffers of their size.
+    for (int k : {0, 1}) {
+      grow_buffer(send_[lo + k], c[k]);
+      if (c[k])
+        MESO_CUDA_CHECK(cudaMemcpyAsync(send_[lo + k].data(), list_[k].data(), c[k] * sizeof(uint32_t),
+                                        cudaMemcpyDeviceToDevice, ctx_.stream));
+      send_count_[lo + k] = c[k];
     }
-    send_count_[lo] = c[0];
-    send_count_[hi] = c[1];
     return c;
   }
-  // Their ghost records into out: list 2 axis, then 2 axis + 1 (enqueued).
+// Their ghost records into out: list 2 axis, then 2 axis + 1 (enqueued).
   void pack_ghost_records(int axis, double* out) {
     const uint32_t lo = 2 * axis, hi = lo + 1;
     const bool pred = ctx_.forces_read_pred;
@@ -387,17 +391,13 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   double pack_s_ = 0.0, copy_s_ = 0.0;  // copy_s_: peer reads of ghost exchanges
 
   static SlabArgs slab(const DomainSlab& s) { return {s.axis, s.lo, s.hi, s.length, s.width}; }
-
   SignatureArgs signatures() const {
     return {ctx_.tea, ctx_.forces_read_pred && ctx_.vel_pred.size() > 0,
             physics::tea_seed_whitening(ctx_.params.seed)};
   }
 
-  // Codes, selection lists, CUB scratch and records for n particles.
-  void scratch(uint32_t n) {
-    reserve_selection(n, code_, temp_, list_[0], list_[1]);
-    rec_capacity(std::size_t(n) * kMigrateRecord);
-  }
+  // Codes, selection lists and CUB scratch for n particles.
+  void scratch(uint32_t n) { reserve_selection(n, code_, temp_, list_[0], list_[1]); }
   void rec_capacity(std::size_t doubles) { grow_buffer(rec_, std::max<std::size_t>(doubles, 1)); }
 
   void select(uint32_t begin, uint32_t end, CodeMatch m, uint32_t* out, int slot) {
@@ -413,8 +413,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     return c;
   }
 
-  // The records rec_[0, a + b) to the host: the first a into out_a, the
-  // next b into out_b (when given); waits for them.
+  // The records rec_[0, a + b) to the host, the first a into out_a, the
+  // next b into out_b (when given), and waits.
   void download(std::size_t a, Records& out_a, std::size_t b, Records* out_b) {
     enqueue_download(a, out_a, b, out_b);
     settle();

@@ -23,17 +23,7 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
  public:
   explicit CudaCellList(CudaContext<P>& ctx)
       : DeviceCellList(ctx), ctx_(ctx), sorted_(ctx.variant.cells == CellsKind::sorted) {
-    const uint32_t n = ctx_.n, nc = ctx_.grid.ncells();
-    count_.resize(nc);
-    if (sorted_) {
-      start_.resize(nc);
-      size_sorted(n);
-      cap_ = 0;
-    } else {
-      const double mean = double(n) / nc;
-      cap_ = round_up(static_cast<uint32_t>(mean + 4.0 * std::sqrt(mean) + 4.0), 8);
-      members_.resize(size_t(nc) * cap_);
-    }
+    size_cells(ctx_.n);
     publish();
   }
 
@@ -55,6 +45,12 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
   // Cells hold every stored particle, ghosts included (several ranks).
   void enqueue_build() override {
     const uint32_t n = ctx_.n_all();
+    // A grid restricted to the rank's range (several ranks) after creation.
+    if (ctx_.grid.ncells() != count_.size()) {
+      size_cells(n);
+      publish();
+      ctx_.invalidate_graphs();
+    }
     if (sorted_) {
       // Migration and ghosts change the count between rebuilds (outside any
       // graph: a run on several ranks steps from the host).
@@ -93,6 +89,21 @@ class CudaCellList final : public CellListOp, public DeviceCellList {
   uint32_t sized_for_ = 0;  // sorted: particles the scratch holds
   DeviceBuffer<uint32_t> keys_in_, keys_out_, vals_in_;  // sorted: radix-sort pairs
   DeviceBuffer<unsigned char> temp_;                     // sorted: CUB scratch
+
+  // The per-cell arrays for the context's grid, and room for n particles.
+  void size_cells(uint32_t n) {
+    const uint32_t nc = ctx_.grid.ncells();
+    count_.resize(nc);
+    if (sorted_) {
+      start_.resize(nc);
+      size_sorted(std::max(n, sized_for_));
+      cap_ = 0;
+    } else {
+      const double mean = double(n) / nc;
+      cap_ = round_up(static_cast<uint32_t>(mean + 4.0 * std::sqrt(mean) + 4.0), 8);
+      members_.resize(size_t(nc) * cap_);
+    }
+  }
 
   void size_sorted(uint32_t n) {
     members_.resize(n);

@@ -39,9 +39,7 @@ __global__ void __launch_bounds__(kBuildBlock) atomic_kernel(const S4* __restric
   const uint32_t me = active ? i : 0u;  // lanes past the end read particle 0 and test nothing
   const S4 pi = ldg4(pos + me);
   // The cell of i exactly as the cell list computed it (CellGrid::cell_of).
-  const int cx = CellGrid::bin(double(pi.x), g.lo_x, g.inv_wx, g.nx);
-  const int cy = CellGrid::bin(double(pi.y), g.lo_y, g.inv_wy, g.ny);
-  const int cz = CellGrid::bin(double(pi.z), g.lo_z, g.inv_wz, g.nz);
+  const int cx = g.bin_x(double(pi.x)), cy = g.bin_y(double(pi.y)), cz = g.bin_z(double(pi.z));
   const Stencil st(g, cx, cy, cz);
   const MinImage<R> box(a.box);
   const R r_list_sq = R(a.r_list_sq);
@@ -132,8 +130,9 @@ void launch_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
   // With fewer than 3 cells on an axis one cell is both the -1 and the +1
   // neighbour, so the image depends on the pair: full minimum image there
   // (a separate instantiation: predicated, the unused path still issues).
+  // So does a ranged grid (several ranks), whose stencil wraps in the range.
   const CellGrid& g = a.grid;
-  if (g.nx < 3 || g.ny < 3 || g.nz < 3)
+  if (g.nx < 3 || g.ny < 3 || g.nz < 3 || g.ranged())
     atomic_kernel<S4, TPP, true><<<blocks, kBuildBlock, 0, s>>>(pos, a);
   else
     atomic_kernel<S4, TPP, false><<<blocks, kBuildBlock, 0, s>>>(pos, a);

@@ -52,7 +52,30 @@ __global__ void displacement_kernel(const S4* __restrict__ pos, const S4* __rest
   record_max_displacement(d2, &ctl->list);
 }
 
+template <class S4>
+__global__ void edge_kernel(const S4* __restrict__ pos, uint32_t n, EdgeFaces f, uint8_t* __restrict__ edge) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec3d r = xyz(ldg4(pos + i));
+  bool near = false;
+  for (int k = 0; k < f.count; ++k) {
+    const double x = f.axis[k] == 0 ? r.x : f.axis[k] == 1 ? r.y : r.z;
+    double u = x - f.lo[k];  // folded into [0, len), as DomainSlab::offset
+    if (u < 0.0) u += f.len[k];
+    if (u >= f.len[k]) u -= f.len[k];
+    near = near || u < f.reach || u >= f.width[k] - f.reach;
+  }
+  edge[i] = near ? 1 : 0;
+}
+
 }  // namespace
+
+template <class S4>
+void mark_edge_rows(const S4* pos, uint32_t n, const EdgeFaces& f, uint8_t* edge, cudaStream_t s) {
+  if (!n) return;
+  edge_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(pos, n, f, edge);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
 
 template <class S4>
 void finish_nlist_build(const S4* pos, S4* last_pos, const uint32_t* count, uint32_t n,
@@ -73,7 +96,8 @@ void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& 
   template void finish_nlist_build<S4>(const S4*, S4*, const uint32_t*, uint32_t, StepControl*, \
                                        cudaStream_t);                                          \
   template void max_displacement<S4>(const S4*, const S4*, uint32_t, const Box&, StepControl*, \
-                                     cudaStream_t);
+                                     cudaStream_t);                                          \
+  template void mark_edge_rows<S4>(const S4*, uint32_t, const EdgeFaces&, uint8_t*, cudaStream_t);
 MESO_INSTANTIATE(Double4)
 MESO_INSTANTIATE(float4)
 #undef MESO_INSTANTIATE

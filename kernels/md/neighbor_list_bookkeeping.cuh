@@ -24,4 +24,22 @@ template <class S4>
 void max_displacement(const S4* pos, const S4* last_pos, uint32_t n, const Box& box,
                       StepControl* ctl, cudaStream_t s);
 
+// The faces a rank shares (several ranks): along each split axis the
+// domain [lo, lo + width) of a periodic box of length len. A particle
+// nearer than `reach` to one of them (r_c + skin with a margin over the
+// builders' rounding) may have a ghost in its row.
+struct EdgeFaces {
+  int count = 0;  // split axes
+  int axis[3] = {0, 0, 0};
+  double lo[3] = {0, 0, 0}, len[3] = {0, 0, 0}, width[3] = {0, 0, 0};
+  double reach = 0.0;
+};
+
+// edge[i] = 1 for the local particles [0, n) within reach of a shared face,
+// 0 for the others (NlistView::edge), at a build: their rows are fixed until
+// the next one, and a row of a particle farther than r_c + skin from every
+// face holds no ghost (a ghost lies beyond some face).
+template <class S4>
+void mark_edge_rows(const S4* pos, uint32_t n, const EdgeFaces& f, uint8_t* edge, cudaStream_t s);
+
 }  // namespace meso::cuda

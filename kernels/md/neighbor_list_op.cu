@@ -100,9 +100,10 @@ class CudaNeighborList final : public NeighborListOp,
   void enqueue_build() override {
     if (!ctx_.cells.count) throw std::logic_error("cuda neighbor_list: no cell list was created");
     // Migration (several ranks) changes the local count between rebuilds,
-    // outside any graph: rows for the new count, a quarter more to spare.
+    // outside any graph: rows for the new count, a sixteenth more to spare
+    // (the rows are most of the list's bytes).
     if (ctx_.n > count_.size()) {
-      stride_ = round_up(ctx_.n + ctx_.n / 4, 32);
+      stride_ = round_up(ctx_.n + ctx_.n / 16, 32);
       allocate();
       count_.resize(stride_);
       publish();
@@ -124,6 +125,15 @@ class CudaNeighborList final : public NeighborListOp,
       build_nlist_atomic<S4>(pos, a, ctx_.stream);
     finish_nlist_build<S4>(pos, ctx_.last_pos.data(), count_.data(), ctx_.n, ctx_.ctl.data(),
                            ctx_.stream);
+    // Several ranks: which rows may name a ghost (NlistView::edge).
+    if (ctx_.cells_ranged) {
+      if (edge_.size() < count_.size()) {
+        edge_.resize(count_.size());
+        publish();
+        ctx_.invalidate_graphs();
+      }
+      mark_edge_rows<S4>(pos, ctx_.n, edge_faces(), edge_.data(), ctx_.stream);
+    }
   }
 
   void enqueue_displacement() override {
@@ -170,7 +180,7 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.invalidate_graphs();
   }
 
-  std::size_t device_bytes() const override { return idx_.bytes() + count_.bytes(); }
+  std::size_t device_bytes() const override { return idx_.bytes() + count_.bytes() + edge_.bytes(); }
 
   // ---- testing::NeighborListProbe
 
@@ -227,6 +237,7 @@ class CudaNeighborList final : public NeighborListOp,
   NlistKind kind_;
   uint32_t tpp_;  // lanes per particle of the atomic builder and of the LJ force (variant tpp)
   DeviceBuffer<uint32_t> idx_, count_;
+  DeviceBuffer<uint8_t> edge_;  // several ranks: rows that may name a ghost
   uint32_t cap_ = 0, stride_ = 0;
   static constexpr unsigned long long kShrinkWindow = 20;
   unsigned long long window_start_ = 0;  // ctl->list.builds when the window began
@@ -247,7 +258,26 @@ class CudaNeighborList final : public NeighborListOp,
     NlistView v = layout();
     v.idx = idx_.data();
     v.count = count_.data();
+    v.edge = edge_.size() ? edge_.data() : nullptr;
     ctx_.nlist = v;
+  }
+  // The faces of the domain that neighbouring ranks share, and the reach of
+  // a row: r_c + skin, widened far beyond the builders' 2^-20 (fp32 lists).
+  EdgeFaces edge_faces() const {
+    const Domain& d = ctx_.cell_domain;
+    EdgeFaces f;
+    const Vec3d len = d.global.lengths();
+    auto axis = [](const Vec3d& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
+    for (int a = 0; a < 3; ++a) {
+      if (d.grid[a] == 1) continue;
+      f.axis[f.count] = a;
+      f.lo[f.count] = axis(d.lo, a);
+      f.len[f.count] = axis(len, a);
+      f.width[f.count] = axis(d.hi, a) - axis(d.lo, a);
+      ++f.count;
+    }
+    f.reach = ctx_.r_list() * (1.0 + 1e-4);
+    return f;
   }
 };
 

@@ -18,7 +18,7 @@
 // The pair displacement is (x_i - x_j) + image shift of j's stencil cell,
 // bit for bit the minimum image of every pair within r_list (as in the
 // atomic builder); grids with fewer than 3 cells on an axis use the full
-// minimum image instead (PAIR_IMAGE).
+// minimum image instead (PAIR_IMAGE), as do ranged grids (several ranks).
 #include <stdexcept>
 
 #include "meso/cuda/check.hpp"
@@ -172,7 +172,7 @@ template <class S4>
 void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
   const CellGrid& g = a.grid;
   const uint32_t nc = g.ncells();
-  const bool pair_image = g.nx < 3 || g.ny < 3 || g.nz < 3;
+  const bool pair_image = g.nx < 3 || g.ny < 3 || g.nz < 3 || g.ranged();
   const bool row_major = a.nl.slot_stride == 1;  // the row of i is contiguous (tpp > 1)
   if (pair_image) {
     if (row_major) tiled_kernel<S4, true, true><<<nc, kTileBlock, 0, s>>>(pos, a);

@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
   const E ev{a, x...};
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t i = t / TPP, sub = t % TPP;
-  const bool active = i < a.p.n && !a.ctl->abort;
+  const bool active = i < a.p.n && !a.ctl->abort && a.nl.takes(i);  // rows: NlistView
   // The order of these declarations moves nvcc's register assignment only
   // (that of the DPD kernel; LJ's declared e, w first).
   A fx = 0, fy = 0, fz = 0;

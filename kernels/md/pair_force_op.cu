@@ -57,6 +57,9 @@ class CudaPairForce : public ForceOp, public DeviceForce {
       throw_input_error("cuda '", name(),
                         "' writes the net force: it must be the first force of the plan");
     if (!ctx_.nlist.idx) throw std::logic_error("cuda pair force: no neighbor list was created");
+    if (r.rows != RowSet::all && (r.sums || !ctx_.nlist.edge))
+      throw std::logic_error("cuda pair force: a part of the rows needs the edge flags and no sums");
+    rows_ = r.rows;
     // Migration (several ranks) changes the particle count between steps,
     // outside any graph: one partial per block of the count now.
     const uint32_t b = blocks_now();
@@ -79,6 +82,9 @@ class CudaPairForce : public ForceOp, public DeviceForce {
   }
 
   std::size_t device_bytes() const override { return partials_.bytes() + sums_d_.bytes(); }
+  // Groot-Warren's fused half-step adds to vel: computing the rows again
+  // would add twice.
+  bool takes_rows() const override { return !(ctx_.gw && finishes_step()); }
 
  protected:
   // blocks: the kernel's blocks, each writing one (energy, virial) partial.
@@ -90,6 +96,13 @@ class CudaPairForce : public ForceOp, public DeviceForce {
   // The kernel's blocks for the current particle count.
   virtual uint32_t blocks_now() const = 0;
   bool fused(bool initial) const { return finishes_step() && !initial; }
+  // The list with the rows of the request being enqueued.
+  NlistView rows_view() const {
+    NlistView v = ctx_.nlist;
+    v.rows = uint32_t(rows_);
+    return v;
+  }
+  RowSet rows_ = RowSet::all;
 
   CudaContext<P>& ctx_;
   uint32_t blocks_;
@@ -166,7 +179,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     const CudaContext<P>& c = ctx_;
     // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
     const bool base_in_pred = !c.gw;
-    DpdForceArgs<S4> a{ctx_.view(), c.nlist, c.sys.box, params_.data(), c.mass.data(),
+    DpdForceArgs<S4> a{ctx_.view(), this->rows_view(), c.sys.box, params_.data(), c.mass.data(),
                        c.sys.ntypes(), c.sys.body_force, c.params.dt, 1.0 / std::sqrt(c.params.dt),
                        c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred,
                        rec_.data()};
@@ -228,7 +241,7 @@ class CudaLjForce final : public CudaPairForce<P> {
     const CudaContext<P>& c = ctx_;
     // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
     const bool base_in_pred = !c.gw;
-    LjForceArgs<P> a{ctx_.view(), c.nlist, c.sys.box, coeffs_.data(), c.mass.data(),
+    LjForceArgs<P> a{ctx_.view(), this->rows_view(), c.sys.box, coeffs_.data(), c.mass.data(),
                      c.sys.ntypes(), c.sys.body_force, c.params.dt, c.ctl.data(),
                      this->partials_.data(), this->fused(initial), base_in_pred, tpp_};
     compute_lj_forces<P>(a, sums, c.stream);

@@ -69,19 +69,14 @@ __host__ __device__ unsigned long long hilbert3(uint32_t x, uint32_t y, uint32_t
   return h;
 }
 
-__host__ __device__ uint32_t fine(double x, double lo, double inv_w, int n) {
-  // Fine bin along one axis: cell index * 4 + sub-bin, clamped like CellGrid::bin.
-  const double f = floor((x - lo) * inv_w * (1 << kFineBits));
-  const double top = double(n * (1 << kFineBits) - 1);
-  return f < 0.0 ? 0u : (f > top ? uint32_t(top) : uint32_t(f));
-}
-
 // The sort key of a position for each curve.
 __device__ unsigned long long reorder_key(ReorderKind kind, const CellGrid& g,
                                                    const Vec3d& r) {
   if (kind == ReorderKind::cell) return g.cell_of(r);
-  const uint32_t fx = fine(r.x, g.lo_x, g.inv_wx, g.nx), fy = fine(r.y, g.lo_y, g.inv_wy, g.ny),
-                 fz = fine(r.z, g.lo_z, g.inv_wz, g.nz);
+  // Fine bins: cell index * 2^kFineBits + sub-bin, clamped like the cells.
+  constexpr int kSub = 1 << kFineBits;
+  const uint32_t fx = uint32_t(g.bin_x(r.x, kSub)), fy = uint32_t(g.bin_y(r.y, kSub)),
+                 fz = uint32_t(g.bin_z(r.z, kSub));
   if (kind == ReorderKind::morton2) {
     const uint32_t m = (1u << kFineBits) - 1u;
     return (morton3(fx >> kFineBits, fy >> kFineBits, fz >> kFineBits) << (3 * kFineBits)) |

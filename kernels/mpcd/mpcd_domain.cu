@@ -61,9 +61,10 @@ __global__ void move_kernel(MpcdView<S4> p, const uint32_t* __restrict__ from,
 }
 
 // Appends i to list (*count entries so far) where `want`: one atomic a warp.
-// Every lane of the warp calls it.
+// Every lane of the warp calls it. Entries from `cap` on are counted, not
+// stored (the caller grows the list and selects again).
 __device__ __forceinline__ void append(bool want, uint32_t* __restrict__ list, uint32_t* __restrict__ count,
-                                       uint32_t i) {
+                                       uint32_t i, uint32_t cap = 0xffffffffu) {
   const unsigned mask = __ballot_sync(0xffffffffu, want);
   if (!mask) return;
   const unsigned lane = threadIdx.x & 31u;
@@ -71,19 +72,21 @@ __device__ __forceinline__ void append(bool want, uint32_t* __restrict__ list, u
   uint32_t base = 0;
   if (int(lane) == leader) base = atomicAdd(count, uint32_t(__popc(mask)));
   base = __shfl_sync(0xffffffffu, base, leader);
-  if (want) list[base + __popc(mask & ((1u << lane) - 1u))] = i;
+  const uint32_t at = base + __popc(mask & ((1u << lane) - 1u));
+  if (want && at < cap) list[at] = i;
 }
 
 // The device path's leavers in one pass (classify_leavers' rule, then the
 // selection): code[i] (0 stays, 1 towards lo, 2 towards hi), leavers
-// appended to list0 (counts[0]) and list1 (counts[1]), and the strays,
+// appended to list0 (counts[0]) and list1 (counts[1]), each of cap entries
+// (a larger count says that it overflowed), and the strays,
 // leavers whose position lies beyond the neighbour they go to (domains of
 // equal width hi - lo; none with two ranks along the axis), in counts[2].
 // The lists' order is the order warps arrive in: the collision's
 // fixed-point cell sums do not see the order of the solvent.
 template <class S4>
 __global__ void leavers_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs s, uint8_t* __restrict__ code,
-                               uint32_t* __restrict__ list0, uint32_t* __restrict__ list1,
+                               uint32_t* __restrict__ list0, uint32_t* __restrict__ list1, uint32_t cap,
                                uint32_t* __restrict__ counts) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   uint8_t c = 0;
@@ -97,8 +100,8 @@ __global__ void leavers_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs 
     code[i] = c;
     if (c == 1 ? s.length - u > w : c == 2 && u >= 2.0 * w) atomicAdd(counts + 2, 1u);
   }
-  append(c == 1, list0, counts, i);
-  append(c == 2, list1, counts + 1, i);
+  append(c == 1, list0, counts, i, cap);
+  append(c == 2, list1, counts + 1, i, cap);
 }
 
 // The holes the leavers leave below the new count `kept` (from the leaver
@@ -228,20 +231,32 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     auto& m = ctx_.mpcd;
     if (!m.loaded) throw_input_error("mpcd/domain: the cuda backend holds no MPCD solvent");
     const uint32_t n = m.n;
-    scratch(n);
     cudaStream_t st = ctx_.stream;
     DeviceTimeline* timeline = DeviceTimeline::solvent();
     if (timeline) timeline->mark("stream", st);
     const SlabArgs sa{s.axis, s.lo, s.hi, s.length, s.width};
-    MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 5 * sizeof(uint32_t), st));
-    if (n) {
-      leavers_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), list_[0].data(),
-                                                       list_[1].data(), counts_.data());
-      MESO_CUDA_CHECK(cudaGetLastError());
+    // A code for every particle; leaver lists for a sixteenth of them (a
+    // period moves far fewer across a face), grown and the selection run
+    // again when it overflows them (it only reads the positions).
+    grow_buffer(code_, n);
+    std::size_t cap = std::max<std::size_t>(n / 16 + 1024, std::min(list_[0].size(), list_[1].size()));
+    for (;;) {
+      grow_buffer(list_[0], cap);
+      grow_buffer(list_[1], cap);
+      cap = std::min(list_[0].size(), list_[1].size());
+      MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 5 * sizeof(uint32_t), st));
+      if (n) {
+        leavers_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), list_[0].data(),
+                                                         list_[1].data(), uint32_t(cap), counts_.data());
+        MESO_CUDA_CHECK(cudaGetLastError());
+      }
+      if (timeline) timeline->mark("select", st);
+      MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, st));
+      ctx_.synchronize();
+      const std::size_t most = std::max(h_counts_[0], h_counts_[1]);
+      if (most <= cap) break;
+      cap = most + most / 8;
     }
-    if (timeline) timeline->mark("select", st);
-    MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, st));
-    ctx_.synchronize();
     const uint32_t c0 = h_counts_[0], c1 = h_counts_[1];
     DeviceLeavers out;
     out.count = {c0, c1};

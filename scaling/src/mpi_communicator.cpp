@@ -135,6 +135,7 @@ void MpiCommunicator::attach(Backend& b) {
   peer_.reset();
   msg_.reset();  // its memory may belong to the storage replaced here
   storage_ = b.create_as<DomainStorageOp>("domain");
+  storage_->set_domain(d_);
   msg_ = std::make_unique<MessageBuffers>(storage_->message_memory());
   host_ = std::make_unique<HostGhostTransport>(*storage_, *msg_, mpi_s_);
   // A storage that can read its neighbours' device memory (CUDA IPC) also

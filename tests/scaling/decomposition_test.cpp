@@ -202,6 +202,30 @@ TEST(Decomposition, DpdAgreesWithOneRankOnALineOfRanks) {
   compare_with_one_rank(dpd_case(), grid);
 }
 
+// A box long along x, split along it (R x 1 x 1) at the benchmark's time
+// step: each rank's cells are a range of the global grid (md_cell_range),
+// and on CUDA ranks the interior rows' forces run before the rebuild vote
+// and the ghost update (MESO_OVERLAP): when the displacements say a rebuild
+// is far, and at every step, rebuilds included, whose forces are then
+// computed again.
+TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
+  const int r = world_size();
+  DpdFluidParams f;
+  f.lx = 12.0 * r;
+  f.ly = f.lz = 6.0;
+  f.seed = 5;
+  Case c{"dpd long box", make_dpd_fluid(f), {}};
+  c.rp.dt = 0.005;
+  c.rp.skin = 0.3;
+  c.rp.seed = 13;
+  for (const char* mode : {"1", "always"}) {
+    SCOPED_TRACE(std::string("MESO_OVERLAP=") + mode);
+    setenv("MESO_OVERLAP", mode, 1);
+    compare_with_one_rank(c, {r, 1, 1});
+  }
+  unsetenv("MESO_OVERLAP");
+}
+
 // On CUDA ranks the kinetic energy of each rank is summed on its device and
 // over the ranks between the second half-step and the thermostat update:
 // through the host (ipc), or by an NCCL all-reduce on the stream (nccl).

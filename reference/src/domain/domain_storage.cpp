@@ -26,6 +26,7 @@ class CpuDomainStorage final : public DomainStorageOp {
 
   std::size_t n_local() const override { return c_.p.n_local; }
   std::size_t n_ghost() const override { return c_.p.n_ghost; }
+  void set_domain(const Domain& d) override { c_.cells.restrict_to(d); }
 
   void clear_ghosts() override {
     c_.p.resize(c_.p.n_local, 0);

@@ -8,18 +8,25 @@
 
 namespace meso::reference {
 namespace {
-uint32_t bin(double x, double lo, double inv_w, uint32_t n) {
+// The global bin of x (clamped), then counted from the range's first cell;
+// a position just outside the range (rounding) goes to the nearer end. As
+// the CUDA CellGrid::bin, so that cells agree bit for bit.
+uint32_t bin(double x, double lo, double inv_w, int g, int first, int count) {
   const double f = std::floor((x - lo) * inv_w);
-  if (f < 0.0) return 0;
-  return std::min(static_cast<uint32_t>(f), n - 1);
+  const int b = f < 0.0 ? 0 : (f >= double(g - 1) ? g - 1 : int(f));
+  if (count == g) return uint32_t(b);
+  int l = b - first;
+  if (l < 0) l += g;
+  return uint32_t(l < count ? l : (l - count < g - l ? count - 1 : 0));
 }
 }  // namespace
 
 uint32_t CellList::cell_of(Vec3d r) const {
   const Vec3d lo = box_.lo();
-  const uint32_t cx = bin(r.x, lo.x, inv_width_.x, dims_[0]);
-  const uint32_t cy = bin(r.y, lo.y, inv_width_.y, dims_[1]);
-  const uint32_t cz = bin(r.z, lo.z, inv_width_.z, dims_[2]);
+  const CellRange& g = range_;
+  const uint32_t cx = bin(r.x, lo.x, inv_width_.x, g.n[0], g.first[0], g.count[0]);
+  const uint32_t cy = bin(r.y, lo.y, inv_width_.y, g.n[1], g.first[1], g.count[1]);
+  const uint32_t cz = bin(r.z, lo.z, inv_width_.z, g.n[2], g.first[2], g.count[2]);
   return (cz * dims_[1] + cy) * dims_[0] + cx;
 }
 
@@ -28,9 +35,16 @@ void CellList::build(const Box& box, const Vec3<Real>* pos, std::size_t n, doubl
   box_ = box;
   const Vec3d L = box.lengths();
   const double lens[3] = {L.x, L.y, L.z};
-  for (int d = 0; d < 3; ++d)
-    dims_[d] = std::max<uint32_t>(1, static_cast<uint32_t>(std::floor(lens[d] / min_width)));
-  inv_width_ = {dims_[0] / L.x, dims_[1] / L.y, dims_[2] / L.z};
+  std::array<int, 3> global{};
+  for (int d = 0; d < 3; ++d) global[d] = std::max(1, static_cast<int>(std::floor(lens[d] / min_width)));
+  inv_width_ = {global[0] / L.x, global[1] / L.y, global[2] / L.z};
+  if (ranged_) {
+    range_ = md_cell_range(domain_, global);
+  } else {
+    range_ = {};
+    range_.n = range_.count = global;
+  }
+  for (int d = 0; d < 3; ++d) dims_[d] = static_cast<uint32_t>(range_.count[d]);
 
   const uint32_t nc = num_cells();
   cell_start_.assign(nc + 1, 0);

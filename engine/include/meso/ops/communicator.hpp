@@ -2,9 +2,10 @@
 // CommunicatorGPU, Cabana's Halo and Distributor): the StepPlan calls it at
 // fixed points of the step and the operations see the particles as local
 // ones [0, n_local) followed by ghosts [n_local, n_local + n_ghost)
-// (ParticleData); cells cover the global box, and ghosts sit in them at
-// their owners' (wrapped) positions, so the operations' minimum image finds
-// every pair a rank's particles take part in.
+// (ParticleData). Ghosts sit at their owners' (wrapped) positions, so the
+// operations' minimum image finds every pair a rank's particles take part
+// in; a rank's cells cover its domain and ghost layers only (md_cell_range),
+// folded out of the global periodic grid.
 //
 // SingleRankCommunicator owns every particle and has no ghosts. The MPI
 // implementation (scaling/: MpiCommunicator) splits the box over a 3-D grid
@@ -55,6 +56,15 @@ struct CellRange {
     return uint32_t((g(2, k) * n[1] + g(1, j)) * n[0] + g(0, i));
   }
 };
+
+// The cells of the global periodic grid of n cells per axis over d.global
+// that hold a rank's particles and ghosts at a list build: along an axis
+// the rank splits, those of [lo - ghost_width, hi + ghost_width); along the
+// others, and where the range would reach round the box, all n. With cells
+// at least ghost_width wide, every pair within it then lies in neighbouring
+// cells of the range, and the memory and the per-cell passes of the cell
+// list scale with the domain, not the box.
+CellRange md_cell_range(const Domain& d, const std::array<int, 3>& n);
 
 // Where a multi-rank step's time goes (seconds, summed over the run), for the
 // scaling harness: selecting/packing/unpacking, host-device copies, and

@@ -27,6 +27,7 @@
 #include <memory_resource>
 #include <vector>
 
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/operation.hpp"
 
 namespace meso {
@@ -72,6 +73,11 @@ class DomainStorageOp : public Operation {
 
   virtual std::size_t n_local() const = 0;
   virtual std::size_t n_ghost() const = 0;
+
+  // The domain this storage holds, told once by the communicator: its cell
+  // grid may then cover the domain and its ghost layers only
+  // (md_cell_range) rather than the global box.
+  virtual void set_domain(const Domain&) {}
 
   // Drops every ghost (before migration and reordering).
   virtual void clear_ghosts() = 0;

@@ -12,10 +12,17 @@
 
 namespace meso {
 
+// Which particles' forces a request computes. On several ranks a step may
+// split them: `interior` (no ghost among their neighbours, so they need no
+// ghost update) while the update is in flight, then `edge`. Only a force
+// whose takes_rows() says so is asked for a part.
+enum class RowSet : uint8_t { all, interior, edge };
+
 struct ForceRequest {
   uint64_t step = 0;     // keys the pair noise
   bool sums = false;     // also accumulate energy and virial
   bool initial = false;  // the forces of t = 0: from v(0), never predicted or fused
+  RowSet rows = RowSet::all;
 };
 
 class ForceOp : public Operation {

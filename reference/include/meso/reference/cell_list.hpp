@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
+#include "meso/ops/communicator.hpp"
 #include "meso/ops/operation.hpp"
 #include "meso/physics/vec3.hpp"
 
@@ -22,6 +23,14 @@ class CellList {
   // lands in the last cell rather than out of range.
   template <class Real>
   void build(const Box& box, const Vec3<Real>* pos, std::size_t n, double min_width);
+  // Later builds cover only the cells of the global grid that domain d and
+  // its ghost layers touch (md_cell_range; several ranks). Positions stay
+  // global: a cell's index counts from the range's first cell, and the
+  // stencil wraps within the range (pairs are taken by minimum image).
+  void restrict_to(const Domain& d) {
+    domain_ = d;
+    ranged_ = true;
+  }
 
   std::array<uint32_t, 3> dims() const { return dims_; }
   uint32_t num_cells() const { return dims_[0] * dims_[1] * dims_[2]; }
@@ -37,6 +46,9 @@ class CellList {
 
  private:
   Box box_;
+  bool ranged_ = false;
+  Domain domain_{};
+  CellRange range_{};                      // n: the global grid; count: dims_
   std::array<uint32_t, 3> dims_{1, 1, 1};
   Vec3d inv_width_{1, 1, 1};
   std::vector<uint32_t> cell_start_;
