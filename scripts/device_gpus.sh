@@ -180,7 +180,11 @@ if part sanitize; then
     --error-exitcode 9 "$BIN/decomposition_gpu_test" \
     --gtest_color=no --gtest_filter="${MEMCHECK_FILTER:-*Nccl*}" > "$O/sanitizer-memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") ranks clean"
-  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X compute-sanitizer --tool racecheck --racecheck-report all $NCCL_OUT \
+  # RACECHECK_X: more mpirun arguments (CUDA 13.0's racecheck crashes in its own
+  # library on CUDA IPC mappings: -x MESO_PEER_UPDATES=0 sends the ghosts
+  # through the host instead).
+  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X ${RACECHECK_X:-} compute-sanitizer --tool racecheck \
+    --racecheck-report all $NCCL_OUT \
     --error-exitcode 9 \
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="${RACECHECK_FILTER:-*SrdNccl*}" \
     > "$O/sanitizer-racecheck.log" 2>&1

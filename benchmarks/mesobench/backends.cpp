@@ -34,6 +34,14 @@ std::size_t device_bytes_of(const Backend& b) {
   return 0;
 }
 
+std::map<std::string, std::size_t> device_bytes_by_part_of(const Backend& b) {
+#ifdef MESO_HAVE_CUDA
+  if (const auto* info = dynamic_cast<const cuda::CudaBackendInfo*>(&b)) return info->device_bytes_by_part();
+#endif
+  (void)b;
+  return {};
+}
+
 bool nccl_transport_built() {
 #ifdef MESO_HAVE_CUDA
   return cuda::nccl_available();

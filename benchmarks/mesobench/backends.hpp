@@ -1,6 +1,9 @@
 // The backends compiled into this build, registered by name.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "meso/backend.hpp"
@@ -16,6 +19,8 @@ int gpu_count();
 bool nccl_transport_built();
 // Device memory a backend and its operations hold (0 for a CPU backend).
 std::size_t device_bytes_of(const Backend& b);
+// The same by holder (the particle arrays, each operation), empty for a CPU backend.
+std::map<std::string, std::size_t> device_bytes_by_part_of(const Backend& b);
 // Device-backend measurements of a simulation's backend for the benchmark
 // JSON (memory per particle, per-kernel time, bytes, bandwidth against the
 // measured copy bandwidth): the kernels of the MD step, or of the solvent's

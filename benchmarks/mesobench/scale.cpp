@@ -293,6 +293,10 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   // what a weak sweep should keep flat.
   const double dev_bytes = static_cast<double>(device_bytes_of(*b));
   const double dev_max = comm->max(dev_bytes), dev_per_particle = comm->max(n_local > 0 ? dev_bytes / n_local : 0.0);
+  // Rank 0's bytes per local particle by holder: where a rank's memory goes.
+  json parts = json::object();
+  for (const auto& [name, bytes] : device_bytes_by_part_of(*b))
+    parts[name] = n_local > 0 ? static_cast<double>(bytes) / n_local : 0.0;
   // Thermo reductions are collective.
   const ThermoSample thermo = sim.thermo();
   const double temperature = thermo.temperature, pressure = thermo.pressure;
@@ -333,6 +337,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   if (dev_max > 0) {
     p["device_bytes_max"] = dev_max;
     p["device_bytes_per_particle"] = dev_per_particle;
+  p["device_bytes_per_particle_by_part"] = parts;
   }
   p["final_temperature"] = temperature;
   if (sim.has_md()) p["final_pressure"] = pressure;  // the solvent's is not computed

@@ -88,6 +88,7 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
   }
 
   std::size_t device_bytes() const override { return ctx_.device_bytes(); }
+  std::map<std::string, std::size_t> device_bytes_by_part() const override { return ctx_.device_bytes_by_part(); }
   std::map<std::string, KernelProfile> profile_kernels(int repeats) override;
   std::map<std::string, KernelProfile> profile_mpcd(int repeats) override {
     return cuda::profile_mpcd<P>(ctx_, repeats);

@@ -2,6 +2,8 @@
 // copy-out, and the registry of live operations (cuda_context.cuh).
 #include "core/cuda_context.cuh"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
@@ -100,6 +103,21 @@ void CudaContextBase::restrict_cells(const Domain& d) {
   grid.first_y = r.first[1];
   grid.first_z = r.first[2];
   invalidate_graphs();
+}
+
+std::map<std::string, std::size_t> CudaContextBase::device_bytes_by_part() const {
+  std::map<std::string, std::size_t> parts{{"particles", particle_bytes()}, {"control", ctl.bytes()}};
+  for (const DeviceOp* op : ops) {
+    // The class's name without namespaces or template arguments.
+    int status = 0;
+    char* d = abi::__cxa_demangle(typeid(*op).name(), nullptr, nullptr, &status);
+    std::string name = status == 0 && d ? d : typeid(*op).name();
+    std::free(d);
+    name = name.substr(0, name.find('<'));
+    name = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+    parts[name] += op->device_bytes();
+  }
+  return parts;
 }
 
 std::size_t CudaContextBase::device_bytes() const {

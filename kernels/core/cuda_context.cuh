@@ -20,6 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/device_views.cuh"
@@ -126,6 +128,7 @@ class CudaContextBase {
   double r_list() const { return sys.max_rcut() + params.skin; }
   // Device memory of the context's arrays and of every live operation's.
   std::size_t device_bytes() const;
+  std::map<std::string, std::size_t> device_bytes_by_part() const;
 
  protected:
   // The precision-independent part of set_system: parameters, flags, grid,

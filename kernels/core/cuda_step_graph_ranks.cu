@@ -43,7 +43,7 @@ void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
   if (h->abort) raise_force_stops(forces_);
   const bool mine = h->list.rebuild;
   double d2 = 0.0;
-  std::memcpy(&d2, &h->list.max_disp_bits, sizeof d2);
+  std::memcpy(&d2, &h->list.step_disp_bits, sizeof d2);
   constexpr double kRebuildMark = 1e300;  // above any squared displacement
   const double vote = comm.max(mine ? kRebuildMark : d2);
   const bool rebuild = vote >= kRebuildMark;
@@ -53,12 +53,14 @@ void CudaStepGraph::decomposed_step(Communicator& comm, bool sums) {
   }
   // Displacements grow about linearly between builds (ballistic over the
   // few steps a list lives): near if this step's growth, once and a half
-  // again, reaches half the skin. A wrong guess costs time, never a pair.
+  // again, reaches half the skin; after a rebuild, far (one step's motion
+  // does not cross half the skin). A wrong guess costs time, never a pair.
   const double d = rebuild ? 0.0 : std::sqrt(vote);
+  const double next = d + 1.5 * (d - last_disp_);
   if (rules_.rebuild_every)
     rebuild_near_ = h->list.steps_since_build + 2 >= rules_.rebuild_every;
   else
-    rebuild_near_ = rebuild || (d + 1.5 * (d - last_disp_)) * (d + 1.5 * (d - last_disp_)) > rules_.half_skin_sq;
+    rebuild_near_ = !rebuild && next * next > rules_.half_skin_sq;
   last_disp_ = d;
   if (rebuild) {
     if (!mine) {  // as open_step decides a rebuild, for this rank too

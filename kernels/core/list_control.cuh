@@ -10,6 +10,7 @@ namespace meso::cuda {
 
 struct ListControl {
   unsigned long long max_disp_bits;  // max squared displacement since the build (double bits)
+  unsigned long long step_disp_bits; // the same as the last open_step read it (max_disp_bits restarts)
   unsigned int rebuild;              // this step rebuilds the neighbor list
   unsigned int sort_due;             // this rebuild also reorders the particles
   unsigned int cell_overflow;        // atomic cells: largest occupancy seen when over capacity

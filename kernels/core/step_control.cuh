@@ -45,6 +45,7 @@ __device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a
     ListControl& l = ctl->list;
     ctl->step += 1;
     const double d2 = __longlong_as_double(static_cast<long long>(l.max_disp_bits));
+    l.step_disp_bits = l.max_disp_bits;
     l.max_disp_bits = 0;
     l.steps_since_build += 1;
     if (a.rules.reorder) l.steps_since_sort += 1;

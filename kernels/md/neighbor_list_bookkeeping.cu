@@ -55,17 +55,19 @@ __global__ void displacement_kernel(const S4* __restrict__ pos, const S4* __rest
 template <class S4>
 __global__ void edge_kernel(const S4* __restrict__ pos, uint32_t n, EdgeFaces f, uint8_t* __restrict__ edge) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Vec3d r = xyz(ldg4(pos + i));
   bool near = false;
-  for (int k = 0; k < f.count; ++k) {
+  const Vec3d r = i < n ? xyz(ldg4(pos + i)) : Vec3d{0, 0, 0};
+  for (int k = 0; k < f.count && i < n; ++k) {
     const double x = f.axis[k] == 0 ? r.x : f.axis[k] == 1 ? r.y : r.z;
     double u = x - f.lo[k];  // folded into [0, len), as DomainSlab::offset
     if (u < 0.0) u += f.len[k];
     if (u >= f.len[k]) u -= f.len[k];
     near = near || u < f.reach || u >= f.width[k] - f.reach;
   }
-  edge[i] = near ? 1 : 0;
+  // By 32 rows (a warp of the force kernels, whose blocks are whole warps):
+  // a warp of interior and edge rows would otherwise run in both launches.
+  near = __any_sync(0xffffffffu, near);
+  if (i < n) edge[i] = near ? 1 : 0;
 }
 
 }  // namespace

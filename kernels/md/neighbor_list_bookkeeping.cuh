@@ -35,10 +35,12 @@ struct EdgeFaces {
   double reach = 0.0;
 };
 
-// edge[i] = 1 for the local particles [0, n) within reach of a shared face,
-// 0 for the others (NlistView::edge), at a build: their rows are fixed until
-// the next one, and a row of a particle farther than r_c + skin from every
-// face holds no ghost (a ghost lies beyond some face).
+// edge[i] = 1 for the local particles [0, n) within reach of a shared face
+// and for every other row of their group of 32 (i / 32: the force kernels'
+// warps, so that no warp runs in both launches), 0 for the others
+// (NlistView::edge), at a build: the rows are fixed until the next one, and
+// a row of a particle farther than r_c + skin from every face holds no
+// ghost (a ghost lies beyond some face).
 template <class S4>
 void mark_edge_rows(const S4* pos, uint32_t n, const EdgeFaces& f, uint8_t* edge, cudaStream_t s);
 

@@ -39,6 +39,9 @@ class CudaBackendInfo {
   virtual ~CudaBackendInfo() = default;
   // Device memory held by this backend and every operation it created, in bytes.
   virtual std::size_t device_bytes() const = 0;
+  // The same by holder: "particles" (the particle arrays), "control", and
+  // each live operation by its class (CudaNeighborList, CudaDomainStorage, ...).
+  virtual std::map<std::string, std::size_t> device_bytes_by_part() const = 0;
   // Times each piece of a step `repeats` times (CUDA events) on the current
   // state and returns median times and byte counts, keyed by piece name
   // ("integrate_first_half", "displacement", "cells", "nlist",
