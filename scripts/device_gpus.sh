@@ -22,7 +22,7 @@
 #   phases  srd-fluid on 2 and 4 GPUs (nccl) with MESO_SOLVENT_PHASES=1
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
 #   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
-#           the vote and the ghost update (default) and without (MESO_OVERLAP=0), alternated twice
+#           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
 # After every part the outputs are packed into $OUT/gpus.tgz.

@@ -105,6 +105,7 @@ class CudaContextBase {
   // the list is dead while the scratch is in use. Set by the reorder
   // operation, which the StepPlan creates before the neighbor list.
   std::size_t list_scratch_bytes = 0;
+  std::size_t list_storage_bytes = 0;  // what the list holds now (published with it)
 
   // ctl->nh.mv2 holds sum m v^2 of the current velocities in the order of the
   // current particles (nvt): false after set_system and after a reorder

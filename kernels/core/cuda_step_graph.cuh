@@ -65,10 +65,10 @@ class CudaStepGraph {
   std::vector<uint64_t> serials_;  // of the operations above, in that order
   bool fused_ = false;             // the last force performs the second half
   StepRules rules_;                // the plan's rebuild and sort decisions
-  // Several ranks: the interior rows' forces run while the host takes the
-  // rebuild vote and the ghosts travel (MESO_OVERLAP=0: not), unless the
-  // last votes' displacements say a rebuild is near (MESO_OVERLAP=always:
-  // even then, as the tests run it).
+  // Several ranks, MESO_OVERLAP=1: the interior rows' forces run while the
+  // host takes the rebuild vote and the ghosts travel, unless the last
+  // votes' displacements say a rebuild is near (MESO_OVERLAP=always: even
+  // then, as the tests run it). Off by default (slower as measured).
   bool overlap_ = false;
   bool speculate_always_ = false;
   bool rebuild_near_ = true;

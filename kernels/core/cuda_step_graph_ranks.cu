@@ -20,7 +20,7 @@ namespace meso::cuda {
 //
 // The host waits once, for the step's control, and then takes the vote (one
 // all-reduce of the largest displacement, or of a rebuild mark). With
-// overlap_ the interior rows' forces, which read no ghost, are enqueued
+// overlap_ (MESO_OVERLAP=1) the interior rows' forces, which read no ghost, are enqueued
 // before that wait: the device computes them while the host votes and
 // enqueues the ghost update and the edge rows' forces behind them, so the
 // vote and the update leave the device's critical path. They are
@@ -91,7 +91,10 @@ void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, 
   // From the first half-step on, ghosts carry the velocity the forces read.
   ctx_.forces_read_pred = ctx_.gw || fused_;
   const char* env = std::getenv("MESO_OVERLAP");
-  const std::string mode = env ? env : "1";
+  // Off unless asked (MESO_OVERLAP=1): measured slower on 2 and 4 H200s
+  // (results/scaling/h200x4-overlap-52fe797), the two launches and the
+  // recomputed rebuild steps costing more than the vote they hide.
+  const std::string mode = env ? env : "0";
   overlap_ = mode != "0" && !forces_.empty() && ctx_.nlist.edge;
   speculate_always_ = mode == "always";  // the tests' setting: every step, rebuilds too
   for (DeviceForce* f : forces_) overlap_ = overlap_ && f->takes_rows();

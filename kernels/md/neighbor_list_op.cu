@@ -260,6 +260,7 @@ class CudaNeighborList final : public NeighborListOp,
     v.count = count_.data();
     v.edge = edge_.size() ? edge_.data() : nullptr;
     ctx_.nlist = v;
+    ctx_.list_storage_bytes = idx_.bytes();
   }
   // The faces of the domain that neighbouring ranks share, and the reach of
   // a row: r_c + skin, widened far beyond the builders' 2^-20 (fp32 lists).

@@ -41,15 +41,20 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
       throw std::logic_error("cuda reorder: the neighbor list (its scratch) was not created");
     char* base = reinterpret_cast<char*>(ctx_.nlist.idx);
     // On several ranks migration can leave more local particles than the
-    // list's storage was lent for (it is reordered right after migration,
+    // scratch was laid out for (it is reordered right after migration,
     // before the list is built for the new count, and outside any graph):
-    // then the reorder keeps scratch of its own, sized with room to spare.
-    if (ctx_.n > sized_for_ || own_.size()) {
-      if (ctx_.n > sized_for_) {
-        layout(ctx_.n + ctx_.n / 4);
-        own_.resize(total_);
-      }
+    // laid out again with a sixteenth to spare, still in the list's storage
+    // (far larger: its rows) and asked of its next allocation; scratch of
+    // its own only where the storage is smaller (not seen in practice).
+    if (ctx_.n > sized_for_) {
+      layout(ctx_.n + ctx_.n / 16);
+      ctx_.list_scratch_bytes = total_;
+    }
+    if (total_ > ctx_.list_storage_bytes) {
+      own_.resize(total_);
       base = own_.data();
+    } else {
+      own_.release();
     }
     ReorderScratch sc{reinterpret_cast<unsigned long long*>(base + at_keys_in_),
                       reinterpret_cast<unsigned long long*>(base + at_keys_out_),
