@@ -25,6 +25,7 @@
 #           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
+#           (racecheck with MESO_CUDA_GRAPHS=0; RACECHECK_X adds mpirun arguments)
 # After every part the outputs are packed into $OUT/gpus.tgz.
 # Usage: PARTS="tests srd" scripts/device_gpus.sh <output dir>
 set -u
@@ -180,10 +181,13 @@ if part sanitize; then
     --error-exitcode 9 "$BIN/decomposition_gpu_test" \
     --gtest_color=no --gtest_filter="${MEMCHECK_FILTER:-*Nccl*}" > "$O/sanitizer-memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") ranks clean"
-  # RACECHECK_X: more mpirun arguments (CUDA 13.0's racecheck crashes in its own
-  # library on CUDA IPC mappings: -x MESO_PEER_UPDATES=0 sends the ghosts
-  # through the host instead).
-  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X ${RACECHECK_X:-} compute-sanitizer --tool racecheck \
+  # racecheck of compute-sanitizer 2025.3.1 (CUDA 13.0) crashes in its own
+  # library (a segfault in libsanitizer-collection.so) on the one-rank MD
+  # step graph, whose conditional nodes the tests' one-rank references run:
+  # MESO_CUDA_GRAPHS=0 runs the same kernels from the host. RACECHECK_X:
+  # more mpirun arguments (-x MESO_OVERLAP=always).
+  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X -x MESO_CUDA_GRAPHS=0 ${RACECHECK_X:-} \
+    compute-sanitizer --tool racecheck \
     --racecheck-report all $NCCL_OUT \
     --error-exitcode 9 \
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="${RACECHECK_FILTER:-*SrdNccl*}" \
