@@ -165,7 +165,7 @@ int cmd_scale(const ScaleOptions& o) {
   // any launch: a point that cannot run is refused with its sizes.
   for (int r : o.ranks) {
     const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
-    const DecomposedBox d = decomposed_box(c.make_setup());
+    const DecomposedBox d = decomposed_box(c.make_setup_by_rank());
 #ifdef MESO_HAVE_MPI
     if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width, d.density);
     else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width);
@@ -240,8 +240,9 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
   const ResolvedVariant rv = resolve_variant(c.workload_name(), o.backend, o.variant);
-  // The setup, built once (outside the setup time).
-  SimulationSetup whole = c.make_setup();
+  // The setup: each rank builds only its own particles where the workload
+  // can (inside the set-up time), otherwise the whole system, before it.
+  SimulationSetup whole = c.make_setup_by_rank();
   const uint64_t n_total = whole.size();
   const DecomposedBox dbox = decomposed_box(whole);
   const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width, dbox.density)

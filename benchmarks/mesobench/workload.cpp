@@ -168,6 +168,10 @@ SimulationSetup BenchCase::make_setup() const {
   return s;
 }
 
+SimulationSetup BenchCase::make_setup_by_rank() const {
+  return topology ? make_setup() : workload->make_setup_by_rank(*this);
+}
+
 std::string BenchCase::setup() const {
   return workload->setup(*this) + (topology ? " topology=" + digest(*topology) : "");
 }

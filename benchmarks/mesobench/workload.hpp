@@ -55,6 +55,9 @@ struct BenchCase {
   // What the Simulation runs: MD particles (with the --topology given), an
   // MPCD solvent, or both.
   SimulationSetup make_setup() const;
+  // The same for the scaling harness: each rank builds its own particles
+  // where the workload can (Workload::make_setup_by_rank; not with --topology).
+  SimulationSetup make_setup_by_rank() const;
   // Full name for a backend and the variant string it honoured; a --param
   // setting that the workload's parameter part does not show is appended
   // ("/integrator=nvt"), so runs that differ in it are different cases, and
@@ -135,6 +138,10 @@ class Workload {
   // What the Simulation runs; by default the MD particles of make_system
   // run with the case's RunParams.
   virtual SimulationSetup make_setup(const BenchCase& c) const { return {make_system(c), c.run, std::nullopt}; }
+  // What the scaling harness runs: the same system, built by each rank for
+  // its own domain where the workload can (SimulationSetup::md_owned);
+  // otherwise make_setup.
+  virtual SimulationSetup make_setup_by_rank(const BenchCase& c) const { return make_setup(c); }
   virtual System make_system(const BenchCase& c) const;  // MD particles
   // The periodic box of the case (by default from its built setup).
   virtual Box box(const BenchCase& c) const { return make_setup(c).box(); }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "meso/error.hpp"
@@ -78,7 +80,12 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, SimulationSetup setup, 
     : backend_(std::move(backend)), make_comm_(std::move(make_comm)), params_(setup.run),
       solvent_sys_(std::move(setup.solvent)), step_(from ? from->step : 0) {
   if (setup.md) system_ = std::move(*setup.md);
+  md_owned_ = std::move(setup.md_owned);
+  n_md_ = md_owned_ ? setup.md_count : system_.particles.n_local;
   if (!setup.md && !solvent_sys_) throw_input_error("a simulation needs MD particles, an MPCD solvent, or both");
+  if (md_owned_ && (from || solvent_sys_))
+    throw_input_error("MD particles built by each rank (SimulationSetup::md_owned) start fresh, without a "
+                      "checkpoint or a solvent");
   if (setup.md) serial_ = io::next_run_serial();
   if (solvent_sys_) solvent_serial_ = io::next_run_serial();
   start(from, setup.md.has_value());
@@ -155,13 +162,32 @@ void Simulation::start_solvent() {
 void Simulation::start_md(const Checkpoint* from) {
   if (from) system_.particles = from->particles;  // validated below as the run will see them
   params_.validate();
-  system_.validate(params_.skin);
   std::unique_ptr<Communicator> comm;
-  if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
+  if (md_owned_) {
+    // Each rank builds its own particles (a collective), checked on each
+    // rank, and their count over the ranks.
+    if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
+    const SingleRankCommunicator whole(system_.box, system_.max_rcut() + params_.skin);
+    const Communicator& c = comm ? *comm : static_cast<const Communicator&>(whole);
+    system_.particles = md_owned_(c.domain(), [&c](double x) { return c.sum(x); });
+    const auto built = static_cast<uint64_t>(c.sum(double(system_.particles.n_local)));
+    if (built != n_md_)
+      throw std::logic_error("the ranks built " + std::to_string(built) + " MD particles of " + std::to_string(n_md_));
+    if (system_.particles.n_local > 0) {
+      system_.validate(params_.skin);
+    } else {  // a rank may own none: its parameters are checked all the same
+      System check = system_;
+      check.particles.resize(1);
+      check.validate(params_.skin);
+    }
+  } else {
+    system_.validate(params_.skin);
+    if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
+  }
   if (comm && comm->size() > 1) {
     if (from)
       throw_input_error("continuing a checkpoint on ", comm->size(), " ranks is not provided yet: restart on one rank");
-    const System mine = owned_part(system_, comm->domain());
+    const System mine = md_owned_ ? system_ : owned_part(system_, comm->domain());
     backend_->set_system(mine, params_);
     plan_ = StepPlan::build(*backend_, mine, params_, std::move(comm));
     plan_->prepare();
@@ -325,7 +351,7 @@ ThermoSample Simulation::thermo() const {
     t.potential_energy = c.sum(t.potential_energy);
     t.pressure = c.sum(t.pressure);
     t.momentum = {c.sum(t.momentum.x), c.sum(t.momentum.y), c.sum(t.momentum.z)};
-    const double n = static_cast<double>(system_.particles.n_local);
+    const double n = static_cast<double>(n_md_);
     t.temperature = n > 1 ? 2.0 * t.kinetic_energy / (3.0 * n - 3.0) : 0.0;
   }
   t.thermostat_energy = plan_->method().thermostat_energy();

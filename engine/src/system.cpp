@@ -161,6 +161,21 @@ void DpdFluidParams::validate() const {
 }
 
 System make_dpd_fluid(const DpdFluidParams& p) {
+  uint64_t n = 0;
+  System sys = dpd_fluid_parameters(p, n);
+  sys.particles.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    sys.particles.tag[i] = static_cast<uint32_t>(i);
+    sys.particles.type[i] = static_cast<uint32_t>(i % p.types);
+    sys.particles.image[i] = {0, 0, 0};
+    sys.particles.force[i] = {0.0, 0.0, 0.0};
+  }
+  place_uniform_random(sys, p.seed);
+  draw_maxwell_boltzmann(sys, p.kT, p.seed);
+  return sys;
+}
+
+System dpd_fluid_parameters(const DpdFluidParams& p, uint64_t& n_out) {
   p.validate();
   System sys;
   double lx = p.lx, ly = p.ly, lz = p.lz;
@@ -184,15 +199,7 @@ System make_dpd_fluid(const DpdFluidParams& p) {
   for (uint32_t a = 0; a < p.types; ++a)
     for (uint32_t b = a; b < p.types; ++b)
       sys.dpd.set(a, b, {p.a, p.gamma, std::sqrt(2.0 * p.gamma * p.kT), p.rcut, p.s});
-  sys.particles.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    sys.particles.tag[i] = static_cast<uint32_t>(i);
-    sys.particles.type[i] = static_cast<uint32_t>(i % p.types);
-    sys.particles.image[i] = {0, 0, 0};
-    sys.particles.force[i] = {0.0, 0.0, 0.0};
-  }
-  place_uniform_random(sys, p.seed);
-  draw_maxwell_boltzmann(sys, p.kT, p.seed);
+  n_out = n;
   return sys;
 }
 

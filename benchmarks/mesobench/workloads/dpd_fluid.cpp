@@ -7,6 +7,7 @@
 
 #include "../workload.hpp"
 #include "meso/error.hpp"
+#include "meso/init.hpp"
 #include "meso/presets.hpp"
 
 namespace meso::bench {
@@ -189,6 +190,22 @@ class DpdFluid final : public Workload {
   }
 
   System make_system(const BenchCase& c) const override { return make_dpd_fluid(params_of<DpdFluidParams>(c)); }
+
+  // Each rank places its own particles (place_stratified: stratified by
+  // blocks, not the whole-box draw of make_system) and draws their
+  // velocities with the momentum and temperature summed over the ranks.
+  SimulationSetup make_setup_by_rank(const BenchCase& c) const override {
+    const DpdFluidParams f = params_of<DpdFluidParams>(c);
+    uint64_t n = 0;
+    SimulationSetup s{dpd_fluid_parameters(f, n), c.run, std::nullopt};
+    s.md_count = n;
+    s.md_owned = [f, n, mass = s.md->type_mass](const Domain& d, const std::function<double(double)>& sum) {
+      ParticleData<double> p = place_stratified(n, f.types, f.seed, d);
+      draw_maxwell_boltzmann(p, mass, f.kT, f.seed, n, sum);
+      return p;
+    };
+    return s;
+  }
 
  private:
   BenchCase fluid(double rho, double rc, uint64_t n, bool in_default) const {

@@ -21,14 +21,25 @@ namespace meso {
 // (a whole number) and its collisions act on the MD particles of its
 // embed_types; the boxes agree (require_embeddable). A step of the
 // simulation is an MD step, or one collision period for a solvent alone.
+//
+// The MD particles come whole in md->particles, or, with `md_owned`, each
+// rank builds only those its domain owns: md->particles stays empty,
+// md_count says how many there are in all, and md_owned is called once
+// on every rank with its domain and the ranks' sum (a collective), as
+// place_stratified and the over-ranks draw_maxwell_boltzmann allow. Set-up
+// memory and time then scale with the rank, not the system.
 struct SimulationSetup {
+  using OwnedParticles =
+      std::function<ParticleData<double>(const Domain&, const std::function<double(double)>& sum)>;
   std::optional<System> md;
   RunParams run;  // the MD particles' dynamics
   std::optional<MpcdSystem> solvent;
+  OwnedParticles md_owned = {};
+  uint64_t md_count = 0;
 
   // Particles of both kinds.
   uint64_t size() const {
-    return (md ? md->particles.n_local : 0) + (solvent ? solvent->particles.size() : 0);
+    return (md ? (md_owned ? md_count : md->particles.n_local) : 0) + (solvent ? solvent->particles.size() : 0);
   }
   const Box& box() const { return md ? md->box : solvent->box; }
   double step_time() const { return md ? run.dt : solvent->params.dt; }  // dt, or dt_c of a solvent alone
@@ -150,6 +161,8 @@ class Simulation {
   RunParams params_;
   std::optional<MpcdSystem> solvent_sys_;
   uint64_t n_solvent_ = 0;  // the whole solvent's particles (thermo on several ranks)
+  SimulationSetup::OwnedParticles md_owned_;  // each rank builds its own (SimulationSetup)
+  uint64_t n_md_ = 0;                         // the whole system's MD particles
   uint64_t step_ = 0;
   // Frames for an installed io::FrameSink (validate --trajectory): one run
   // serial for the MD particles, one for the solvent.

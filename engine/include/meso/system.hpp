@@ -106,6 +106,10 @@ struct DpdFluidParams {
 // Builds a homogeneous DPD fluid: uniform random positions and Maxwell-Boltzmann
 // velocities at kT with zero net momentum (see init.hpp), both from `seed`.
 System make_dpd_fluid(const DpdFluidParams& p);
+// The same system without its particles, and their count n: what each rank
+// of a decomposed start completes with place_stratified and the over-ranks
+// draw_maxwell_boltzmann (SimulationSetup::md_owned).
+System dpd_fluid_parameters(const DpdFluidParams& p, uint64_t& n);
 
 // A homogeneous Lennard-Jones liquid (the `lj-liquid` workload and the
 // nve-drift validation): one type, eps, sigma, alpha, r_cut, mode, r_on.
