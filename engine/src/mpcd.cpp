@@ -93,19 +93,28 @@ void MpcdSystem::validate() const {
   }
 }
 
-MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
+MpcdSystem srd_fluid_parameters(const SrdFluidParams& f, const MpcdParams& params, uint64_t& n) {
   params.validate();
   require_positive("SRD box edge L", f.L);
   require_positive("SRD density rho", f.rho);
-  const double edge = f.L * params.cell_size;
   const double n_real = f.rho * f.L * f.L * f.L;
   if (n_real > 4.0e9) throw_input_error("SRD fluid of ", n_real, " particles is too large");
-  const auto n = static_cast<std::size_t>(std::llround(n_real));
+  n = static_cast<uint64_t>(std::llround(n_real));
+  MpcdSystem s;
+  s.box = Box(f.L * params.cell_size);
+  s.params = params;
+  return s;
+}
+
+MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
+  uint64_t count = 0;
+  MpcdSystem shell = srd_fluid_parameters(f, params, count);
+  const auto n = static_cast<std::size_t>(count);
   // The MD initial-state draws (init.hpp) on a one-type System of mass m:
   // uniform positions, Maxwell-Boltzmann velocities with the net momentum
   // removed exactly and the kinetic temperature set to kT.
   System tmp;
-  tmp.box = Box(edge);
+  tmp.box = shell.box;
   tmp.type_names = {"S"};
   tmp.type_mass = {params.mass};
   tmp.particles.resize(n);

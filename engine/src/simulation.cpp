@@ -82,10 +82,14 @@ Simulation::Simulation(std::unique_ptr<Backend> backend, SimulationSetup setup, 
   if (setup.md) system_ = std::move(*setup.md);
   md_owned_ = std::move(setup.md_owned);
   n_md_ = md_owned_ ? setup.md_count : system_.particles.n_local;
+  solvent_owned_ = std::move(setup.solvent_owned);
+  n_solvent_ = solvent_owned_ ? setup.solvent_count : (solvent_sys_ ? solvent_sys_->particles.size() : 0);
   if (!setup.md && !solvent_sys_) throw_input_error("a simulation needs MD particles, an MPCD solvent, or both");
   if (md_owned_ && (from || solvent_sys_))
     throw_input_error("MD particles built by each rank (SimulationSetup::md_owned) start fresh, without a "
                       "checkpoint or a solvent");
+  if (solvent_owned_ && (from || setup.md))
+    throw_input_error("a solvent built by each rank (SimulationSetup::solvent_owned) starts fresh, alone");
   if (setup.md) serial_ = io::next_run_serial();
   if (solvent_sys_) solvent_serial_ = io::next_run_serial();
   start(from, setup.md.has_value());
@@ -141,16 +145,36 @@ void Simulation::start_solvent() {
     plan_->add_solvent(*backend_, sys, period);
     return;
   }
-  sys.validate();
-  n_solvent_ = sys.particles.size();
+  sys.validate();  // the parameters (and the particles, when they come whole)
+  if (!solvent_owned_) n_solvent_ = sys.particles.size();
   std::unique_ptr<Communicator> comm;
   if (make_comm_) comm = make_comm_(sys.box, 2.0 * sys.params.cell_size);
+  if (solvent_owned_) {
+    // Each rank builds its own solvent particles (a collective); their
+    // count over the ranks is checked, the particles by set_mpcd.
+    const SingleRankCommunicator whole(sys.box, 2.0 * sys.params.cell_size);
+    const Communicator& c = comm ? *comm : static_cast<const Communicator&>(whole);
+    const ParticleData<double> own = solvent_owned_(c.domain(), [&c](double x) { return c.sum(x); });
+    const auto built = static_cast<uint64_t>(c.sum(double(own.n_local)));
+    if (built != n_solvent_)
+      throw std::logic_error("the ranks built " + std::to_string(built) + " solvent particles of " +
+                             std::to_string(n_solvent_));
+    MpcdParticles& p = sys.particles;
+    p.resize(own.n_local);
+    for (std::size_t i = 0; i < own.n_local; ++i) {
+      p.position[i] = own.position[i];
+      p.velocity[i] = own.velocity[i];
+      p.type[i] = own.type[i];
+      p.tag[i] = own.tag[i];
+      p.image[i] = own.image[i];
+    }
+  }
   if (!comm || comm->size() == 1) {
     backend_->set_mpcd(sys);
     plan_ = StepPlan::build_solvent(*backend_, sys, std::move(comm));
     return;
   }
-  const MpcdSystem mine = owned_solvent(sys, comm->domain());
+  const MpcdSystem mine = solvent_owned_ ? sys : owned_solvent(sys, comm->domain());
   backend_->set_mpcd(mine);
   plan_ = StepPlan::build_solvent(*backend_, mine, std::move(comm));
   // solvent_system() keeps the box and params (thermo, frames); on several

@@ -10,6 +10,7 @@
 #include "../memory_estimate.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
+#include "meso/init.hpp"
 #include "meso/presets.hpp"
 
 namespace meso::bench {
@@ -154,6 +155,20 @@ class SrdFluid final : public Workload {
   SimulationSetup make_setup(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     return {std::nullopt, {}, make_srd_fluid(s.srd, s.solvent)};
+  }
+  // Each rank places its own solvent particles (place_stratified) and draws
+  // their velocities with the momentum and temperature summed over the ranks.
+  SimulationSetup make_setup_by_rank(const BenchCase& c) const override {
+    const SrdCase sc = params_of<SrdCase>(c);
+    uint64_t n = 0;
+    SimulationSetup s{std::nullopt, {}, srd_fluid_parameters(sc.srd, sc.solvent, n)};
+    s.solvent_count = n;
+    s.solvent_owned = [sc, n](const Domain& d, const std::function<double(double)>& sum) {
+      ParticleData<double> p = place_stratified(n, 1, sc.srd.seed, d);
+      draw_maxwell_boltzmann(p, {sc.solvent.mass}, sc.solvent.kT, sc.srd.seed, n, sum);
+      return p;
+    };
+    return s;
   }
   double time_step(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent.dt; }
   Box box(const BenchCase& c) const override {

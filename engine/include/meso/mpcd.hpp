@@ -80,6 +80,10 @@ struct SrdFluidParams {
   uint64_t seed = 1;
 };
 MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params);
+// The same solvent without its particles, and their count n: what each rank
+// of a decomposed start completes with place_stratified and the over-ranks
+// draw_maxwell_boltzmann (SimulationSetup::solvent_owned).
+MpcdSystem srd_fluid_parameters(const SrdFluidParams& f, const MpcdParams& params, uint64_t& n);
 
 // Observables of the solvent: total momentum, kinetic energy, the kinetic
 // temperature 2 K / (3 (N - 1)) (the momentum is conserved; a mean flow

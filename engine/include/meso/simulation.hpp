@@ -36,10 +36,15 @@ struct SimulationSetup {
   std::optional<MpcdSystem> solvent;
   OwnedParticles md_owned = {};
   uint64_t md_count = 0;
+  // The same for a solvent alone: solvent->particles stays empty, and each
+  // rank's own come from solvent_owned (position, velocity, tag).
+  OwnedParticles solvent_owned = {};
+  uint64_t solvent_count = 0;
 
   // Particles of both kinds.
   uint64_t size() const {
-    return (md ? (md_owned ? md_count : md->particles.n_local) : 0) + (solvent ? solvent->particles.size() : 0);
+    return (md ? (md_owned ? md_count : md->particles.n_local) : 0) +
+           (solvent ? (solvent_owned ? solvent_count : solvent->particles.size()) : 0);
   }
   const Box& box() const { return md ? md->box : solvent->box; }
   double step_time() const { return md ? run.dt : solvent->params.dt; }  // dt, or dt_c of a solvent alone
@@ -161,8 +166,8 @@ class Simulation {
   RunParams params_;
   std::optional<MpcdSystem> solvent_sys_;
   uint64_t n_solvent_ = 0;  // the whole solvent's particles (thermo on several ranks)
-  SimulationSetup::OwnedParticles md_owned_;  // each rank builds its own (SimulationSetup)
-  uint64_t n_md_ = 0;                         // the whole system's MD particles
+  SimulationSetup::OwnedParticles md_owned_, solvent_owned_;  // each rank builds its own (SimulationSetup)
+  uint64_t n_md_ = 0;                                          // the whole system's MD particles
   uint64_t step_ = 0;
   // Frames for an installed io::FrameSink (validate --trajectory): one run
   // serial for the MD particles, one for the solvent.
