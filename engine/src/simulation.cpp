@@ -73,6 +73,36 @@ MpcdSystem owned_solvent(const MpcdSystem& sys, const Domain& d) {
 
 SimulationSetup md_setup(const System& sys, const RunParams& params) { return {sys, params, std::nullopt}; }
 
+// The particles a rank builds for its own domain (SimulationSetup's
+// md_owned or solvent_owned; a collective), their count over the ranks
+// checked against the setup's. Without a communicator, or on one rank,
+// the domain is the whole box.
+ParticleData<double> build_owned(const SimulationSetup::OwnedParticles& source, const Communicator* comm,
+                                 const Box& box, double ghost_width, uint64_t count, const char* what) {
+  const SingleRankCommunicator whole(box, ghost_width);
+  const Communicator& c = comm ? *comm : static_cast<const Communicator&>(whole);
+  ParticleData<double> own = source(c.domain(), [&c](double x) { return c.sum(x); });
+  const auto built = static_cast<uint64_t>(c.sum(double(own.n_local)));
+  if (built != count)
+    throw std::logic_error("the ranks built " + std::to_string(built) + " " + what + " of " + std::to_string(count));
+  return own;
+}
+
+// Solvent particles in the MD particles' layout and back (the gather, a
+// solvent built by each rank).
+MpcdParticles as_solvent(const ParticleData<double>& p) {
+  MpcdParticles out;
+  out.resize(p.n_local);
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    out.position[i] = p.position[i];
+    out.velocity[i] = p.velocity[i];
+    out.type[i] = p.type[i];
+    out.tag[i] = p.tag[i];
+    out.image[i] = p.image[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 Simulation::Simulation(std::unique_ptr<Backend> backend, SimulationSetup setup, CommunicatorFactory make_comm,
@@ -150,24 +180,9 @@ void Simulation::start_solvent() {
   std::unique_ptr<Communicator> comm;
   if (make_comm_) comm = make_comm_(sys.box, 2.0 * sys.params.cell_size);
   if (solvent_owned_) {
-    // Each rank builds its own solvent particles (a collective); their
-    // count over the ranks is checked, the particles by set_mpcd.
-    const SingleRankCommunicator whole(sys.box, 2.0 * sys.params.cell_size);
-    const Communicator& c = comm ? *comm : static_cast<const Communicator&>(whole);
-    const ParticleData<double> own = solvent_owned_(c.domain(), [&c](double x) { return c.sum(x); });
-    const auto built = static_cast<uint64_t>(c.sum(double(own.n_local)));
-    if (built != n_solvent_)
-      throw std::logic_error("the ranks built " + std::to_string(built) + " solvent particles of " +
-                             std::to_string(n_solvent_));
-    MpcdParticles& p = sys.particles;
-    p.resize(own.n_local);
-    for (std::size_t i = 0; i < own.n_local; ++i) {
-      p.position[i] = own.position[i];
-      p.velocity[i] = own.velocity[i];
-      p.type[i] = own.type[i];
-      p.tag[i] = own.tag[i];
-      p.image[i] = own.image[i];
-    }
+    // Each rank builds its own solvent particles; set_mpcd checks them.
+    sys.particles = as_solvent(build_owned(solvent_owned_, comm.get(), sys.box, 2.0 * sys.params.cell_size,
+                                           n_solvent_, "solvent particles"));
   }
   if (!comm || comm->size() == 1) {
     backend_->set_mpcd(sys);
@@ -188,15 +203,10 @@ void Simulation::start_md(const Checkpoint* from) {
   params_.validate();
   std::unique_ptr<Communicator> comm;
   if (md_owned_) {
-    // Each rank builds its own particles (a collective), checked on each
-    // rank, and their count over the ranks.
-    if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
-    const SingleRankCommunicator whole(system_.box, system_.max_rcut() + params_.skin);
-    const Communicator& c = comm ? *comm : static_cast<const Communicator&>(whole);
-    system_.particles = md_owned_(c.domain(), [&c](double x) { return c.sum(x); });
-    const auto built = static_cast<uint64_t>(c.sum(double(system_.particles.n_local)));
-    if (built != n_md_)
-      throw std::logic_error("the ranks built " + std::to_string(built) + " MD particles of " + std::to_string(n_md_));
+    // Each rank builds its own particles, checked on each rank.
+    const double width = system_.max_rcut() + params_.skin;
+    if (make_comm_) comm = make_comm_(system_.box, width);
+    system_.particles = build_owned(md_owned_, comm.get(), system_.box, width, n_md_, "MD particles");
     if (system_.particles.n_local > 0) {
       system_.validate(params_.skin);
     } else {  // a rank may own none: its parameters are checked all the same
@@ -313,16 +323,7 @@ MpcdParticles Simulation::solvent_particles() const {
     mine.image[i] = p.image[i];
   }
   plan_->comm().gather(mine, all);
-  MpcdParticles out;
-  out.resize(all.n_local);
-  for (std::size_t i = 0; i < all.n_local; ++i) {
-    out.position[i] = all.position[i];
-    out.velocity[i] = all.velocity[i];
-    out.type[i] = all.type[i];
-    out.tag[i] = all.tag[i];
-    out.image[i] = all.image[i];
-  }
-  return out;
+  return as_solvent(all);
 }
 
 uint64_t Simulation::local_size() const {
