@@ -23,6 +23,9 @@
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
 #   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
 #           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
+#   votes   dpd-fluid weak (twice) and lj-liquid strong 1M through ipc (a vote every step), nccl
+#           (VoteSchedule) and nccl with MESO_VOTE_EVERY_STEP=1, alternated
+#   setup   lj-liquid weak 1M per GPU (each rank builds its own lattice sites)
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
 #           (racecheck with MESO_CUDA_GRAPHS=0; RACECHECK_X adds mpirun arguments)
@@ -165,6 +168,26 @@ if part overlap; then
   done
   unset MESO_OVERLAP
   X=$X0
+fi
+if part votes; then
+  X0=$X
+  for k in 1 2; do
+    for v in ipc nccl nccl-every; do
+      X=$X0
+      [ $v = nccl-every ] && X="$X0 -x MESO_VOTE_EVERY_STEP=1"
+      sweep dpd-weak-vote-$v-$k ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks "$RANKS" \
+        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every}
+      [ $k = 1 ] && sweep lj-strong-1M-vote-$v ${SWEEP_TIMEOUT:-100} --mode strong --workload lj-liquid \
+        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every}
+      pack
+    done
+  done
+  X=$X0
+fi
+if part setup; then
+  sweep lj-weak-setup ${SWEEP_TIMEOUT:-100} --mode weak --workload lj-liquid --ranks "$RANKS" --per-rank 1048576 \
+    --steps 200 --warmup 50 --repeats ${REPEATS:-3}
+  pack
 fi
 if part kernels_bg; then  # kernels_test on the last GPU, beside the sanitizers
   CUDA_VISIBLE_DEVICES=$(( $(nvidia-smi -L | wc -l) - 1 )) timeout 300 "$BIN/kernels_test" --gtest_color=no \

@@ -334,6 +334,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   p["ghost_exchanges_peer"] = c1.peer_exchanges - c0.peer_exchanges;
   p["ghost_updates"] = c1.ghost_updates - c0.ghost_updates;
   p["ghost_updates_peer"] = c1.peer_updates - c0.peer_updates;
+  p["rebuild_votes"] = c1.votes - c0.votes;  // all-reduces of the rebuild decision (VoteSchedule)
   p["setup_seconds"] = setup;
   if (dev_max > 0) {
     p["device_bytes_max"] = dev_max;

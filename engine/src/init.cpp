@@ -140,6 +140,53 @@ ParticleData<double> place_stratified(uint64_t n, uint32_t types, uint64_t seed,
   return p;
 }
 
+ParticleData<double> place_lattice(uint64_t n, const Box& box, const Domain& d) {
+  const auto m = static_cast<uint64_t>(std::ceil(std::cbrt(static_cast<double>(n)) - 1e-9));
+  const uint64_t sites = m * m * m;
+  const Vec3d L = box.lengths(), lo = box.lo();
+  const double len[3] = {L.x, L.y, L.z}, box_lo[3] = {lo.x, lo.y, lo.z};
+  const double dom_lo[3] = {d.lo.x, d.lo.y, d.lo.z}, dom_hi[3] = {d.hi.x, d.hi.y, d.hi.z};
+  uint64_t first[3], last[3];
+  for (int a = 0; a < 3; ++a) {
+    first[a] = 0;
+    last[a] = m - 1;
+    if (d.whole_box || d.grid[a] == 1) continue;
+    // The site columns whose centres may lie in [lo, hi), one more each way
+    // for round-off (ownership is decided on the position itself below).
+    const double w = len[a] / double(m);
+    const double f = std::floor((dom_lo[a] - box_lo[a]) / w - 0.5) - 1.0;
+    const double l = std::ceil((dom_hi[a] - box_lo[a]) / w - 0.5) + 1.0;
+    first[a] = uint64_t(std::clamp(f, 0.0, double(m - 1)));
+    last[a] = uint64_t(std::clamp(l, 0.0, double(m - 1)));
+  }
+  ParticleData<double> p;
+  std::size_t k = 0;
+  for (uint64_t iz = first[2]; iz <= last[2]; ++iz)
+    for (uint64_t iy = first[1]; iy <= last[1]; ++iy)
+      for (uint64_t ix = first[0]; ix <= last[0]; ++ix) {
+        // The particle of site s, if any: the least i with floor(i sites / n) >= s.
+        const uint64_t s = (iz * m + iy) * m + ix;
+        const auto i = static_cast<uint64_t>((static_cast<unsigned __int128>(s) * n + sites - 1) / sites);
+        if (i >= n || static_cast<uint64_t>((static_cast<unsigned __int128>(i) * sites) / n) != s) continue;
+        // As make_lj_liquid always placed them (bitwise).
+        const double a = L.x / double(m);
+        Vec3d r{-0.5 * L.x + (double(ix) + 0.5) * a, -0.5 * L.x + (double(iy) + 0.5) * a,
+                -0.5 * L.x + (double(iz) + 0.5) * a};
+        Image img{0, 0, 0};
+        box.wrap(r, img);
+        if (!d.whole_box && !d.owns(r)) continue;
+        p.resize(k + 1);
+        p.position[k] = r;
+        p.velocity[k] = {0.0, 0.0, 0.0};
+        p.force[k] = {0.0, 0.0, 0.0};
+        p.image[k] = {0, 0, 0};
+        p.tag[k] = static_cast<uint32_t>(i);
+        p.type[k] = 0;
+        ++k;
+      }
+  return p;
+}
+
 Vec3d remove_net_momentum(const System& sys, ParticleData<double>& p) {
   Vec3d momentum{0, 0, 0};
   double mass_total = 0.0;

@@ -167,7 +167,7 @@ void StepPlan::run_step(uint64_t step, bool sums) {
   if (reorder_) ++steps_since_sort_;
   if (!nlist_) {
     // no lists (pair style none)
-  } else if (comm_->any(nlist_->stale(rules_)))  // every rank rebuilds together
+  } else if (comm_->vote(nlist_->stale(rules_) ? 1.0 : 0.0) > 0.0)  // every rank rebuilds together
     rebuild();
   else
     comm_->update_ghosts();

@@ -222,11 +222,10 @@ void LjLiquidParams::validate() const {
                       l / static_cast<double>(m), " < 0.9 sigma");
 }
 
-System make_lj_liquid(const LjLiquidParams& p) {
+System lj_liquid_parameters(const LjLiquidParams& p) {
   p.validate();
   System sys;
-  const double l = std::cbrt(static_cast<double>(p.n) / p.density());
-  sys.box = Box(l);
+  sys.box = Box(std::cbrt(static_cast<double>(p.n) / p.density()));
   sys.kT = p.kT;
   sys.pair_style = PairStyle::lj;
   sys.type_names = {"A"};
@@ -235,23 +234,14 @@ System make_lj_liquid(const LjLiquidParams& p) {
   sys.lj.set(0, 0, {p.epsilon, p.sigma, p.alpha, p.rcut, p.ron, p.mode});
   // Keep the unused DPD table consistent in size (ntypes x ntypes).
   sys.dpd = PairTable<physics::DpdPairParams>(1);
-  const auto m = static_cast<uint64_t>(std::ceil(std::cbrt(static_cast<double>(p.n)) - 1e-9));
-  const uint64_t sites = m * m * m;
-  const double a = l / static_cast<double>(m);
-  sys.particles.resize(p.n);
-  for (uint64_t i = 0; i < p.n; ++i) {
-    // Site index spread evenly over [0, m^3): exact integer arithmetic.
-    const uint64_t s = static_cast<uint64_t>((static_cast<unsigned __int128>(i) * sites) / p.n);
-    const uint64_t ix = s % m, iy = (s / m) % m, iz = s / (m * m);
-    Vec3d r{-0.5 * l + (ix + 0.5) * a, -0.5 * l + (iy + 0.5) * a, -0.5 * l + (iz + 0.5) * a};
-    Image img{0, 0, 0};
-    sys.box.wrap(r, img);
-    sys.particles.position[i] = r;
-    sys.particles.tag[i] = static_cast<uint32_t>(i);
-    sys.particles.type[i] = 0;
-    sys.particles.image[i] = {0, 0, 0};
-    sys.particles.force[i] = {0.0, 0.0, 0.0};
-  }
+  return sys;
+}
+
+System make_lj_liquid(const LjLiquidParams& p) {
+  System sys = lj_liquid_parameters(p);
+  Domain whole;
+  whole.global = sys.box;
+  sys.particles = place_lattice(p.n, sys.box, whole);
   draw_maxwell_boltzmann(sys, p.kT, p.seed);
   return sys;
 }

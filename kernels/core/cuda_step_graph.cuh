@@ -12,6 +12,7 @@
 #include "core/cuda_context.cuh"
 #include "core/device_ops.cuh"
 #include "meso/step_plan.hpp"
+#include "meso/vote_schedule.hpp"
 
 namespace meso::cuda {
 
@@ -73,6 +74,13 @@ class CudaStepGraph {
   bool speculate_always_ = false;
   bool rebuild_near_ = true;
   double last_disp_ = 0.0;  // the global largest displacement at the last vote
+  // Several ranks whose ghost updates need no vote (--transport nccl): the
+  // rebuild vote only at the steps VoteSchedule asks for, at most
+  // kMaxVoteGap apart; every step once a rank ran on a stale list.
+  static constexpr uint32_t kMaxVoteGap = 50;
+  VoteSchedule votes_;
+  bool stale_seen_ = false;
+  uint64_t wanted_seen_ = 0;  // ListControl::rebuilds_wanted at the last vote
 
   cudaGraph_t graph_ = nullptr, graph_sums_ = nullptr;
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;

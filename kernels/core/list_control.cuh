@@ -21,6 +21,11 @@ struct ListControl {
   unsigned int steps_since_sort;
   unsigned long long builds;
   unsigned long long dangerous_builds;
+  // Steps whose open_step decided a rebuild, since the context was made. On
+  // several ranks the host compares it at each rebuild vote with the votes
+  // that rebuilt for this rank: a step between votes that wanted one ran on
+  // a stale list (VoteSchedule).
+  unsigned long long rebuilds_wanted;
 };
 
 // The block's largest squared displacement d2 into list->max_disp_bits with

@@ -64,6 +64,7 @@ __device__ __forceinline__ void open_step(StepControl* ctl, const ControlArgs& a
     l.cell_overflow = 0;
     l.nlist_overflow = 0;
     l.rebuild = rebuild;
+    if (rebuild) l.rebuilds_wanted += 1;
     l.sort_due = rebuild && a.rules.sort_due(l.steps_since_sort);
   }
   if (graph) cudaGraphSetConditional(hr, rebuild ? 1u : 0u);

@@ -406,6 +406,7 @@ CommTimes MpiCommunicator::times() const {
   t.ghost_exchanges = exchanges_;
   t.peer_exchanges = peer_exchanges_;
   t.peer_updates = peer_updates_;
+  t.votes = votes_;
   return t;
 }
 

@@ -118,6 +118,42 @@ TEST(Init, StratifiedPlacementByDomainsIsTheWholeBoxPlacement) {
   EXPECT_LT(std::fabs(double(left) - 0.5 * n), 5.0 * std::sqrt(0.25 * n));
 }
 
+TEST(Init, LatticeByDomainsIsTheWholeLjLiquid) {
+  // lj-liquid's start (make_lj_liquid) cut by a 2 x 3 x 1 grid: every
+  // particle once, bitwise where the whole-box build puts it. N = 3001 on
+  // m = 15 (3375 sites): sites left empty, and domain faces between sites.
+  meso::LjLiquidParams l;
+  l.n = 3001;
+  l.rho = 0.4;
+  l.seed = 5;
+  const meso::System whole = meso::make_lj_liquid(l);
+  ASSERT_EQ(whole.particles.n_local, l.n);
+  std::vector<int> seen(l.n, 0);
+  std::size_t in_parts = 0;
+  for (const meso::Domain& d : grid_domains(whole.box)) {
+    const meso::ParticleData<double> mine = meso::place_lattice(l.n, whole.box, d);
+    in_parts += mine.n_local;
+    for (std::size_t i = 0; i < mine.n_local; ++i) {
+      ASSERT_TRUE(d.owns(mine.position[i]));
+      ASSERT_LT(mine.tag[i], l.n);
+      ++seen[mine.tag[i]];
+      const meso::Vec3d& w = whole.particles.position[mine.tag[i]];
+      ASSERT_EQ(mine.position[i].x, w.x);
+      ASSERT_EQ(mine.position[i].y, w.y);
+      ASSERT_EQ(mine.position[i].z, w.z);
+    }
+  }
+  EXPECT_EQ(in_parts, l.n);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(l.n));
+  // Tags in order in the whole box, and no two particles on one site.
+  for (std::size_t i = 0; i < l.n; ++i) ASSERT_EQ(whole.particles.tag[i], i);
+  const double a = whole.box.lengths().x / 15.0;
+  for (std::size_t i = 1; i < l.n; ++i) {
+    const meso::Vec3d d = whole.particles.position[i] - whole.particles.position[i - 1];
+    ASSERT_GT(d.x * d.x + d.y * d.y + d.z * d.z, 0.99 * a * a);
+  }
+}
+
 TEST(Init, MaxwellBoltzmannOverRanksIsExactWithGlobalSums) {
   const meso::Box box(50.0, 40.0, 12.0);
   const uint64_t n = 21601;

@@ -147,11 +147,7 @@ TEST(Decomposition, SrdCudaDefaultIsBitwiseOneRank) {
 // run stays bitwise one rank's, for every rule and option above. NCCL wants
 // a GPU per rank.
 TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
-  if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
-  if (!cuda::nccl_available()) GTEST_SKIP() << "this build has no NCCL";
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
-    GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";
+  if (const std::string why = test::nccl_unavailable(); !why.empty()) GTEST_SKIP() << why;
   MpcdParams prm;
   prm.seed = 5;
   compare_solvent_with_one_rank("srd", srd_case(prm), srd_variant(), 20, Transport::nccl);

@@ -255,9 +255,7 @@ void nose_hoover_follows_one_rank(Transport transport) {
 TEST(Decomposition, NoseHooverThermostatIsGlobal) {
   nose_hoover_follows_one_rank(Transport::ipc);
 #ifdef MESO_DECOMPOSITION_CUDA
-  int gpus = 0;
-  if (world_size() > 1 && cuda::nccl_available() && cudaGetDeviceCount(&gpus) == cudaSuccess && gpus >= world_size())
-    nose_hoover_follows_one_rank(Transport::nccl);
+  if (test::nccl_unavailable().empty()) nose_hoover_follows_one_rank(Transport::nccl);
 #endif
 }
 
@@ -345,11 +343,7 @@ TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
 // transports, on the chosen grid and on a line of ranks; and the srd-fluid
 // default's fp32 storage (compact six-float updates). NCCL wants a GPU per rank.
 TEST(Decomposition, NcclTransportAgreesWithOneRank) {
-  if (world_size() < 2) GTEST_SKIP() << "one rank moves nothing between GPUs";
-  if (!cuda::nccl_available()) GTEST_SKIP() << "this build has no NCCL";
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
-    GTEST_SKIP() << world_size() << " ranks on " << gpus << " GPU(s): NCCL needs a GPU per rank";
+  if (const std::string why = test::nccl_unavailable(); !why.empty()) GTEST_SKIP() << why;
   compare_with_one_rank(dpd_case(), {0, 0, 0}, Transport::nccl);
   compare_with_one_rank(lj_case(), {0, 0, 0}, Transport::nccl);
   const int r = world_size();
@@ -365,6 +359,39 @@ TEST(Decomposition, NcclTransportAgreesWithOneRank) {
   expect_each_tag_once(got, c.sys.particles.n_local, 20);
   EXPECT_LT(rel_l2(got.force, ref.force), 1e-4);  // CudaVariantsAgreeWithOneRank's fp32 gate
   EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-4);
+}
+
+// --transport nccl takes the rebuild vote only at the steps VoteSchedule
+// asks for: 100 steps in one call rebuild on the steps of the one-rank run
+// (as many builds, the same particles), with fewer votes than steps and no
+// step on a stale list on any rank. (The tests above run a step a call:
+// every call's first step votes.)
+TEST(Decomposition, NcclVotesOnlyWhereTheScheduleAsks) {
+  if (const std::string why = test::nccl_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  for (const Case& c : {lj_case(), dpd_case()}) {
+    SCOPED_TRACE(c.name);
+    Simulation one(cpu(), c.sys, c.rp);
+    Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, Transport::nccl));
+    const uint64_t votes_before = many.communicator().times().votes;
+    one.run(100);
+    many.run(100);
+    const uint64_t votes = many.communicator().times().votes - votes_before;
+    const NeighborStats a = one.neighbor_stats(), b = many.neighbor_stats();
+    unsigned long long stale = b.dangerous_builds, most = 0;
+    MPI_Allreduce(&stale, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    const ParticleData<double> ref = one.particles(), got = many.particles();
+    if (world_rank() != 0) continue;
+    EXPECT_EQ(most, 0u) << "a rank ran a step on a stale list";
+    EXPECT_EQ(b.builds, a.builds);
+    EXPECT_GT(a.builds, 3u) << "the test should rebuild several times";
+    // Lists of about 10 steps: votes at k = 1, 5, 7, 8, 9, 10 of each (the
+    // gap halves the distance left to half the skin): about 60.
+    EXPECT_LT(votes, 90u);
+    std::printf("[ %s ] 100 steps, %llu builds, %llu votes\n", c.name, (unsigned long long)b.builds,
+                (unsigned long long)votes);
+    expect_each_tag_once(got, c.sys.particles.n_local, 100);
+    EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-6);
+  }
 }
 #endif
 

@@ -10,7 +10,12 @@
 
 #include "meso/reference/cpu_backend.hpp"
 #ifdef MESO_DECOMPOSITION_CUDA
+#include <cuda_runtime_api.h>
+
+#include <string>
+
 #include "meso/cuda/cuda_backend.hpp"
+#include "meso/cuda/device_info.hpp"
 #endif
 #include "meso/simulation.hpp"
 
@@ -33,6 +38,16 @@ inline std::unique_ptr<Backend> backend(const Variant& v) {
   BackendRegistry r;
   cuda::register_cuda_backend(r);
   return r.create("cuda", v);
+}
+// Why --transport nccl cannot run here, or empty: one rank moves nothing,
+// the build may have no NCCL, and NCCL wants a GPU per rank.
+inline std::string nccl_unavailable() {
+  if (world_size() < 2) return "one rank moves nothing between GPUs";
+  if (!cuda::nccl_available()) return "this build has no NCCL";
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < world_size())
+    return std::to_string(world_size()) + " ranks on " + std::to_string(gpus) + " GPU(s): NCCL needs a GPU per rank";
+  return {};
 }
 // The CUDA variant of the gates: fp64 storage and arithmetic.
 inline std::unique_ptr<Backend> cpu() { return backend(Variant::parse("precision=double")); }

@@ -7,6 +7,7 @@
 
 #include "../workload.hpp"
 #include "meso/error.hpp"
+#include "meso/init.hpp"
 #include "meso/presets.hpp"
 
 namespace meso::bench {
@@ -153,6 +154,18 @@ class LjLiquid final : public Workload {
   }
 
   System make_system(const BenchCase& c) const override { return make_lj_liquid(params_of<LjLiquidParams>(c)); }
+
+  SimulationSetup make_setup_by_rank(const BenchCase& c) const override {
+    const LjLiquidParams l = params_of<LjLiquidParams>(c);
+    SimulationSetup s{lj_liquid_parameters(l), c.run, std::nullopt};
+    s.md_count = l.n;
+    s.md_owned = [l, mass = s.md->type_mass](const Domain& d, const std::function<double(double)>& sum) {
+      ParticleData<double> p = place_lattice(l.n, d.global, d);
+      draw_maxwell_boltzmann(p, mass, l.kT, l.seed, l.n, sum);
+      return p;
+    };
+    return s;
+  }
 };
 
 MESO_REGISTER_WORKLOAD(LjLiquid);

@@ -39,6 +39,14 @@ void draw_maxwell_boltzmann(ParticleData<double>& p, const std::vector<double>& 
 ParticleData<double> place_stratified(uint64_t n, uint32_t types, uint64_t seed, const Domain& d);
 inline constexpr uint64_t kStratumParticles = 4096;
 
+// N particles on a simple cubic lattice filling a cubic box: m = ceil(N^(1/3))
+// sites a side, particle i (tag i, type 0) at the centre of site
+// floor(i m^3 / N) (x fastest), so the N are spread evenly over the m^3
+// sites. Returns those the domain owns (all of them, in tag order, for a
+// whole-box domain), with zero velocity and force; a rank visits only the
+// sites of its own domain.
+ParticleData<double> place_lattice(uint64_t n, const Box& box, const Domain& d);
+
 // Subtracts the centre-of-mass velocity from particles [0, n_local) (per-type
 // masses), so that the total momentum is zero up to round-off. Returns the
 // momentum that was removed.

@@ -141,5 +141,9 @@ struct LjLiquidParams {
 // N >= 1000 (no overlaps), and a short NVT run melts it (rho = 0.4, kT = 1 is
 // a liquid state). validate() refuses spacings below 0.9 sigma. Velocities: Maxwell-Boltzmann at kT with zero net momentum.
 System make_lj_liquid(const LjLiquidParams& p);
+// The same system without its particles: what each rank of a decomposed
+// start completes with place_lattice and the over-ranks
+// draw_maxwell_boltzmann (SimulationSetup::md_owned).
+System lj_liquid_parameters(const LjLiquidParams& p);
 
 }  // namespace meso

@@ -80,6 +80,7 @@ struct CommTimes {
   uint64_t ghost_exchanges = 0;
   uint64_t peer_exchanges = 0;
   uint64_t peer_updates = 0;
+  uint64_t votes = 0;  // rebuild votes (vote())
 };
 
 // Moves device buffers between this rank and its two neighbours along one
@@ -146,6 +147,10 @@ class Communicator {
   // it, every rank's early packs are done, and the communicator relies on
   // that instead of a message of its own.
   virtual void begin_update() {}
+  // Whether update_ghosts needs no vote before it (its messages are ordered
+  // on the device: --transport nccl), so that a device backend may take the
+  // rebuild vote at some steps only (VoteSchedule).
+  virtual bool updates_without_vote() const { return false; }
   // The MPCD solvent (srd-fluid): binds the backend's "mpcd/domain"
   // operation, and moves the solvent particles that left the domain to
   // their new owner (after streaming, before a collision).
@@ -180,6 +185,8 @@ class Communicator {
   virtual double sum(double local) const = 0;
   virtual double max(double local) const = 0;
   bool any(bool local) const { return max(local ? 1.0 : 0.0) > 0.0; }
+  // max(), as the rebuild vote of a decomposed step (counted in times()).
+  virtual double vote(double local) { return max(local); }
   // Every rank's local particles (tag order each), gathered in tag order on
   // rank 0; the other ranks get none.
   virtual void gather(const ParticleData<double>& mine, ParticleData<double>& all) const = 0;

@@ -65,6 +65,7 @@ class MpiCommunicator final : public Communicator {
   void exchange_ghosts() override;
   void update_ghosts() override;
   void begin_update() override;
+  bool updates_without_vote() const override { return device_ghosts_ != nullptr; }
   void attach_solvent(Backend& b) override;
   void migrate_solvent() override;
   void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width, const Overlap& overlap) const override;
@@ -72,6 +73,10 @@ class MpiCommunicator final : public Communicator {
                       const Overlap& overlap) const override;
   double sum(double local) const override;
   double max(double local) const override;
+  double vote(double local) override {
+    ++votes_;
+    return max(local);
+  }
   void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override;
   CommTimes times() const override;
 
@@ -112,7 +117,7 @@ class MpiCommunicator final : public Communicator {
   uint64_t updates_done_ = 0;
   int early_axis_ = -1;  // the split axis begin_update packed (-1: none)
   // exchanges and updates; those with an axis GPU to GPU
-  uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0;
+  uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0, votes_ = 0;
   // Decides the peer transport for the axes not `settled` (those exchanged
   // GPU to GPU, whose update handles travelled with the ghosts).
   void connect_peer_axes(const std::array<bool, 3>& settled);
