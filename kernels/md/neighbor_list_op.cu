@@ -100,10 +100,11 @@ class CudaNeighborList final : public NeighborListOp,
   void enqueue_build() override {
     if (!ctx_.cells.count) throw std::logic_error("cuda neighbor_list: no cell list was created");
     // Migration (several ranks) changes the local count between rebuilds,
-    // outside any graph: rows for the new count, a sixteenth more to spare
-    // (the rows are most of the list's bytes).
+    // outside any graph: rows for the new count, a sixty-fourth more to
+    // spare (the rows are most of the list's bytes; the count moves by
+    // hundredths of a percent between rebuilds: CudaContext::reserve).
     if (ctx_.n > count_.size()) {
-      stride_ = round_up(ctx_.n + ctx_.n / 16, 32);
+      stride_ = round_up(ctx_.n + ctx_.n / 64, 32);
       allocate();
       count_.resize(stride_);
       publish();

@@ -43,11 +43,11 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
     // On several ranks migration can leave more local particles than the
     // scratch was laid out for (it is reordered right after migration,
     // before the list is built for the new count, and outside any graph):
-    // laid out again with a sixteenth to spare, still in the list's storage
+    // laid out again with a sixty-fourth to spare (as the list's rows), still in the list's storage
     // (far larger: its rows) and asked of its next allocation; scratch of
     // its own only where the storage is smaller (not seen in practice).
     if (ctx_.n > sized_for_) {
-      layout(ctx_.n + ctx_.n / 16);
+      layout(ctx_.n + ctx_.n / 64);
       ctx_.list_scratch_bytes = total_;
     }
     if (total_ > ctx_.list_storage_bytes) {

@@ -384,9 +384,17 @@ TEST(Decomposition, NcclVotesOnlyWhereTheScheduleAsks) {
     EXPECT_EQ(most, 0u) << "a rank ran a step on a stale list";
     EXPECT_EQ(b.builds, a.builds);
     EXPECT_GT(a.builds, 3u) << "the test should rebuild several times";
-    // Lists of about 10 steps: votes at k = 1, 5, 7, 8, 9, 10 of each (the
-    // gap halves the distance left to half the skin): about 60.
-    EXPECT_LT(votes, 90u);
+    if (c.name == std::string("lj")) {
+      // Lists of about 8 steps (12 builds on 2 H200s): votes at k = 1, 4,
+      // 6, 7, 8 or so of each (the gap halves the distance left to half
+      // the skin): 69 of 100 measured.
+      EXPECT_LT(votes, 90u);
+    } else {
+      // Lists of 2 steps (51 builds): the first step after a build moves
+      // more than a fifth of half the skin, so no gap of 2 is safe: (nearly)
+      // every step votes (100 measured).
+      EXPECT_GE(votes, 90u);
+    }
     std::printf("[ %s ] 100 steps, %llu builds, %llu votes\n", c.name, (unsigned long long)b.builds,
                 (unsigned long long)votes);
     expect_each_tag_once(got, c.sys.particles.n_local, 100);
