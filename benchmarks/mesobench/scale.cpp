@@ -210,14 +210,16 @@ int cmd_scale(const ScaleOptions& o) {
 #ifdef MESO_HAVE_MPI
 namespace {
 // The transport a point runs when --transport is not given: each
-// workload's fastest that passes every test (results/scaling): NCCL for the
-// MPCD solvent (its collision moves cell layers GPU to GPU without the
-// host), where this build has NCCL and every rank of the node has a GPU of
-// its own; CUDA IPC for the MD workloads (a peer read of the per-step ghost
-// update has less latency than an NCCL message). Collective.
+// workload's fastest that passes every test (results/scaling), where this
+// build has NCCL and every rank of the node has a GPU of its own: NCCL for
+// the MPCD solvent (its collision moves cell layers GPU to GPU without the
+// host) and for lj-liquid (its rebuild vote by schedule: 4-5% over ipc on
+// 2 H200s, twice); CUDA IPC for dpd-fluid (within the spread of nccl, and
+// ahead of it on four H100s with a vote every step). Collective.
 std::string default_transport(const std::string& workload, const std::string& backend, int ranks,
                               const scaling::MpiSession* mpi) {
-  if (backend != "cuda" || ranks < 2 || workload != "srd-fluid" || !nccl_transport_built()) return "ipc";
+  const bool nccl_first = workload == "srd-fluid" || workload == "lj-liquid";
+  if (backend != "cuda" || ranks < 2 || !nccl_first || !nccl_transport_built()) return "ipc";
   int own = mpi && mpi->local_rank() < gpu_count() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &own, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return own ? "nccl" : "ipc";
