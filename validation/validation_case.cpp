@@ -20,6 +20,7 @@ Result analyse_poiseuille_transient(const Context& ctx, const nlohmann::json& da
 Result run_srd_momentum(const Context& ctx);  // srd-momentum/
 Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
 Result run_dppc_density(const Context& ctx);  // dppc-density/
+Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -78,6 +79,11 @@ const std::vector<Case>& all_cases() {
         "steady_runs: runs of the steady viscosity measurement",
         "steady_production: averaging time per steady run"},
        analyse_poiseuille_transient},
+      {"vesicle-formation",
+       "Tang & Karniadakis, CPC 185, 2809 (2014) sec. 4.5: BBBAABBB chains at 10% in DPD solvent, rho = 5, "
+       "sigma = 3, gamma = 4.5, K = 80, r0 = 0.38",
+       run_vesicle_formation,
+       {"N: beads", "time: run time of each seed", "runs: seeds"}},
   };
   return cases;
 }

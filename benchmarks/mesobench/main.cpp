@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   commands.push_back(make_validate_command());
   commands.push_back(make_compare_command());
   commands.push_back(make_report_command());
+  commands.push_back(make_morphology_command());
   commands.push_back(make_scale_command());
   commands.push_back(make_scale_point_command());
   std::vector<CLI::App*> subcommands;

@@ -31,6 +31,7 @@ class Command {
 };
 
 std::unique_ptr<Command> make_list_command();
+std::unique_ptr<Command> make_morphology_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_compare_command();

@@ -1,0 +1,134 @@
+// `mesobench morphology TRAJ.h5`: what the chains of a dpd-vesicle
+// trajectory have assembled into, frame by frame (meso/morphology.hpp):
+// aggregates, micelles, sheets and closed vesicles with their radii and
+// bilayer thickness, as a table and (--json) a result file the figures read.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "../report.hpp"
+#include "command.hpp"
+#include "meso/error.hpp"
+#include "meso/io/h5md.hpp"
+#include "meso/morphology.hpp"
+#include "meso/provenance.hpp"
+#include "options.hpp"
+
+namespace meso::bench {
+namespace {
+
+class MorphologyCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* m = app.add_subcommand("morphology", "Micelles, sheets and closed vesicles in each frame of an H5MD "
+                                               "trajectory (dpd-vesicle)");
+    m->add_option("trajectory", path_, "H5MD file written by `mesobench run --trajectory`")
+        ->required()
+        ->check(CLI::ExistingFile);
+    m->add_option("--json", json_, "Write every frame's aggregates to this file")->check(kFileName);
+    m->add_option("--concentration", concentration_, "Fraction of the beads in chains (dpd-vesicle's c)")
+        ->check(CLI::Range(0.0, 1.0));
+    m->add_option("--chain-length", p_.chain_length, "Beads a chain (tags: chains first)")
+        ->check(CLI::Range(1u, 100000u));
+    m->add_option("--hydrophobic", p_.hydrophobic_type, "Species of the aggregating beads (B: 1)");
+    m->add_option("--solvent", p_.solvent_type, "Species of the solvent (S: 2)");
+    m->add_option("--link", p_.link, "Hydrophobic beads closer than this are one aggregate (r_c)")
+        ->check(CLI::PositiveNumber);
+    m->add_option("--min-beads", p_.min_beads, "Smaller clusters are free chains");
+    m->add_option("--voxel", p_.voxel, "Voxel edge of the flood fill")->check(CLI::PositiveNumber);
+    m->add_option("--beads-csv", beads_,
+                  "Write the last frame's hydrophobic beads (x,y,z and the box) to this CSV file, for pictures")
+        ->check(kFileName);
+    return m;
+  }
+
+  int run(const CommandContext&) override {
+    const io::H5mdData first = io::read_h5md_frame(path_, 0);
+    const std::size_t frames = first.step.size(), n = first.position.size();
+    p_.chains = static_cast<uint64_t>(std::llround(concentration_ * double(n) / double(p_.chain_length)));
+    p_.validate();
+    std::printf("%10s %12s %6s %8s %6s %8s %8s %9s %9s\n", "step", "time", "aggr", "micelles", "sheets",
+                "vesicles", "chains", "R_ves", "thick");
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t f = 0; f < frames; ++f) {
+      const io::H5mdData d = f == 0 ? first : io::read_h5md_frame(path_, f);
+      const Box box(d.edges.x, d.edges.y, d.edges.z);
+      ParticleData<double> p;
+      p.resize(d.position.size());
+      for (std::size_t i = 0; i < d.position.size(); ++i) {
+        p.position[i] = d.position[i];
+        p.type[i] = static_cast<uint32_t>(d.species[i]);
+        p.tag[i] = static_cast<uint32_t>(i);
+      }
+      const Morphology m = analyse_morphology(box, p, p_);
+      double r = 0.0, t = 0.0;
+      nlohmann::json aggr = nlohmann::json::array();
+      for (const Aggregate& g : m.aggregates) {
+        nlohmann::json a = {{"kind", to_string(g.kind)}, {"beads", g.beads}, {"chains", g.chains},
+                            {"spans", g.spans}};
+        if (g.kind == AggregateKind::vesicle) {
+          a["lumens"] = g.pockets;
+          a["radius"] = g.radius;
+          a["thickness"] = g.thickness;
+          a["lumen_volume"] = g.lumen_volume;
+          a["area_per_chain"] = g.area_per_chain;
+          a["centre"] = {g.centre.x, g.centre.y, g.centre.z};
+          r += g.radius;
+          t += g.thickness;
+        }
+        aggr.push_back(a);
+      }
+      const uint32_t ves = uint32_t(std::count_if(m.aggregates.begin(), m.aggregates.end(),
+                                                  [](const Aggregate& g) { return g.kind == AggregateKind::vesicle; }));
+      if (ves) r /= ves, t /= ves;
+      if (f + 1 == frames && !beads_.empty()) write_beads(box, p);
+      std::printf("%10lld %12.3f %6zu %8u %6u %8u %8.3f %9.3f %9.3f\n", (long long)d.step[f], d.time[f],
+                  m.aggregates.size(), m.micelles, m.sheets, m.vesicles, m.chain_fraction(), r, t);
+      rows.push_back({{"step", d.step[f]},        {"time", d.time[f]},          {"micelles", m.micelles},
+                      {"sheets", m.sheets},       {"vesicles", m.vesicles},     {"chains", m.chains},
+                      {"chains_aggregated", m.chains_aggregated},               {"aggregates", aggr}});
+    }
+    if (!json_.empty()) {
+      nlohmann::json doc = result_document("morphology", collect_provenance());
+      doc["trajectory"] = path_;
+      doc["parameters"] = {{"hydrophobic_type", p_.hydrophobic_type}, {"solvent_type", p_.solvent_type},
+                           {"chain_length", p_.chain_length},         {"chains", p_.chains},
+                           {"link", p_.link},                         {"min_beads", p_.min_beads},
+                           {"voxel", p_.voxel},                       {"min_pocket_solvent", p_.min_pocket_solvent},
+                           {"flat", p_.flat}};
+      doc["frames"] = rows;
+      write_json_atomically(json_, doc);
+      std::cout << "wrote " << json_ << '\n';
+    }
+    return 0;
+  }
+
+ private:
+  // Written whole to FILE.tmp, then renamed: no half-written file.
+  void write_beads(const Box& box, const ParticleData<double>& p) const {
+    const std::string tmp = beads_ + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (!f) throw_input_error("--beads-csv: cannot write ", tmp);
+    const Vec3d L = box.lengths();
+    std::fprintf(f, "# box %.9g %.9g %.9g\nx,y,z\n", L.x, L.y, L.z);
+    for (std::size_t i = 0; i < p.n_local; ++i)
+      if (p.type[i] == p_.hydrophobic_type)
+        std::fprintf(f, "%.5f,%.5f,%.5f\n", p.position[i].x, p.position[i].y, p.position[i].z);
+    const bool ok = std::fflush(f) == 0 && std::fclose(f) == 0;
+    if (!ok || std::rename(tmp.c_str(), beads_.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      throw_input_error("--beads-csv: cannot write ", beads_);
+    }
+  }
+
+  std::string path_, json_, beads_;
+  double concentration_ = 0.10;
+  MorphologyParams p_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_morphology_command() { return std::make_unique<MorphologyCommand>(); }
+
+}  // namespace meso::bench

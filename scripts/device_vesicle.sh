@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# dpd-vesicle on one GPU, in one call (results/showcases/README.md):
+#   bench  dpd-vesicle and dpd-fluid at rho = 5 and s = 1 at the same N (BENCH_N, default
+#          "262144 1048576"): the cost of three bead types and the bonds
+#   pilot  one run of the vesicle-formation model (PILOT_N beads, PILOT_STEPS
+#          steps, a frame every PILOT_EVERY) with its trajectory kept on the
+#          device, then `mesobench morphology` of it: the table, the JSON and
+#          the last frame's hydrophobic beads for the pictures
+#   gate   the long form of validation/vesicle-formation (GATE_ARGS: --param ...)
+# The binaries come built (.carry/bins.tar.xz: mesobench), RE2 from .deps/.
+# Usage: PARTS="bench pilot" scripts/device_vesicle.sh <output dir>
+set -u
+O=$1
+mkdir -p "$O"
+BIN=/tmp/meso-bin
+mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
+export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
+MB=$BIN/mesobench
+PARTS=" ${PARTS:-bench pilot} "
+part() { [[ $PARTS == *" $1 "* ]]; }
+stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
+{ nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
+if part bench; then
+  for n in ${BENCH_N:-262144 1048576}; do
+    "$MB" run --filter dpd-vesicle --param N=$n --backend cuda --repeats 5 --json "$O/vesicle-$n.json" \
+      > "$O/vesicle-$n.log" 2>&1
+    stamp "dpd-vesicle N=$n rc=$? $(grep -E '^dpd-vesicle' "$O/vesicle-$n.log" | tail -1)"
+    "$MB" run --filter 'dpd-fluid/.*rho=3/rc=1/s=0.5/N=262144' --param rho=5 --param s=1 --param N=$n \
+      --backend cuda \
+      --repeats 5 --json "$O/fluid-rho5-$n.json" > "$O/fluid-rho5-$n.log" 2>&1
+    stamp "dpd-fluid rho=5 N=$n rc=$? $(grep -E '^dpd-fluid' "$O/fluid-rho5-$n.log" | tail -1)"
+  done
+fi
+if part pilot; then
+  T=/tmp/vesicle-pilot.h5
+  rm -f $T $T.tmp
+  timeout ${PILOT_TIMEOUT:-400} "$MB" run --filter dpd-vesicle --param N=${PILOT_N:-262144} --param seed=1 \
+    --backend cuda --steps ${PILOT_STEPS:-1000000} --every ${PILOT_EVERY:-50000} --trajectory $T \
+    > "$O/pilot.log" 2>&1
+  stamp "pilot rc=$?"
+  [ -f $T ] || T=$T.tmp
+  "$MB" morphology $T --json "$O/pilot-morphology.json" --beads-csv "$O/pilot-last-beads.csv" \
+    > "$O/pilot-morphology.txt" 2>&1
+  stamp "morphology rc=$? $(tail -1 "$O/pilot-morphology.txt")"
+fi
+if part gate; then
+  timeout ${GATE_TIMEOUT:-500} "$MB" validate --filter vesicle-formation --long --backend cuda ${GATE_ARGS:-} \
+    --json "$O/vesicle-formation-long.json" > "$O/vesicle-formation-long.log" 2>&1
+  stamp "gate rc=$? $(grep vesicle-formation "$O/vesicle-formation-long.log" | tail -1)"
+fi
