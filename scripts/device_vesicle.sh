@@ -22,7 +22,7 @@ stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
 { nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
 if part bench; then
   for n in ${BENCH_N:-262144 1048576}; do
-    "$MB" run --filter dpd-vesicle --param N=$n --backend cuda --repeats 5 --json "$O/vesicle-$n.json" \
+    "$MB" run --filter 'dpd-vesicle/.*N=262144' --param N=$n --backend cuda --repeats 5 --json "$O/vesicle-$n.json" \
       > "$O/vesicle-$n.log" 2>&1
     stamp "dpd-vesicle N=$n rc=$? $(grep -E '^dpd-vesicle' "$O/vesicle-$n.log" | tail -1)"
     "$MB" run --filter 'dpd-fluid/.*rho=3/rc=1/s=0.5/N=262144' --param rho=5 --param s=1 --param N=$n \
@@ -34,7 +34,7 @@ fi
 if part pilot; then
   T=/tmp/vesicle-pilot.h5
   rm -f $T $T.tmp
-  timeout ${PILOT_TIMEOUT:-400} "$MB" run --filter dpd-vesicle --param N=${PILOT_N:-262144} --param seed=1 \
+  timeout ${PILOT_TIMEOUT:-400} "$MB" run --filter 'dpd-vesicle/.*N=262144' --param N=${PILOT_N:-262144} --param seed=1 \
     --backend cuda --steps ${PILOT_STEPS:-1000000} --every ${PILOT_EVERY:-50000} --trajectory $T \
     > "$O/pilot.log" 2>&1
   stamp "pilot rc=$?"

@@ -187,9 +187,10 @@ Morphology analyse_morphology(const Box& box, const ParticleData<double>& p, con
   for (std::size_t a = 0; a < na; ++a)
     for (uint32_t i : members[a]) {
       const auto k = vox(x[i]);
-      for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) owner[index(k[0] + dx, k[1] + dy, k[2] + dz)] = int32_t(a);
+      const int r = m.dilate ? 1 : 0;
+      for (int dz = -r; dz <= r; ++dz)
+        for (int dy = -r; dy <= r; ++dy)
+          for (int dx = -r; dx <= r; ++dx) owner[index(k[0] + dx, k[1] + dy, k[2] + dz)] = int32_t(a);
     }
   std::vector<int32_t> region(nvox, -1);
   std::vector<std::array<int, 3>> img(nvox);
@@ -241,13 +242,18 @@ Morphology analyse_morphology(const Box& box, const ParticleData<double>& p, con
     }
 
   // 3. Pockets make vesicles; the rest by spanning and shape.
-  for (const Region& R : regions) {
-    if (R.open || R.solvent < m.min_pocket_solvent || R.walls.empty()) continue;
+  // Largest lumen first: a multi-compartment vesicle's figures are its largest's.
+  std::vector<const Region*> pockets;
+  for (const Region& R : regions)
+    if (!R.open && R.solvent >= m.min_pocket_solvent && !R.walls.empty()) pockets.push_back(&R);
+  std::stable_sort(pockets.begin(), pockets.end(), [](const Region* a, const Region* b) { return a->voxels > b->voxels; });
+  for (const Region* pr : pockets) {
+    const Region& R = *pr;
     const auto wall = std::max_element(R.walls.begin(), R.walls.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
     Aggregate& g = out.aggregates[std::size_t(wall->first)];
     g.kind = AggregateKind::vesicle;
-    if (g.pockets++ > 0) continue;  // the first lumen's figures
+    if (g.pockets++ > 0) continue;  // the largest lumen's figures
     Vec3d c = (1.0 / double(R.voxels)) * R.sum;
     Image im{0, 0, 0};
     box.wrap(c, im);

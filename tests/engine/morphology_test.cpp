@@ -75,11 +75,37 @@ TEST(Morphology, AHollowShellIsOneClosedVesicle) {
   const Vec3d off = box.min_image(g.centre - c);
   EXPECT_LT(std::sqrt(dot(off, off)), 0.5);
   EXPECT_NEAR(g.thickness, 1.8, 0.3);
-  // The lumen: the sphere of radius 5 less the dilated voxels of the shell
-  // (a bead marks the 3 x 3 x 3 voxels around its own, up to 1.5 sqrt(3)
-  // voxels inwards), so between the spheres of 2.4 and 5 (116 voxels: 3.0).
-  EXPECT_GT(g.lumen_volume, 4.0 / 3.0 * std::numbers::pi * 2.4 * 2.4 * 2.4);
+  // The lumen: the sphere of radius 5 less the voxels the shell's beads
+  // touch (up to a voxel's diagonal, sqrt(3), inwards), so between the
+  // spheres of 3.2 and 5; with `dilate` (a bead marks the 3 x 3 x 3 voxels
+  // around its own, up to 1.5 sqrt(3) inwards) between 2.4 and 5.
+  EXPECT_GT(g.lumen_volume, 4.0 / 3.0 * std::numbers::pi * 3.2 * 3.2 * 3.2);
   EXPECT_LT(g.lumen_volume, 4.0 / 3.0 * std::numbers::pi * 125.0);
+  MorphologyParams d = params();
+  d.dilate = true;
+  const Morphology md = analyse_morphology(box, p, d);
+  ASSERT_EQ(md.vesicles, 1u);
+  EXPECT_GT(md.aggregates[0].lumen_volume, 4.0 / 3.0 * std::numbers::pi * 2.4 * 2.4 * 2.4);
+  EXPECT_LT(md.aggregates[0].lumen_volume, g.lumen_volume);
+}
+
+TEST(Morphology, EachLumenOfAMultiCompartmentVesicleCounts) {
+  // A ball of B beads of radius 7 with three solvent lumens of radius 2 (a
+  // few r_c, as the pilot's compartments): one vesicle aggregate, three
+  // lumens; the dilation would fill lumens this small.
+  const Box box(30.0);
+  const Vec3d lumen[3] = {{-3.0, 0.0, 0.0}, {3.0, 0.0, 0.0}, {0.0, 0.0, 4.0}};
+  const auto p = fill(box, [&](const Vec3d& r) {
+    if (dot(r, r) > 49.0) return false;
+    for (const Vec3d& c : lumen)
+      if (dot(r - c, r - c) < 4.0) return false;
+    return true;
+  });
+  const Morphology m = analyse_morphology(box, p, params());
+  ASSERT_EQ(m.aggregates.size(), 1u);
+  EXPECT_EQ(m.aggregates[0].kind, AggregateKind::vesicle);
+  EXPECT_EQ(m.aggregates[0].pockets, 3u);
+  EXPECT_EQ(m.vesicles, 3u);
 }
 
 TEST(Morphology, MembranesAcrossTheBoxAreSheetsWithoutPockets) {

@@ -37,6 +37,7 @@ class MorphologyCommand final : public Command {
         ->check(CLI::PositiveNumber);
     m->add_option("--min-beads", p_.min_beads, "Smaller clusters are free chains");
     m->add_option("--voxel", p_.voxel, "Voxel edge of the flood fill")->check(CLI::PositiveNumber);
+    m->add_flag("--dilate", p_.dilate, "Mark the 26 neighbours of a hydrophobic bead's voxel too");
     m->add_option("--beads-csv", beads_,
                   "Write the last frame's hydrophobic beads (x,y,z and the box) to this CSV file, for pictures")
         ->check(kFileName);
@@ -95,7 +96,8 @@ class MorphologyCommand final : public Command {
       doc["parameters"] = {{"hydrophobic_type", p_.hydrophobic_type}, {"solvent_type", p_.solvent_type},
                            {"chain_length", p_.chain_length},         {"chains", p_.chains},
                            {"link", p_.link},                         {"min_beads", p_.min_beads},
-                           {"voxel", p_.voxel},                       {"min_pocket_solvent", p_.min_pocket_solvent},
+                           {"voxel", p_.voxel},                       {"dilate", p_.dilate},
+                           {"min_pocket_solvent", p_.min_pocket_solvent},
                            {"flat", p_.flat}};
       doc["frames"] = rows;
       write_json_atomically(json_, doc);

@@ -10,8 +10,11 @@
 //      (union-find over a cell list, minimum image); clusters of fewer than
 //      `min_beads` beads are free chains, not aggregates.
 //   2. Pockets: the box cut into voxels of about `voxel`; a voxel is
-//      membrane if a hydrophobic bead of an aggregate lies in it or in one
-//      of its 26 neighbours (the dilation closes the gaps between beads). The
+//      membrane if a hydrophobic bead of an aggregate lies in it (or, with
+//      `dilate`, in one of its 26 neighbours: that closes gaps in a sparse
+//      membrane, and also the lumens of a few r_c that multi-compartment
+//      vesicles hold; at the bead density 5 of a bilayer's core a voxel of
+//      r_c is empty with probability e^-5, so none is needed there). The
 //      other voxels are flood-filled (6-connected, periodic) into regions. A
 //      region that reaches its own periodic image (the bulk, or the solvent
 //      between stacked sheets) is open; any other region with at least
@@ -24,7 +27,7 @@
 //      box); otherwise the gyration tensor decides: a sheet when its
 //      smallest eigenvalue is below `flat` times its largest, else a micelle.
 //   4. A vesicle's radius is the mean distance of its hydrophobic beads from
-//      the centre of its lumen; its bilayer thickness is the spread of those
+//      the centre of its (largest) lumen; its bilayer thickness is the spread of those
 //      distances (the 5th to the 95th percentile), and its area per chain
 //      4 pi R^2 over the chains with a bead in it.
 #pragma once
@@ -46,6 +49,7 @@ struct MorphologyParams {
   double link = 1.0;              // r_c
   uint32_t min_beads = 30;        // about five chains' B beads
   double voxel = 1.0;
+  bool dilate = false;
   uint32_t min_pocket_solvent = 20;
   double flat = 0.15;
 
@@ -61,8 +65,8 @@ struct Aggregate {
   uint64_t chains = 0;  // chains with a hydrophobic bead in it
   bool spans = false;   // reaches its own periodic image
   uint32_t pockets = 0; // lumens it encloses (vesicles)
-  // Vesicles: the first lumen's centre, the radius and thickness above, the
-  // lumen's volume, and the area per chain.
+  // Vesicles: the largest lumen's centre, the radius and thickness above
+  // around it, that lumen's volume, and the area per chain.
   Vec3d centre{0, 0, 0};
   double radius = 0.0, thickness = 0.0, lumen_volume = 0.0, area_per_chain = 0.0;
 };
