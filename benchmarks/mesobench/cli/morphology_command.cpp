@@ -21,8 +21,7 @@ namespace {
 class MorphologyCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
-    auto* m = app.add_subcommand("morphology", "Micelles, sheets and closed vesicles in each frame of an H5MD "
-                                               "trajectory (dpd-vesicle)");
+    auto* m = app.add_subcommand("morphology", "Micelles, sheets and vesicles per frame of a trajectory");
     m->add_option("trajectory", path_, "H5MD file written by `mesobench run --trajectory`")
         ->required()
         ->check(CLI::ExistingFile);
@@ -39,7 +38,7 @@ class MorphologyCommand final : public Command {
     m->add_option("--voxel", p_.voxel, "Voxel edge of the flood fill")->check(CLI::PositiveNumber);
     m->add_flag("--dilate", p_.dilate, "Mark the 26 neighbours of a hydrophobic bead's voxel too");
     m->add_option("--beads-csv", beads_,
-                  "Write the last frame's hydrophobic beads (x,y,z and the box) to this CSV file, for pictures")
+                  "Write the last frame's hydrophobic beads to this CSV file (pictures)")
         ->check(kFileName);
     return m;
   }

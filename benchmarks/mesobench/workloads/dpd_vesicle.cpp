@@ -33,7 +33,7 @@ class DpdVesicle final : public Workload {
   }
 
   std::string summary() const override {
-    return "BBBAABBB triblock chains (10%) forming vesicles in DPD solvent (Tang & Karniadakis 2014, 4.5)";
+    return "BBBAABBB chains (10%) forming vesicles in DPD solvent (Tang & Karniadakis 2014, 4.5)";
   }
 
   std::vector<BenchCase> cases() const override {
