@@ -6,7 +6,9 @@
 #          steps, a frame every PILOT_EVERY) with its trajectory kept on the
 #          device, then `mesobench morphology` of it: the table, the JSON and
 #          the last frame's hydrophobic beads for the pictures
-#   gate   the long form of validation/vesicle-formation (GATE_ARGS: --param ...)
+#   variants dpd-vesicle at VARIANT_N (default 262144 1048576) with its default and the
+#          alternatives of the axes its physics allows (VARIANTS: "name=axes ...")
+#   gate   the long form of validation/vesicle-formation (GATE_ARGS: --param ..., --variant)
 # The binaries come built (.carry/bins.tar.xz: mesobench), RE2 from .deps/.
 # Usage: PARTS="bench pilot" scripts/device_vesicle.sh <output dir>
 set -u
@@ -42,6 +44,18 @@ if part pilot; then
   "$MB" morphology $T --json "$O/pilot-morphology.json" --beads-csv "$O/pilot-last-beads.csv" \
     > "$O/pilot-morphology.txt" 2>&1
   stamp "morphology rc=$? $(tail -1 "$O/pilot-morphology.txt")"
+fi
+if part variants; then
+  V0=precision=mixed,reorder=morton2,sort=100,noise=fp32
+  for n in ${VARIANT_N:-262144 1048576}; do
+    for nv in ${VARIANTS:-default=$V0 tiled=$V0,nlist=tiled atomic=$V0,nlist=atomic masked=$V0,gather=masked \
+                record=$V0,gather=record noise64=precision=mixed,reorder=morton2,sort=100 \
+                sort50=precision=mixed,reorder=morton2,sort=50,noise=fp32}; do
+      "$MB" run --filter 'dpd-vesicle/.*N=262144' --param N=$n --backend cuda --variant "${nv#*=}" --repeats 5 \
+        --json "$O/variant-${nv%%=*}-$n.json" > "$O/variant-${nv%%=*}-$n.log" 2>&1
+      stamp "variant ${nv%%=*} N=$n rc=$? $(grep -E '^dpd-vesicle' "$O/variant-${nv%%=*}-$n.log" | tail -1 | awk '{print $4, $5}')"
+    done
+  done
 fi
 if part gate; then
   timeout ${GATE_TIMEOUT:-500} "$MB" validate --filter vesicle-formation --long --backend cuda ${GATE_ARGS:-} \

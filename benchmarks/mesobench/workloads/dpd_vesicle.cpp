@@ -51,17 +51,22 @@ class DpdVesicle final : public Workload {
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
-    // dpd-fluid's defaults, taken over without the fused second half-step
-    // (it needs the total force, and the bonds add theirs after the pair
-    // force): the same pair force with a type lookup (pow is moot at s = 1).
+    // dpd-fluid's defaults without the fused second half-step (it needs the
+    // total force, and the bonds add theirs after the pair force); in mixed
+    // precision the tiled list builder, measured fastest on dpd-vesicle
+    // (results/showcases/vesicle/variants-h200). pow is moot at s = 1.
     return {
-        {"", "cuda", Precision::mixed, "precision=mixed,reorder=morton2,sort=100,noise=fp32",
-         "dpd-fluid's mixed default less fuse=on, not yet measured against other variants on dpd-vesicle; gates: "
-         "dpd-fluid's, the GPU tests"},
+        {"", "cuda", Precision::mixed, "precision=mixed,nlist=tiled,reorder=morton2,sort=100,noise=fp32",
+         "H200: 3094 TPS at 262k, 865 at 1M (ballot 2760, 786; atomic, gather=masked and record, sort=50 "
+         "slower or within the spread); results/showcases/vesicle/variants-h200; gates: the "
+         "vesicle-formation long form ran in double (Variant{}, and with nlist=tiled), not with this "
+         "variant; dpd-fluid's gates with its pair force in mixed; the GPU tests"},
         {"", "cuda", Precision::double_, "precision=double,reorder=morton2,sort=100",
-         "dpd-fluid's double default less fuse=on, not yet measured on dpd-vesicle; gates: dpd-fluid's, the GPU tests"},
+         "dpd-fluid's double default less fuse=on, not measured against other variants on dpd-vesicle; "
+         "gates: vesicle-formation long form (Variant{} and nlist=tiled, both double), the GPU tests"},
         {"", "cpu", Precision::double_, "reorder=cell,sort=100",
-         "dpd-fluid's CPU default, not yet measured on dpd-vesicle"},
+         "dpd-fluid's CPU default, not measured on dpd-vesicle; gates: the vesicle-formation short form "
+         "(Variant{})"},
     };
   }
 
