@@ -55,16 +55,16 @@ std::vector<std::pair<uint32_t, uint32_t>> close_pairs(const Box& box, const std
   }
   std::vector<std::pair<uint32_t, uint32_t>> out;
   const double l2 = link * link;
+  // Each neighbouring cell once: an axis of one cell has only itself.
+  std::array<int, 3> reach{};
+  for (int a = 0; a < 3; ++a) reach[a] = n[a] == 1 ? 0 : 1;
   for (uint32_t i = 0; i < x.size(); ++i) {
-    // Each neighbouring cell once (a side of 1 or 3 cells has no repeats).
-    std::unordered_set<std::size_t> seen;
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
+    for (int dz = -reach[2]; dz <= reach[2]; ++dz)
+      for (int dy = -reach[1]; dy <= reach[1]; ++dy)
+        for (int dx = -reach[0]; dx <= reach[0]; ++dx) {
           const int cx = (at[i][0] + dx + n[0]) % n[0], cy = (at[i][1] + dy + n[1]) % n[1],
                     cz = (at[i][2] + dz + n[2]) % n[2];
           const std::size_t c = (std::size_t(cz) * n[1] + cy) * n[0] + cx;
-          if (!seen.insert(c).second) continue;
           for (uint32_t j = head[c]; j != UINT32_MAX; j = next[j]) {
             if (j <= i) continue;
             const Vec3d d = box.min_image(x[j] - x[i]);
