@@ -19,17 +19,18 @@
 //      region that reaches its own periodic image (the bulk, or the solvent
 //      between stacked sheets) is open; any other region with at least
 //      `min_pocket_solvent` solvent beads is a pocket: solvent that the bulk
-//      cannot reach, a vesicle's lumen (A vesicle is closed exactly when such
-//      a pocket exists.)
+//      cannot reach, a vesicle's lumen. A vesicle is closed exactly when
+//      such a pocket exists.
 //   3. Kinds: an aggregate that touches a pocket is a vesicle (one per
 //      pocket: a multi-compartment vesicle counts each of its lumens); one
 //      that reaches its own periodic image is a sheet (a membrane across the
 //      box); otherwise the gyration tensor decides: a sheet when its
-//      smallest eigenvalue is below `flat` times its largest, else a micelle.
+//      smallest eigenvalue is below `flat` times the middle one (a disk; a
+//      rod, with two small ones, is a micelle), else a micelle.
 //   4. A vesicle's radius is the mean distance of its hydrophobic beads from
-//      the centre of its (largest) lumen; its bilayer thickness is the spread of those
-//      distances (the 5th to the 95th percentile), and its area per chain
-//      4 pi R^2 over the chains with a bead in it.
+//      the centre of its largest lumen; its bilayer thickness is the spread
+//      of those distances (the 5th to the 95th percentile), and its area per
+//      chain 4 pi R^2 over the chains with a bead in it.
 #pragma once
 
 #include <cstdint>
