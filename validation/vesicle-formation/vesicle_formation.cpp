@@ -34,13 +34,15 @@ Run run_one(const Context& ctx, const VesicleParams& v, const RunParams& rp, dou
   Run r;
   r.seed = v.seed;
   r.n = v.n;
-  const auto every = static_cast<uint64_t>(std::llround(every_t / rp.dt));
+  const auto every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(every_t / rp.dt)));
   const auto total = static_cast<uint64_t>(std::llround(t_end / rp.dt));
   char what[64];
   std::snprintf(what, sizeof what, "vesicle-formation seed %llu", static_cast<unsigned long long>(v.seed));
   progress::begin(what, total);
-  for (uint64_t done = 0; done <= total; done += every) {
-    if (done) sim.run(every);
+  // Samples every `every` steps from the start, the last one at t_end
+  // whatever the rounding of the interval.
+  for (uint64_t done = 0, step = 0;; done += step) {
+    if (step) sim.run(step);
     const Morphology g = analyse_morphology(sim.system().box, sim.particles(), m);
     r.time.push_back(double(done) * rp.dt);
     r.fraction.push_back(g.chain_fraction());
@@ -48,6 +50,8 @@ Run run_one(const Context& ctx, const VesicleParams& v, const RunParams& rp, dou
     r.sheets.push_back(g.sheets);
     r.vesicles.push_back(g.vesicles);
     r.last = g;
+    if (done >= total) break;
+    step = std::min(every, total - done);
   }
   return r;
 }
