@@ -13,15 +13,8 @@
 # Usage: PARTS="bench pilot" scripts/device_vesicle.sh <output dir>
 set -u
 O=$1
-mkdir -p "$O"
-BIN=/tmp/meso-bin
-mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
-export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
-MB=$BIN/mesobench
-PARTS=" ${PARTS:-bench pilot} "
-part() { [[ $PARTS == *" $1 "* ]]; }
-stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
-{ nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
+PARTS=${PARTS:-bench pilot}
+. scripts/device_carried.sh
 if part bench; then
   for n in ${BENCH_N:-262144 1048576}; do
     "$MB" run --filter 'dpd-vesicle/.*N=262144' --param N=$n --backend cuda --repeats 5 --json "$O/vesicle-$n.json" \

@@ -21,6 +21,8 @@ Result run_srd_momentum(const Context& ctx);  // srd-momentum/
 Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
 Result run_dppc_density(const Context& ctx);  // dppc-density/
 Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
+Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
+Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -84,6 +86,13 @@ const std::vector<Case>& all_cases() {
        "sigma = 3, gamma = 4.5, K = 80, r0 = 0.38",
        run_vesicle_formation,
        {"N: beads", "time: run time of each seed", "runs: seeds"}},
+      {"polymer-hydrodynamics",
+       "Howard et al., CPC 230, 10 (2018) sec. 4.3; Huang et al., Macromolecules 43, 10107 (2010); "
+       "Duenweg & Kremer, J. Chem. Phys. 99, 6983 (1993): R_g ~ N^0.588, D ~ N^-0.59 (Zimm), N^-1 (Rouse)",
+       run_polymer_hydrodynamics,
+       {"chains: factor on every run's chain count", "time: production time per run",
+        "equilibration: equilibration time per run"},
+       analyse_polymer_hydrodynamics},
   };
   return cases;
 }

@@ -85,6 +85,9 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
   BenchResult r;
   SimulationSetup setup = c.make_setup();
   r.n = setup.size();
+  // Frames hold the MD particles where there are any (chains in a solvent:
+  // the monomers), else the solvent.
+  const uint64_t frame_n = setup.md ? setup.md->particles.n_local : setup.size();
   const Box box = setup.box();
   const double dt = setup.step_time();
   if (from && from->identity.workload == c.workload_name() && from->mpcd != !setup.md)
@@ -102,7 +105,7 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
   Simulation sim(reg.create(backend, rv.variant), std::move(setup), {}, start);
   describe_case(r, c, sim.backend(), rv, box);
   std::unique_ptr<io::H5mdWriter> traj;
-  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, r.n, box, metadata(c, r));
+  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, frame_n, box, metadata(c, r));
   auto frame = [&] {
     const double t = static_cast<double>(sim.step()) * dt;
     if (sim.has_md()) {
