@@ -205,6 +205,31 @@ for name in files:
 print(f"ok: validate wrote {len(files)} H5MD files")
 PY
 
+# polymer-srd (chains in the SRD solvent): frames hold the monomers only, and
+# scripts/h5md_to_lammps.py makes the LAMMPS dump and data file that OVITO and
+# VMD open (docs/io.md): MDAnalysis's LAMMPS readers see every monomer, the
+# chains' bonds and every frame, at the H5MD positions (less the box origin,
+# which its dump reader moves to 0).
+"$bin" run --backend cpu --filter 'polymer-srd/.*solvent=srd/chains=16/' --max-n 100000000 --param L=8 \
+  --param N=10 --param chains=6 --steps 100 --every 50 --trajectory "$work/poly.h5md" > /dev/null
+"$py" "$(dirname "$0")/../../scripts/h5md_to_lammps.py" "$work/poly.h5md" "$work/poly.lammpstrj" \
+  --data "$work/poly.data" --chain-length 10 > /dev/null
+"$py" - "$work" <<'PY'
+import sys, warnings
+import h5py, numpy as np, MDAnalysis as mda
+warnings.filterwarnings("ignore")
+w = sys.argv[1]
+with h5py.File(w + "/poly.h5md", "r") as f:
+    pos = f["particles/trajectory/position/value"][()]
+    assert pos.shape == (3, 60, 3), pos.shape  # 3 frames of the 60 monomers, no solvent
+    lo = f["parameters/mesobench"].attrs["box_origin"]
+u = mda.Universe(w + "/poly.data", w + "/poly.lammpstrj", format="LAMMPSDUMP", atom_style="id resid type x y z")
+assert len(u.atoms) == 60 and len(u.bonds) == 54 and len(u.trajectory) == 3
+for k, ts in enumerate(u.trajectory):
+    assert np.abs(u.atoms.positions - (pos[k] - lo)).max() < 1e-5, k
+print("ok: polymer-srd trajectory in LAMMPS form (60 monomers, 54 bonds, 3 frames)")
+PY
+
 source "$(dirname "$0")/expect_refused.sh"
 expect_refused "need --steps" run --backend cpu --filter lj-liquid --trajectory "$work/x.h5"
 expect_refused "does not exist" validate --backend cpu --filter srd-momentum --trajectory "$work/no-such-dir/x.h5"
