@@ -41,8 +41,7 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   if (pair) {
     plan->cells_ = b.create_as<CellListOp>("cell_list");
     plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
-    plan->forces_.push_back(
-        b.create_as<ForceOp>(sys.pair_style == PairStyle::lj ? "pair_force/lj" : "pair_force/dpd"));
+    plan->forces_.push_back(b.create_as<ForceOp>(std::string("pair_force/") + to_string(sys.pair_style)));
   }
   // Bonded and field forces add to the net force the first force wrote.
   if (!sys.topology.empty()) plan->forces_.push_back(create_bonded(b, sys));

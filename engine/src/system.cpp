@@ -12,14 +12,21 @@
 namespace meso {
 
 const char* to_string(PairStyle s) {
-  return s == PairStyle::lj ? "lj" : (s == PairStyle::none ? "none" : "dpd");
+  switch (s) {
+    case PairStyle::dpd: return "dpd";
+    case PairStyle::lj: return "lj";
+    case PairStyle::table: return "table";
+    case PairStyle::none: return "none";
+  }
+  return "?";
 }
 
 PairStyle parse_pair_style(const std::string& name) {
   if (name == "dpd") return PairStyle::dpd;
   if (name == "lj") return PairStyle::lj;
+  if (name == "table") return PairStyle::table;
   if (name == "none") return PairStyle::none;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, none");
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, none");
 }
 
 const char* to_string(physics::LjMode m) {
@@ -60,6 +67,9 @@ double System::max_rcut() const {
   if (pair_style == PairStyle::none) return 0.0;
   if (pair_style == PairStyle::lj) {
     for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
+  } else if (pair_style == PairStyle::table) {
+    for (int32_t k : table_of.data())
+      if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
   } else {
     for (const auto& p : dpd.data()) rc = std::max(rc, p.rcut);
   }
@@ -75,10 +85,26 @@ void System::validate(double skin) const {
   if (type_mass.size() != ntypes())
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
-  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::none)
-    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj, none");
+  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::table &&
+      pair_style != PairStyle::none)
+    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj, table, none");
   if (pair_style == PairStyle::none) {
     // no pair table to check
+  } else if (pair_style == PairStyle::table) {
+    if (table_of.ntypes() != ntypes())
+      throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ",
+                        ntypes(), " types");
+    for (uint32_t a = 0; a < ntypes(); ++a)
+      for (uint32_t b = a; b < ntypes(); ++b) {
+        const int32_t k = table_of(a, b);
+        if (k < -1 || k >= static_cast<int32_t>(tables.size()))
+          throw_input_error("pair table of types ", type_names[a], "-", type_names[b], " is ", k, ": there are ",
+                            tables.size(), " tables (-1: no interaction)");
+      }
+    for (const PairPotentialTable& t : tables)
+      if (t.intervals < 1 || t.coeff.size() != 4 * std::size_t(t.intervals) || !(t.dz > 0.0) || !(t.z_min > 0.0))
+        throw_input_error("pair table ", t.name, " is malformed (", t.intervals, " intervals, ", t.coeff.size(),
+                          " coefficients)");
   } else if (pair_style == PairStyle::dpd) {
     if (dpd.ntypes() != ntypes())
       throw_input_error("DPD parameter table is ", dpd.ntypes(), "x", dpd.ntypes(), " but there are ",

@@ -10,6 +10,7 @@
 
 #include "meso/box.hpp"
 #include "meso/mdscf_field.hpp"
+#include "meso/pair_potential_table.hpp"
 #include "meso/particle_data.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
@@ -42,12 +43,14 @@ class PairTable {
 };
 
 // Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
-// table), Lennard-Jones (the `lj` table), or none (no pair force, no cell or
-// neighbor list: a hybrid particle-field model whose intermolecular forces
-// come from the MD-SCF field, plus bonded forces). One style per system.
-enum class PairStyle { dpd, lj, none };
+// table), Lennard-Jones (the `lj` table), tabulated potentials (`tables`,
+// chosen per type pair by `table_of`; the CPU reference only so far), or
+// none (no pair force, no cell or neighbor list: a hybrid particle-field
+// model whose intermolecular forces come from the MD-SCF field, plus bonded
+// forces). One style per system.
+enum class PairStyle { dpd, lj, none, table };
 const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "none"
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 
@@ -59,6 +62,10 @@ struct System {
   PairStyle pair_style = PairStyle::dpd;
   PairTable<physics::DpdPairParams> dpd{1};
   PairTable<physics::LjPairParams> lj{1};  // read when pair_style == lj
+  // Read when pair_style == table: the tables, and per type pair the index
+  // of its table (-1: the pair does not interact). Its r_max is the cutoff.
+  std::vector<PairPotentialTable> tables;
+  PairTable<int32_t> table_of{1, -1};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.

@@ -28,6 +28,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("reorder", [](C& c) { return make_reorder(c); });
   t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
   t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
+  t.add("pair_force/table", [](C& c) { return make_table_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });

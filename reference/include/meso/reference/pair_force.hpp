@@ -94,11 +94,14 @@ class CpuPairForce final : public ForceOp {
   PairSums sums_;
 };
 
-// The factories of the two pair styles (dpd_force.cpp, lj_force.cpp): the
-// pair force plus the body force of the system, when it has one.
+// The factories of the pair styles (dpd_force.cpp, lj_force.cpp,
+// table_force.cpp): the pair force plus the body force of the system, when
+// it has one.
 template <class Real>
 std::unique_ptr<Operation> make_dpd_force(CpuContext<Real>& c);
 template <class Real>
 std::unique_ptr<Operation> make_lj_force(CpuContext<Real>& c);
+template <class Real>
+std::unique_ptr<Operation> make_table_force(CpuContext<Real>& c);
 
 }  // namespace meso::reference

@@ -1,0 +1,144 @@
+// The "pair_force/table" operation of the CPU reference against the
+// analytic LJ it tabulates: forces, energy and virial of a melted liquid,
+// an NVE run that conserves energy as the analytic one does, and a pair
+// below the table's range refused by name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "meso/error.hpp"
+#include "meso/init.hpp"
+#include "meso/pair_potential_table.hpp"
+#include "meso/reference/cpu_backend.hpp"
+#include "meso/simulation.hpp"
+
+namespace {
+
+using namespace meso;
+
+// The LJ liquid of the dynamics tests, melted, with the table of its own
+// shifted LJ (2000 samples on [0.75, 2.5]) in place of the analytic one.
+System liquid(uint64_t seed) {
+  LjLiquidParams lp;
+  lp.n = 1000;
+  lp.rho = 0.4;
+  lp.kT = 1.5;
+  lp.rcut = 2.5;
+  lp.seed = seed;
+  System s = make_lj_liquid(lp);
+  RunParams rp;
+  rp.integrator = Integrator::langevin;
+  rp.kT = 1.5;
+  rp.seed = static_cast<uint32_t>(seed);
+  Simulation melt(std::make_unique<reference::CpuBackend<double>>(Variant{}), s, rp);
+  melt.run(300);
+  s.particles = melt.particles();
+  remove_net_momentum(s, s.particles);
+  return s;
+}
+
+System tabulated(System s, double r_lo = 0.75, uint32_t n = 2000) {
+  std::vector<double> r, v, f;
+  // The last sample is the limit from below at r_cut (the evaluator gives 0
+  // there): the shifted LJ by formula.
+  auto v_lj = [](double x) { return 4.0 * (std::pow(x, -12) - std::pow(x, -6)) - 4.0 * (std::pow(2.5, -12) - std::pow(2.5, -6)); };
+  for (uint32_t k = 0; k < n; ++k) {
+    const double x = r_lo + (2.5 - r_lo) * k / (n - 1);
+    r.push_back(x), v.push_back(v_lj(x)), f.push_back(24.0 * (2.0 * std::pow(x, -13) - std::pow(x, -7)));
+  }
+  s.tables = {table_from_samples("LJ", r, v, f, n)};
+  s.table_of = PairTable<int32_t>(1, 0);
+  s.pair_style = PairStyle::table;
+  return s;
+}
+
+std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
+
+TEST(TableForceReference, TabulatedLjGivesTheAnalyticForces) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System lj = liquid(seed);
+  const System tab = tabulated(lj);
+  EXPECT_NEAR(tab.max_rcut(), 2.5, 1e-15);
+  RunParams rp;
+  rp.integrator = Integrator::nve;
+  Simulation a(cpu(), lj, rp), b(cpu(), tab, rp);
+  const ParticleData<double> pa = a.particles(), pb = b.particles();
+  double worst = 0.0;
+  for (std::size_t i = 0; i < pa.n_local; ++i) {
+    const Vec3d d = pa.force[i] - pb.force[i];
+    worst = std::max(worst, std::sqrt(dot(d, d)));
+  }
+  // Per pair within 2e-6 (PairTable.TabulatedLjMatchesTheAnalyticForce);
+  // a particle has ~10 neighbours within 2.5 at this density.
+  EXPECT_LT(worst, 2e-5);
+  const ThermoSample ta = a.thermo(), tb = b.thermo();
+  EXPECT_NEAR(tb.potential_energy, ta.potential_energy, 1e-6 * std::fabs(ta.potential_energy) + 1e-4);
+  EXPECT_NEAR(tb.pressure, ta.pressure, 1e-5);
+  // The same trajectory over a short NVE run (it is chaotic: compared early).
+  a.run(50);
+  b.run(50);
+  const ParticleData<double> qa = a.particles(), qb = b.particles();
+  double dx = 0.0;
+  for (std::size_t i = 0; i < qa.n_local; ++i) {
+    const Vec3d d = lj.box.min_image(qa.position[i] - qb.position[i]);
+    dx = std::max(dx, std::sqrt(dot(d, d)));
+  }
+  EXPECT_LT(dx, 1e-6);
+}
+
+// The nve-drift protocol in short: the total energy of the tabulated liquid
+// over 4000 steps at dt = 0.005 fluctuates as the analytic one's does (the
+// spline's force is minus the gradient of its energy, so no extra drift).
+TEST(TableForceReference, NveConservesEnergyAsTheAnalyticPotential) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const System lj = liquid(seed);
+  RunParams rp;
+  rp.integrator = Integrator::nve;
+  auto spread = [&](const System& s) {
+    Simulation sim(cpu(), s, rp);
+    double lo = 1e300, hi = -1e300;
+    sim.run(4000, 20, [&](const ThermoSample& t) {
+      lo = std::min(lo, t.total_energy());
+      hi = std::max(hi, t.total_energy());
+    });
+    return hi - lo;
+  };
+  const double analytic = spread(lj), table = spread(tabulated(lj));
+  EXPECT_LT(table, 2.0 * analytic + 1e-3);
+  EXPECT_GT(table, 0.5 * analytic - 1e-3);
+}
+
+// Two particles at r = 0.7, below a table that starts at 0.75: refused with
+// the table's name and range, not extrapolated.
+TEST(TableForceReference, APairBelowTheTableIsRefused) {
+  System s = tabulated(liquid(3));
+  s.particles.position[1] = s.particles.position[0] + Vec3d{0.7, 0.0, 0.0};
+  Image img{0, 0, 0};
+  s.box.wrap(s.particles.position[1], img);
+  try {
+    Simulation sim(cpu(), s, RunParams{});
+    sim.run(1);
+    ADD_FAILURE() << "a pair at 0.7 was accepted";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("below the range of table LJ"), std::string::npos) << m;
+    EXPECT_NE(m.find("r_min = 0.75"), std::string::npos) << m;
+  }
+}
+
+TEST(TableForceReference, SystemRefusesAMapWithoutItsTable) {
+  System s = tabulated(liquid(5));
+  s.table_of = PairTable<int32_t>(1, 1);  // table 1 of 1
+  EXPECT_THROW(s.validate(0.3), InputError);
+  s.table_of = PairTable<int32_t>(2, 0);  // 2 x 2 for one type
+  EXPECT_THROW(s.validate(0.3), InputError);
+  s.table_of = PairTable<int32_t>(1, -1);  // no interaction: valid
+  EXPECT_NO_THROW(s.validate(0.3));
+  EXPECT_EQ(parse_pair_style("table"), PairStyle::table);
+  EXPECT_STREQ(to_string(PairStyle::table), "table");
+}
+
+}  // namespace
