@@ -1,0 +1,54 @@
+// Iterative Boltzmann inversion of pair potentials (Reith, Pütz &
+// Müller-Plathe, J. Comput. Chem. 24, 1624 (2003); GALAMOST's numerical
+// potentials are fitted this way): from a target radial distribution
+// g_t(r), start at the potential of mean force V_0 = -kT ln g_t and correct
+//
+//   V_{i+1}(r) = V_i(r) + alpha kT ln(g_i(r) / g_t(r))
+//
+// with g_i the distribution that V_i gives. The potentials live on the
+// g(r) bins; pair_table_from_ibi turns one into a PairPotentialTable
+// (meso/pair_potential_table.hpp) for a run. docs/tables.md describes the
+// loop and its choices.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "meso/pair_potential_table.hpp"
+#include "meso/rdf.hpp"
+
+namespace meso {
+
+// A pair potential sampled on the bins of a g(r), r increasing.
+struct BinnedPotential {
+  std::vector<double> r;
+  std::vector<double> v;
+};
+
+// V_0 = -kT ln g_t where g_t > g_floor. Towards short r, where the target
+// is (near) zero, the potential is continued as a repulsive wall: from the
+// first bin r_0 with g_t > g_floor inwards, V grows with the slope it has at
+// r_0 (at least `wall_slope`) plus a quadratic term wall_slope / r_0 (r_0 - r)^2,
+// so a run never samples it. Beyond the last bin V is shifted to 0 at the
+// last bin (the table's cutoff). Throws InputError for fewer than 4 bins,
+// bins not increasing, a target with no bin above g_floor, or kT <= 0.
+BinnedPotential potential_of_mean_force(const Rdf& target, double kT, double g_floor = 1e-3,
+                                        double wall_slope = 50.0);
+
+// One IBI step on the bins where both g and the target exceed g_floor (the
+// wall stays as it is), then shifted to 0 at the last bin. alpha in (0, 1].
+void ibi_update(BinnedPotential& v, const Rdf& g, const Rdf& target, double kT, double alpha = 1.0,
+                double g_floor = 1e-3);
+
+// The integrated absolute difference of two distributions on the same bins,
+// relative to the target: sum |g - g_t| dr / sum g_t dr (the convergence
+// measure of the closed-loop gate).
+double rdf_difference(const Rdf& g, const Rdf& target);
+
+// The table of a binned potential over its bins (the wall included, so the
+// table reaches the first bin): F = -dV/dr by central differences (one-
+// sided at the ends), on `points` grid points uniform in r^2; its cutoff is
+// the last bin.
+PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points);
+
+}  // namespace meso

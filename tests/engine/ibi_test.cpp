@@ -1,0 +1,100 @@
+// Iterative Boltzmann inversion (meso/ibi.hpp) on distributions with known
+// answers: the potential of mean force of g = exp(-V/kT), its wall, the
+// update, the convergence measure and the table made of a binned potential.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "meso/error.hpp"
+#include "meso/ibi.hpp"
+
+namespace {
+
+using namespace meso;
+
+double v_model(double r) { return 4.0 * (std::pow(r, -12) - std::pow(r, -6)); }
+
+// g = exp(-V/kT) of the LJ on 125 bins of 0.02 (no correlations: the PMF
+// is V itself).
+Rdf boltzmann_target(double kT) {
+  Rdf t;
+  t.bin_width = 0.02;
+  for (int i = 0; i < 125; ++i) {
+    const double r = 0.01 + 0.02 * i;
+    t.r.push_back(r);
+    t.g.push_back(std::exp(-v_model(r) / kT));
+  }
+  return t;
+}
+
+TEST(Ibi, PotentialOfMeanForceInvertsBoltzmann) {
+  const double kT = 1.5;
+  const Rdf t = boltzmann_target(kT);
+  const BinnedPotential v = potential_of_mean_force(t, kT);
+  const double last = v_model(t.r.back());
+  std::size_t first = 0;
+  while (!(t.g[first] > 1e-3)) ++first;
+  EXPECT_NEAR(t.r[first], 0.89, 1e-9);  // g > 1e-3 where V < 10.4 (kT = 1.5): V(0.87) = 12.0, V(0.89) = 8.2
+  for (std::size_t i = first; i < t.r.size(); ++i) EXPECT_NEAR(v.v[i], v_model(t.r[i]) - last, 1e-9) << t.r[i];
+  EXPECT_EQ(v.v.back(), 0.0);
+  // The wall: rises inwards, at least 50 kT per unit length.
+  for (std::size_t i = first; i-- > 0;) EXPECT_GE(v.v[i] - v.v[i + 1], 50.0 * 0.02 - 1e-12) << t.r[i];
+}
+
+TEST(Ibi, UpdateMovesThePotentialByTheLogRatio) {
+  const double kT = 1.5;
+  const Rdf t = boltzmann_target(kT);
+  BinnedPotential v = potential_of_mean_force(t, kT);
+  const BinnedPotential v0 = v;
+  ibi_update(v, t, t, kT, 0.5);
+  for (std::size_t i = 0; i < v.v.size(); ++i) EXPECT_EQ(v.v[i], v0.v[i]);
+  // g = g_t exp(0.1 r): V gains alpha kT 0.1 r, less its value at the last bin.
+  Rdf g = t;
+  for (std::size_t i = 0; i < g.g.size(); ++i) g.g[i] *= std::exp(0.1 * g.r[i]);
+  ibi_update(v, g, t, kT, 0.5);
+  for (std::size_t i = 0; i < v.v.size(); ++i) {
+    if (!(t.g[i] > 1e-3)) {
+      EXPECT_NEAR(v.v[i], v0.v[i] - 0.5 * kT * 0.1 * t.r.back(), 1e-12) << "the wall moves only by the shift";
+      continue;
+    }
+    EXPECT_NEAR(v.v[i], v0.v[i] + 0.5 * kT * 0.1 * (t.r[i] - t.r.back()), 1e-12);
+  }
+  EXPECT_THROW(ibi_update(v, g, t, kT, 0.0), InputError);
+  Rdf shorter = t;
+  shorter.r.pop_back(), shorter.g.pop_back();
+  EXPECT_THROW(ibi_update(v, shorter, t, kT, 1.0), InputError);
+}
+
+TEST(Ibi, DifferenceByHand) {
+  Rdf a, b;
+  a.r = b.r = {1.0, 2.0, 3.0};
+  a.g = {1.0, 1.0, 1.0};
+  b.g = {1.1, 0.8, 1.0};
+  EXPECT_NEAR(rdf_difference(b, a), 0.3 / 3.0, 1e-15);
+  EXPECT_EQ(rdf_difference(a, a), 0.0);
+}
+
+// A binned quadratic (central differences are exact for it) becomes a table
+// with its energy and force, away from the two end bins, whose one-sided
+// differences are first order (F off by 0.02 there).
+TEST(Ibi, TableOfABinnedPotential) {
+  BinnedPotential v;
+  for (int i = 0; i < 100; ++i) {
+    const double r = 0.5 + 0.02 * i;
+    v.r.push_back(r);
+    v.v.push_back((2.48 - r) * (2.48 - r));
+  }
+  const PairPotentialTable t = pair_table_from_ibi("q", v, 400);
+  EXPECT_NEAR(t.r_min, 0.5, 1e-12);
+  EXPECT_NEAR(t.r_max, 2.48, 1e-12);
+  for (double r = 0.56; r < 2.42; r += 0.013) {
+    EXPECT_NEAR(t.energy(r), (2.48 - r) * (2.48 - r), 1e-6) << r;
+    EXPECT_NEAR(t.force(r), 2.0 * (2.48 - r), 1e-4) << r;
+  }
+  EXPECT_THROW(potential_of_mean_force(Rdf{{1.0, 2.0}, {1.0, 1.0}, 1.0}, 1.0), InputError);
+  Rdf empty = boltzmann_target(1.0);
+  for (double& g : empty.g) g = 0.0;
+  EXPECT_THROW(potential_of_mean_force(empty, 1.0), InputError);
+}
+
+}  // namespace
