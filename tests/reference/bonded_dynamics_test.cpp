@@ -299,20 +299,27 @@ EnergyError energy_error(const System& sys, double dt, double T, double sample_t
 // does not shrink with dt (ratio near 1, or 2 for an O(dt) drift). That
 // holds only where the potential is smooth along the trajectory: see
 // bead_spring for the bent angles.
-void expect_dt_squared(const System& sys, double dt, double T, double lo, double hi) {
+// The ratio of the energy error's rms at dt and dt/2 over time T, after
+// checking that neither run drifts.
+double dt_squared_ratio(const System& sys, double dt, double T) {
   const EnergyError coarse = energy_error(sys, dt, T, 0.02);
   const EnergyError fine = energy_error(sys, dt / 2, T, 0.02);
   const double ratio = coarse.rms / fine.rms;
   SCOPED_TRACE("E0 = " + std::to_string(coarse.e0) + ", rms(dt) = " + std::to_string(coarse.rms) +
                ", rms(dt/2) = " + std::to_string(fine.rms) + ", ratio = " + std::to_string(ratio) +
                ", last(dt) = " + std::to_string(coarse.last) + ", last(dt/2) = " + std::to_string(fine.last));
-  EXPECT_GT(ratio, lo);
-  EXPECT_LT(ratio, hi);
   // No drift: the final deviation is of the size of the fluctuation, and
   // the fluctuation is small against the kinetic energy (1.5 N kT).
   EXPECT_LT(std::fabs(coarse.last), 5.0 * coarse.rms);
   EXPECT_LT(std::fabs(fine.last), 5.0 * fine.rms);
   EXPECT_LT(coarse.rms, 2e-3 * 1.5 * double(sys.particles.n_local));
+  return ratio;
+}
+
+void expect_dt_squared(const System& sys, double dt, double T, double lo, double hi) {
+  const double ratio = dt_squared_ratio(sys, dt, T);
+  EXPECT_GT(ratio, lo);
+  EXPECT_LT(ratio, hi);
 }
 
 TEST(BondedDynamics, NveEnergyErrorScalesAsDtSquared) {
@@ -330,10 +337,19 @@ TEST(BondedDynamics, NveEnergyErrorScalesAsDtSquared) {
   // With the DPD conservative force between all beads (a = 25): its force
   // has a kink at r_c, whose crossings add an error that is O(dt^2) but
   // not the same in both runs (3.25-4.85 measured over t = 2, 140 seeds;
-  // the pair force still brings a bent angle within 0.02 rad of straight
-  // at times, but with both angles straight the spread is the same,
-  // 3.26-4.57).
-  expect_dt_squared(bead_spring(100, 10, 3.0, 25.0, seed), 0.004, 2.0, 2.8, 5.5);
+  // with both angles straight the spread is the same, 3.26-4.57). The pair
+  // force also brings a bent angle near straight at times, where the
+  // harmonic-in-theta force grows as 1/sin(theta): one seed in 40 gave 6.8
+  // (814302516). So the ratio is the median of five seeds, which a wrong
+  // force (0.92-1.10) still moves out of the band in every seed.
+  std::vector<double> ratios;
+  for (uint64_t k = 0; k < 5; ++k) {
+    SCOPED_TRACE("a = 25, seed " + std::to_string(seed + k));
+    ratios.push_back(dt_squared_ratio(bead_spring(100, 10, 3.0, 25.0, seed + k), 0.004, 2.0));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  EXPECT_GT(ratios[2], 2.8);
+  EXPECT_LT(ratios[2], 5.5);
 }
 
 TEST(BondedDynamics, ReorderingDoesNotChangeTheBondedTrajectory) {
