@@ -23,6 +23,9 @@ Result run_dppc_density(const Context& ctx);  // dppc-density/
 Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
 Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
 Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
+Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
+Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data);
+Result run_rotational_equipartition(const Context& ctx);  // rotational-equipartition/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -93,6 +96,18 @@ const std::vector<Case>& all_cases() {
        {"chains: factor on every run's chain count", "time: production time per run",
         "equilibration: equilibration time per run"},
        analyse_polymer_hydrodynamics},
+      {"nve-drift-rigid",
+       "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 (protocol and bound); "
+       "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): Gay-Berne GB(3, 5, 2, 1) liquid, "
+       "rho = 0.30, kT = 2",
+       run_nve_drift_rigid,
+       {"runs: independent runs", "long_steps: NVE steps of the drift run"},
+       analyse_nve_drift_rigid},
+      {"rotational-equipartition",
+       "equipartition of kinetic energy: T_rot = T_trans = kT; Gay-Berne GB(3, 5, 2, 1) liquid, rho = 0.30, "
+       "kT = 2, Langevin then NVE",
+       run_rotational_equipartition,
+       {"sample: steps sampled under Langevin and again in NVE"}},
   };
   return cases;
 }

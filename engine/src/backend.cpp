@@ -40,6 +40,7 @@ void RunParams::validate() const {
   if (integrator == Integrator::nvt || integrator == Integrator::langevin) require_positive("kT", kT);
   if (integrator == Integrator::nvt) require_positive("tau", tau);
   if (integrator == Integrator::langevin) require_non_negative("Langevin gamma", gamma);
+  if (integrator == Integrator::langevin) require_non_negative("Langevin gamma_r", gamma_r);
 }
 
 void Backend::set_mpcd(const MpcdSystem&) {

@@ -152,6 +152,9 @@ uint64_t fnv1a64(const void* data, std::size_t bytes, uint64_t h) {
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp) {
   if (cp.solvent.size() != 0) return write_checkpoint(path, id, cp.step, cp.solvent);
   const ParticleData<double>& p = cp.particles;
+  if (p.rotational)
+    throw_input_error("checkpoint ", path, " not written: checkpoints of orientational particles are not ",
+                      "provided yet (their orientations and angular momenta would be lost)");
   const std::size_t n = p.n_local;
   Writer w;
   put_identity(w, kKindMd, id, n, cp.step);

@@ -378,6 +378,10 @@ ThermoSample Simulation::thermo() const {
     t.momentum = {c.sum(t.momentum.x), c.sum(t.momentum.y), c.sum(t.momentum.z)};
     const double n = static_cast<double>(n_md_);
     t.temperature = n > 1 ? 2.0 * t.kinetic_energy / (3.0 * n - 3.0) : 0.0;
+    t.rotational_kinetic_energy = c.sum(t.rotational_kinetic_energy);
+    t.rotational_dof = c.sum(t.rotational_dof);
+    t.rotational_temperature =
+        t.rotational_dof > 0.0 ? 2.0 * t.rotational_kinetic_energy / t.rotational_dof : 0.0;
   }
   t.thermostat_energy = plan_->method().thermostat_energy();
   return t;

@@ -20,6 +20,25 @@ std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
   }
 }
 
+// The integration method: integrate/<name>, or for orientational particles
+// its rotational form integrate/<name>/aniso (translation and rotation
+// together), which only some integrators and backends have (vv, the same
+// steps as nve, takes nve's).
+std::unique_ptr<IntegrationMethodOp> create_method(Backend& b, const System& sys, const RunParams& rp) {
+  std::string name = std::string("integrate/") + to_string(rp.integrator);
+  if (!sys.particles.rotational) return b.create_as<IntegrationMethodOp>(name);
+  if (rp.integrator == Integrator::velocity_verlet) name = "integrate/nve";  // the same steps
+  if (name != "integrate/nve" && rp.integrator != Integrator::langevin)
+    throw_input_error("integrator ", to_string(rp.integrator), " has no rotational form for orientational "
+                      "particles: use nve (or vv) or langevin");
+  try {
+    return b.create_as<IntegrationMethodOp>(name + "/aniso");
+  } catch (const InputError& e) {
+    throw_input_error("orientational particles are not integrated by the ", b.name(),
+                      " backend yet (run them with --backend cpu): ", e.what());
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const RunParams& rp,
@@ -27,7 +46,7 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   auto plan = std::make_unique<StepPlan>();
   const Variant& v = b.variant();
   const bool pair = sys.pair_style != PairStyle::none;
-  plan->method_ = b.create_as<IntegrationMethodOp>(std::string("integrate/") + to_string(rp.integrator));
+  plan->method_ = create_method(b, sys, rp);
   // Without a pair force there are no lists to keep and no locality to
   // gain from reordering for them: the plan has no cells, list or reorder.
   if (pair && b.honours("reorder") && v.reorder != ReorderKind::none) {
@@ -58,6 +77,8 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
                         " bonds and ", sys.topology.angles.size(), " angles): run it on one rank");
     if (sys.mdscf.enabled())
       throw_input_error("the MD-SCF field is not decomposed over ranks yet: run it on one rank");
+    if (sys.particles.rotational)
+      throw_input_error("orientational particles are not decomposed over ranks yet: run them on one rank");
     if (!plan->method_->decomposable())
       throw_input_error("integrator ", to_string(rp.integrator), " on the ", b.name(),
                         " backend does not run on several ranks yet: use one rank");

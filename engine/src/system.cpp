@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "meso/error.hpp"
+#include "meso/gay_berne_liquid.hpp"
 #include "meso/init.hpp"
 
 namespace meso {
@@ -16,6 +17,7 @@ const char* to_string(PairStyle s) {
     case PairStyle::dpd: return "dpd";
     case PairStyle::lj: return "lj";
     case PairStyle::table: return "table";
+    case PairStyle::gay_berne: return "gay_berne";
     case PairStyle::none: return "none";
   }
   return "?";
@@ -25,8 +27,9 @@ PairStyle parse_pair_style(const std::string& name) {
   if (name == "dpd") return PairStyle::dpd;
   if (name == "lj") return PairStyle::lj;
   if (name == "table") return PairStyle::table;
+  if (name == "gay_berne") return PairStyle::gay_berne;
   if (name == "none") return PairStyle::none;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, none");
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, none");
 }
 
 const char* to_string(physics::LjMode m) {
@@ -60,13 +63,55 @@ void validate_lj(const physics::LjPairParams& p) {
                       " (use mode shift for a plain energy shift)");
 }
 
+// Orientational state: unit quaternions (to 1e-6; integrators renormalise),
+// finite angular momenta, non-negative finite moments of inertia, and no
+// angular momentum about an axis that has no inertia to carry it.
+void validate_orientations(const ParticleData<double>& p) {
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    const Quatd& q = p.orientation[i];
+    const double n2 = norm2(q);
+    if (!std::isfinite(n2) || std::abs(n2 - 1.0) > 1e-6)
+      throw_input_error("particle ", p.tag[i], " has orientation (", q.s, ", ", q.v.x, ", ", q.v.y, ", ", q.v.z,
+                        ") of norm^2 ", n2, ": orientations must be unit quaternions");
+    const Vec3d I = p.inertia[i], L = p.angmom[i];
+    const double inertia[3] = {I.x, I.y, I.z}, angmom[3] = {L.x, L.y, L.z};
+    for (int k = 0; k < 3; ++k) {
+      if (!std::isfinite(inertia[k]) || inertia[k] < 0.0)
+        throw_input_error("particle ", p.tag[i], " has moment of inertia I_", "xyz"[k], " = ", inertia[k],
+                          ": it must be finite and >= 0");
+      if (!std::isfinite(angmom[k]) || (inertia[k] == 0.0 && angmom[k] != 0.0))
+        throw_input_error("particle ", p.tag[i], " has angular momentum L_", "xyz"[k], " = ", angmom[k],
+                          inertia[k] == 0.0 ? " about an axis without inertia (I = 0)" : ": not finite");
+    }
+  }
+}
+
 }  // namespace
+
+// Declared with the GB liquid (meso/gay_berne_liquid.hpp), defined here
+// beside the other checks of a System's parameters.
+void validate_gay_berne(const physics::GayBerneParams& p) {
+  require_non_negative("Gay-Berne epsilon", p.epsilon);
+  require_positive("Gay-Berne sigma", p.sigma);
+  require_positive("Gay-Berne kappa", p.kappa);
+  require_positive("Gay-Berne kappa'", p.kappa_prime);
+  require_positive("Gay-Berne mu", p.mu);
+  require_non_negative("Gay-Berne nu", p.nu);
+  // The shifted energy is evaluated at r_cut for every orientation: r_cut
+  // must lie beyond the longest contact distance, max(kappa, 1) sigma0.
+  const double contact = std::max(p.kappa, 1.0) * p.sigma;
+  if (!(p.rcut > contact))
+    throw_input_error("Gay-Berne r_cut = ", p.rcut, " is invalid: it must exceed the end-to-end contact ",
+                      "max(kappa, 1) sigma = ", contact);
+}
 
 double System::max_rcut() const {
   double rc = 0.0;
   if (pair_style == PairStyle::none) return 0.0;
   if (pair_style == PairStyle::lj) {
     for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
+  } else if (pair_style == PairStyle::gay_berne) {
+    for (const auto& p : gay_berne.data()) rc = std::max(rc, p.rcut);
   } else if (pair_style == PairStyle::table) {
     for (int32_t k : table_of.data())
       if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
@@ -86,10 +131,19 @@ void System::validate(double skin) const {
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
   if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::table &&
-      pair_style != PairStyle::none)
-    throw_input_error("pair style = ", static_cast<int>(pair_style), " is invalid: allowed dpd, lj, table, none");
+      pair_style != PairStyle::gay_berne && pair_style != PairStyle::none)
+    throw_input_error("pair style = ", static_cast<int>(pair_style),
+                      " is invalid: allowed dpd, lj, table, gay_berne, none");
   if (pair_style == PairStyle::none) {
     // no pair table to check
+  } else if (pair_style == PairStyle::gay_berne) {
+    if (gay_berne.ntypes() != ntypes())
+      throw_input_error("Gay-Berne parameter table is ", gay_berne.ntypes(), "x", gay_berne.ntypes(),
+                        " but there are ", ntypes(), " types");
+    for (const auto& p : gay_berne.data()) validate_gay_berne(p);
+    if (!particles.rotational)
+      throw_input_error("pair style gay_berne needs orientational particles (orientations, moments of "
+                        "inertia): the system has none");
   } else if (pair_style == PairStyle::table) {
     if (table_of.ntypes() != ntypes())
       throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ",
@@ -158,6 +212,7 @@ void System::validate(double skin) const {
     throw_input_error("particle tag ", tags.back(),
                       " is out of range for a system with a topology: its tags must be 0 .. N-1 = ",
                       pd.n_local - 1);
+  if (pd.rotational) validate_orientations(pd);
   topology.validate(pd.n_local);
   if (mdscf.enabled()) mdscf.validate(box, ntypes());
 }

@@ -1,5 +1,7 @@
 #include "meso/thermo.hpp"
 
+#include "meso/physics/rigid_body.hpp"
+
 namespace meso {
 
 template <class Real>
@@ -21,6 +23,17 @@ ThermoSample compute_thermo(const System& sys, const ParticleData<Real>& p, cons
   t.temperature = p.n_local > 1 ? twice_ke / (3.0 * n - 3.0) : 0.0;
   t.pressure = (twice_ke + sums.virial) / (3.0 * sys.box.volume());
   t.momentum = mom;
+  if (p.rotational) {
+    double k_rot = 0.0, dof = 0.0;
+    for (std::size_t i = 0; i < p.n_local; ++i) {
+      const Vec3d inertia = vec_cast<double>(p.inertia[i]);
+      k_rot += physics::rotational_kinetic_energy(vec_cast<double>(p.angmom[i]), inertia);
+      dof += physics::rotational_dof(inertia);
+    }
+    t.rotational_kinetic_energy = k_rot;
+    t.rotational_dof = dof;
+    t.rotational_temperature = dof > 0.0 ? 2.0 * k_rot / dof : 0.0;
+  }
   return t;
 }
 

@@ -132,6 +132,11 @@ expect_bad "--param gamma does nothing" run --filter 'lj-liquid' --param gamma=2
 expect_bad "--param angle does nothing" run --filter 'srd-fluid.*L=10$' --param rule=at --param angle=90
 expect_bad "integrator=nvt is not provided for dpd-fluid" run --filter 'N=8192$' --param integrator=nvt
 expect_bad "integrator=gw is not provided for lj-liquid" run --filter 'lj-liquid' --param integrator=gw
+# gb-liquid: orientational particles run with langevin or nve, from an
+# aligned start that a dense system cannot hold, and on the CPU reference.
+expect_bad "integrator=nvt is not provided for gb-liquid" run --filter 'gb-liquid.*N=8000$' --param integrator=nvt
+expect_bad "is too dense for an aligned start" run --filter 'gb-liquid.*N=8000$' --param rho=0.9
+expect_bad "must exceed the end-to-end contact" run --backend cpu --filter 'gb-liquid.*N=8000$' --param rc=2.5
 
 # The workloads' parameter tables: an unknown key lists the workload's keys
 # from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).
@@ -141,7 +146,7 @@ expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 's
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes
 expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=528/' --param rho=3
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
-[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid)"* ]] ||
+[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
 out=$("$bin" scale --mode weak --workload dpd-fluid --ranks 1,2,1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"1 is given twice"* && ! -e "$work/sweep" ]] ||

@@ -50,6 +50,9 @@ struct RunParams {
   double kT = 1.0;
   double tau = 0.5;    // Nose-Hoover time constant (HOOMD-blue's tau)
   double gamma = 1.0;  // Langevin drag coefficient: F = -gamma v + noise (rate gamma/m)
+  // Rotational Langevin drag of orientational particles: torque -gamma_r
+  // omega_k + noise per body axis (rate gamma_r / I_k).
+  double gamma_r = 1.0;
 
   void validate() const;  // throws InputError naming the bad value
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
+#include "meso/physics/quaternion.hpp"
 #include "meso/physics/vec3.hpp"
 
 namespace meso {
@@ -26,6 +27,17 @@ struct ParticleData {
   std::size_t n_local = 0;    // particles [0, n_local) are owned by this rank
   std::size_t n_ghost = 0;    // particles [n_local, n_local + n_ghost) are ghosts
 
+  // Orientational particles (meso/physics/rigid_body.hpp), stored only when
+  // `rotational`: the body-to-space orientation, the body-frame angular
+  // momentum, the principal moments of inertia (0 on an axis that carries
+  // no rotation), and the space-frame torque the forces write. An isotropic
+  // system keeps these arrays empty and pays nothing for them.
+  bool rotational = false;
+  std::vector<Quat<Real>> orientation;
+  std::vector<Vec3<Real>> angmom;
+  std::vector<Vec3<Real>> inertia;
+  std::vector<Vec3<Real>> torque;
+
   std::size_t size() const { return n_local + n_ghost; }
 
   void resize(std::size_t n_local_new, std::size_t n_ghost_new = 0) {
@@ -38,6 +50,25 @@ struct ParticleData {
     type.resize(n);
     tag.resize(n);
     image.resize(n);
+    if (rotational) {
+      orientation.resize(n, Quat<Real>{Real(1), {Real(0), Real(0), Real(0)}});
+      angmom.resize(n);
+      inertia.resize(n);
+      torque.resize(n);
+    }
+  }
+
+  // Turns the orientation arrays on (identity orientations, no angular
+  // momentum, inertia or torque) or off (they are released).
+  void set_rotational(bool on) {
+    rotational = on;
+    if (!on) {
+      orientation = {};
+      angmom = {};
+      inertia = {};
+      torque = {};
+    }
+    resize(n_local, n_ghost);
   }
 
   // Slot k takes every field of slot i of `from` (which may be *this):
@@ -49,6 +80,13 @@ struct ParticleData {
     type[k] = from.type[i];
     tag[k] = from.tag[i];
     image[k] = from.image[i];
+    if (from.rotational) {
+      if (!rotational) set_rotational(true);
+      orientation[k] = from.orientation[i];
+      angmom[k] = from.angmom[i];
+      inertia[k] = from.inertia[i];
+      torque[k] = from.torque[i];
+    }
   }
 
   // Converting copy between storage precisions (e.g. double master state into
@@ -65,6 +103,15 @@ struct ParticleData {
     p.type = o.type;
     p.tag = o.tag;
     p.image = o.image;
+    if (o.rotational) {
+      p.set_rotational(true);
+      for (std::size_t i = 0; i < o.size(); ++i) {
+        p.orientation[i] = quat_cast<Real>(o.orientation[i]);
+        p.angmom[i] = vec_cast<Real>(o.angmom[i]);
+        p.inertia[i] = vec_cast<Real>(o.inertia[i]);
+        p.torque[i] = vec_cast<Real>(o.torque[i]);
+      }
+    }
     return p;
   }
 };

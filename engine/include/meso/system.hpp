@@ -14,6 +14,7 @@
 #include "meso/particle_data.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
+#include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
 #include "meso/topology.hpp"
 
@@ -44,13 +45,15 @@ class PairTable {
 
 // Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
 // table), Lennard-Jones (the `lj` table), tabulated potentials (`tables`,
-// chosen per type pair by `table_of`; the CPU reference only so far), or
-// none (no pair force, no cell or neighbor list: a hybrid particle-field
-// model whose intermolecular forces come from the MD-SCF field, plus bonded
-// forces). One style per system.
-enum class PairStyle { dpd, lj, none, table };
+// chosen per type pair by `table_of`; the CPU reference only so far),
+// Gay-Berne ellipsoids (the `gay_berne` table; forces and torques on
+// orientational particles, ParticleData::rotational; the CPU reference only
+// so far), or none (no pair force, no cell or neighbor list: a hybrid
+// particle-field model whose intermolecular forces come from the MD-SCF
+// field, plus bonded forces). One style per system.
+enum class PairStyle { dpd, lj, none, table, gay_berne };
 const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "none"
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 
@@ -66,6 +69,9 @@ struct System {
   // of its table (-1: the pair does not interact). Its r_max is the cutoff.
   std::vector<PairPotentialTable> tables;
   PairTable<int32_t> table_of{1, -1};
+  // Read when pair_style == gay_berne: the ellipsoid is uniaxial about its
+  // body z axis (meso/physics/gay_berne.hpp).
+  PairTable<physics::GayBerneParams> gay_berne{1};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.
@@ -84,7 +90,10 @@ struct System {
   // Throws InputError naming the first inconsistent value: positive box,
   // masses and cutoffs, finite state, types within range, unique tags, and a
   // box of at least 2 (r_c + skin) so minimum image is unambiguous, and a
-  // topology (Topology::validate) whose tags are those of the particles.
+  // topology (Topology::validate) whose tags are those of the particles;
+  // orientational particles need unit quaternions, finite angular momenta
+  // and non-negative moments of inertia, with no angular momentum about an
+  // axis without inertia.
   void validate(double skin) const;
 };
 

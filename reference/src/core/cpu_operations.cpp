@@ -6,6 +6,8 @@
 #include "meso/reference/cell_list.hpp"
 #include "meso/reference/domain_storage.hpp"
 #include "meso/reference/dpd_force.hpp"
+#include "meso/reference/gay_berne_force.hpp"
+#include "meso/reference/integrate_aniso.hpp"
 #include "meso/reference/integrate_langevin.hpp"
 #include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
@@ -29,6 +31,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
   t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
   t.add("pair_force/table", [](C& c) { return make_table_force(c); });
+  t.add("pair_force/gay_berne", [](C& c) { return make_gay_berne_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });
@@ -36,6 +39,8 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });
   t.add("integrate/nvt", [](C& c) { return make_nose_hoover(c); });
   t.add("integrate/langevin", [](C& c) { return make_langevin(c); });
+  t.add("integrate/nve/aniso", [](C& c) { return make_nve_aniso(c); });
+  t.add("integrate/langevin/aniso", [](C& c) { return make_langevin_aniso(c); });
   t.add("domain", [](C& c) { return make_domain_storage(c); });
   t.add("mpcd/stream", [](C& c) { return make_mpcd_stream(c); });
   t.add("mpcd/sort", [](C& c) { return make_mpcd_sort(c); });

@@ -21,6 +21,12 @@ void sort_by_cell(CpuContext<Real>& c) {
   permute(p.tag);
   permute(p.image);
   if (!c.v_pred.empty()) permute(c.v_pred);
+  if (p.rotational) {
+    permute(p.orientation);
+    permute(p.angmom);
+    permute(p.inertia);
+    permute(p.torque);
+  }
 }
 
 namespace {

@@ -1,0 +1,174 @@
+// The Gay-Berne pair potential between identical uniaxial ellipsoids, in its
+// original form (Gay & Berne, J. Chem. Phys. 74, 3316 (1981)), with the
+// exponents mu and nu of the generalised form (Berardi, Fava & Zannoni 1993;
+// de Miguel et al. 1991). For unit axes u_i, u_j and r = r_i - r_j:
+//
+//   U = 4 eps(r^, u_i, u_j) [rho^12 - rho^6],
+//   rho = sigma0 / (|r| - sigma(r^, u_i, u_j) + sigma0),
+//   sigma = sigma0 [1 - (chi/2) H(chi)]^-1/2,
+//   eps   = eps0 [1 - chi^2 c^2]^(-nu/2) [1 - (chi'/2) H(chi')]^mu,
+//   H(X)  = (a + b)^2 / (1 + X c) + (a - b)^2 / (1 - X c),
+//   a = r^.u_i, b = r^.u_j, c = u_i.u_j,
+//   chi = (kappa^2 - 1)/(kappa^2 + 1), chi' = (kappa'^(1/mu) - 1)/(kappa'^(1/mu) + 1),
+//
+// kappa = sigma_end/sigma_side (length over breadth), kappa' =
+// eps_side/eps_end (well depth side by side over end to end). The
+// standard liquid-crystal parametrisation is GB(kappa = 3, kappa' = 5,
+// mu = 2, nu = 1), cut at 4 sigma0.
+//
+// U is a function of (|r|, a, b, c); the evaluator returns U and its four
+// partial derivatives, from which the force on i and the torques follow:
+//
+//   F_i   = -[U_r r^ + U_a (u_i - a r^)/|r| + U_b (u_j - b r^)/|r|],
+//   tau_i = -u_i x (U_a r^ + U_c u_j),   tau_j = -u_j x (U_b r^ + U_c u_i).
+//
+// shift = true subtracts U(r_cut, a, b, c), the energy at the cutoff of the
+// pair's current orientation, so the energy is continuous where the pair
+// leaves the cutoff; the derivatives are those of the shifted function (the
+// shift depends on a, b and c), so forces and torques stay conservative.
+#pragma once
+
+#include <cmath>
+
+#include "meso_hd.hpp"
+#include "quaternion.hpp"
+#include "vec3.hpp"
+
+namespace meso::physics {
+
+namespace gay_berne_detail {
+
+// x^y with the common integer exponents exact and cheap.
+MESO_HD double power(double x, double y) {
+  using std::pow;
+  using std::sqrt;
+  if (y == 1.0) return x;
+  if (y == 2.0) return x * x;
+  if (y == 0.5) return sqrt(x);
+  return pow(x, y);
+}
+
+}  // namespace gay_berne_detail
+
+struct GayBerneParams {
+  double epsilon = 1.0;      // eps0
+  double sigma = 1.0;        // sigma0, the breadth (side-by-side contact)
+  double kappa = 3.0;        // length / breadth
+  double kappa_prime = 5.0;  // side-by-side well depth / end-to-end well depth
+  double mu = 2.0;
+  double nu = 1.0;
+  double rcut = 4.0;
+  bool shift = true;
+
+  MESO_HD double chi() const { return (kappa * kappa - 1.0) / (kappa * kappa + 1.0); }
+  MESO_HD double chi_prime() const {
+    const double k = gay_berne_detail::power(kappa_prime, 1.0 / mu);
+    return (k - 1.0) / (k + 1.0);
+  }
+};
+
+// U and its partial derivatives in (|r|, a, b, c); `overlap` when
+// |r| - sigma + sigma0 <= 0 (the ellipsoids' cores interpenetrate: the
+// function has a pole there and a run that gets there is broken).
+struct GayBerneTerms {
+  double u, u_r, u_a, u_b, u_c;
+  bool overlap;
+};
+
+namespace gay_berne_detail {
+
+// g = 4 (rho^12 - rho^6), rho = sigma0 / hh, and dg/dhh.
+struct Radial {
+  double g, d;
+};
+MESO_HD Radial radial(double hh, double s0) {
+  const double rho = s0 / hh, rho6 = rho * rho * rho * rho * rho * rho, rho12 = rho6 * rho6;
+  return {4.0 * (rho12 - rho6), -(48.0 * rho12 - 24.0 * rho6) / hh};
+}
+
+}  // namespace gay_berne_detail
+
+// U and its derivatives. The orientation-dependent sigma and eps are
+// computed once; the radial factor at r (and, shifted, at r_cut) multiplies
+// them:  U = eps g(hh),  dU/dr = eps g',  dU/dy = eps (g dln(eps)/dy -
+// g' dsigma/dy) for y = a, b, c, with hh = r - sigma + sigma0.
+MESO_HD GayBerneTerms gay_berne_terms(double r, double a, double b, double c, const GayBerneParams& p) {
+  using gay_berne_detail::power;
+  using std::sqrt;
+  const double chi = p.chi(), chip = p.chi_prime();
+  const double s0 = p.sigma;
+  const double ap = a + b, am = a - b;
+  // H(chi) and its derivatives.
+  const double dp = 1.0 / (1.0 + chi * c), dm = 1.0 / (1.0 - chi * c);
+  const double h = ap * ap * dp + am * am * dm;
+  const double h_a = 2.0 * (ap * dp + am * dm), h_b = 2.0 * (ap * dp - am * dm);
+  const double h_c = chi * (am * am * dm * dm - ap * ap * dp * dp);
+  // H(chi') and its derivatives.
+  const double ep = 1.0 / (1.0 + chip * c), em = 1.0 / (1.0 - chip * c);
+  const double hp = ap * ap * ep + am * am * em;
+  const double hp_a = 2.0 * (ap * ep + am * em), hp_b = 2.0 * (ap * ep - am * em);
+  const double hp_c = chip * (am * am * em * em - ap * ap * ep * ep);
+
+  const double S = 1.0 - 0.5 * chi * h;
+  const double sigma = s0 / sqrt(S);
+  const double ds = 0.25 * chi * sigma * sigma * sigma / (s0 * s0);  // dsigma/dH
+  const double e1sq = 1.0 / (1.0 - chi * chi * c * c);                // eps1^2
+  const double e2 = 1.0 - 0.5 * chip * hp;
+  const double eps = p.epsilon * power(e1sq, 0.5 * p.nu) * power(e2, p.mu);
+  // d ln(eps)/d(a, b, c)
+  const double le_a = -0.5 * chip * p.mu * hp_a / e2;
+  const double le_b = -0.5 * chip * p.mu * hp_b / e2;
+  const double le_c = -0.5 * chip * p.mu * hp_c / e2 + p.nu * chi * chi * c * e1sq;
+
+  GayBerneTerms t{};
+  const double hh = r - sigma + s0;
+  t.overlap = !(hh > 0.0);
+  if (t.overlap) return t;
+  gay_berne_detail::Radial at = gay_berne_detail::radial(hh, s0);
+  t.u_r = eps * at.d;
+  if (p.shift) {
+    // The shift U(r_cut, a, b, c) is a function of the orientations too.
+    const gay_berne_detail::Radial cut = gay_berne_detail::radial(p.rcut - sigma + s0, s0);
+    at.g -= cut.g;
+    at.d -= cut.d;
+  }
+  t.u = eps * at.g;
+  t.u_a = eps * (at.g * le_a - at.d * ds * h_a);
+  t.u_b = eps * (at.g * le_b - at.d * ds * h_b);
+  t.u_c = eps * (at.g * le_c - at.d * ds * h_c);
+  return t;
+}
+
+// Force on i, torques on i and j, energy and virial r.F_i of one pair.
+struct GayBernePair {
+  Vec3d force_i;
+  Vec3d torque_i;
+  Vec3d torque_j;
+  double energy;
+  double virial;
+  bool overlap;
+};
+
+// dr = r_i - r_j (minimum image), 0 < |dr| < rcut; u_i, u_j unit axes.
+MESO_HD GayBernePair gay_berne_pair(const Vec3d& dr, const Vec3d& ui, const Vec3d& uj, const GayBerneParams& p) {
+  using std::sqrt;
+  const double r = sqrt(dot(dr, dr));
+  const Vec3d rh = (1.0 / r) * dr;
+  const double a = dot(rh, ui), b = dot(rh, uj), c = dot(ui, uj);
+  const GayBerneTerms t = gay_berne_terms(r, a, b, c, p);
+  GayBernePair out{};
+  out.overlap = t.overlap;
+  if (t.overlap) return out;
+  const double inv_r = 1.0 / r;
+  out.force_i = -1.0 * ((t.u_r - (t.u_a * a + t.u_b * b) * inv_r) * rh + (t.u_a * inv_r) * ui + (t.u_b * inv_r) * uj);
+  out.torque_i = -1.0 * cross(ui, t.u_a * rh + t.u_c * uj);
+  out.torque_j = -1.0 * cross(uj, t.u_b * rh + t.u_c * ui);
+  out.energy = t.u;
+  out.virial = dot(dr, out.force_i);
+  return out;
+}
+
+// The symmetry axis of a uniaxial particle: body z turned into the space frame.
+MESO_HD Vec3d body_axis_z(const Quatd& q) { return rotate(q, Vec3d{0.0, 0.0, 1.0}); }
+
+}  // namespace meso::physics
