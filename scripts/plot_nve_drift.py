@@ -31,7 +31,7 @@ def main():
             with open_json(path) as f:
                 doc = json.load(f)
             for c in doc["cases"]:
-                if c["name"].startswith("nve-drift"):
+                if c["name"] in ("nve-drift-shift", "nve-drift-xplor"):
                     cases.append((doc.get("backend", "?"), c))
             docs.append(doc)
         except (OSError, KeyError, json.JSONDecodeError, lzma.LZMAError) as e:

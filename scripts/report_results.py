@@ -258,7 +258,7 @@ def build(root, out, dpi):
          "Steps per second and parallel efficiency against the number of ranks, system fixed.",
          "no strong scaling result (kind \"scaling\": mesobench scale, docs/scaling.md)"),
         ("NVE energy drift (HOOMD-blue Fig. 4)", "nve-drift",
-         lambda: script_figure(best_validation(results, lambda c: c["name"].startswith("nve-drift"),
+         lambda: script_figure(best_validation(results, lambda c: c["name"] in ("nve-drift-shift", "nve-drift-xplor"),
                                        key=lambda c, d: (c["name"], c["data"].get("precision"))), plot_nve_drift),
          "E(t) - E(0) per particle of the short and long NVE runs, and the gates against Anderson, Lorenz & "
          "Travesset (2008) Table 2.",
