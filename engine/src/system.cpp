@@ -18,6 +18,7 @@ const char* to_string(PairStyle s) {
     case PairStyle::lj: return "lj";
     case PairStyle::table: return "table";
     case PairStyle::gay_berne: return "gay_berne";
+    case PairStyle::ssd: return "ssd";
     case PairStyle::none: return "none";
   }
   return "?";
@@ -28,8 +29,9 @@ PairStyle parse_pair_style(const std::string& name) {
   if (name == "lj") return PairStyle::lj;
   if (name == "table") return PairStyle::table;
   if (name == "gay_berne") return PairStyle::gay_berne;
+  if (name == "ssd") return PairStyle::ssd;
   if (name == "none") return PairStyle::none;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, none");
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, ssd, none");
 }
 
 const char* to_string(physics::LjMode m) {
@@ -61,6 +63,23 @@ void validate_lj(const physics::LjPairParams& p) {
   if (p.mode == physics::LjMode::xplor && p.ron > p.rcut)
     throw_input_error("LJ r_on = ", p.ron, " is invalid for mode xplor: it must be <= r_cut = ", p.rcut,
                       " (use mode shift for a plain energy shift)");
+}
+
+void validate_ssd(const physics::SsdParams& p) {
+  require_non_negative("SSD epsilon", p.epsilon);
+  require_positive("SSD sigma", p.sigma);
+  require_finite("SSD mu", p.mu);
+  require_finite("SSD v0", p.v0);
+  require_finite("SSD w0", p.w0);
+  require_positive("SSD eps_rf", p.eps_rf);
+  const double order[] = {0.0, p.rl, p.ru}, order2[] = {0.0, p.rlp, p.rup};
+  for (int k = 1; k < 3; ++k)
+    if (!(order[k] > order[k - 1]) || !(order2[k] > order2[k - 1]))
+      throw_input_error("SSD sticky switches (r_l, r_u) = (", p.rl, ", ", p.ru, ") and (", p.rlp, ", ", p.rup,
+                        ") must satisfy 0 < r_l < r_u");
+  if (!(p.rsw > 0.0 && p.rsw < p.rcut) || p.ru > p.rcut || p.rup > p.rcut)
+    throw_input_error("SSD cutoffs r_sw = ", p.rsw, ", r_c = ", p.rcut,
+                      " must satisfy 0 < r_sw < r_c, with the sticky switches inside r_c");
 }
 
 // Orientational state: unit quaternions (to 1e-6; integrators renormalise),
@@ -112,6 +131,8 @@ double System::max_rcut() const {
     for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
   } else if (pair_style == PairStyle::gay_berne) {
     for (const auto& p : gay_berne.data()) rc = std::max(rc, p.rcut);
+  } else if (pair_style == PairStyle::ssd) {
+    for (const auto& p : ssd.data()) rc = std::max(rc, p.rcut);
   } else if (pair_style == PairStyle::table) {
     for (int32_t k : table_of.data())
       if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
@@ -131,9 +152,9 @@ void System::validate(double skin) const {
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
   if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::table &&
-      pair_style != PairStyle::gay_berne && pair_style != PairStyle::none)
+      pair_style != PairStyle::gay_berne && pair_style != PairStyle::ssd && pair_style != PairStyle::none)
     throw_input_error("pair style = ", static_cast<int>(pair_style),
-                      " is invalid: allowed dpd, lj, table, gay_berne, none");
+                      " is invalid: allowed dpd, lj, table, gay_berne, ssd, none");
   if (pair_style == PairStyle::none) {
     // no pair table to check
   } else if (pair_style == PairStyle::gay_berne) {
@@ -144,6 +165,14 @@ void System::validate(double skin) const {
     if (!particles.rotational)
       throw_input_error("pair style gay_berne needs orientational particles (orientations, moments of "
                         "inertia): the system has none");
+  } else if (pair_style == PairStyle::ssd) {
+    if (ssd.ntypes() != ntypes())
+      throw_input_error("SSD parameter table is ", ssd.ntypes(), "x", ssd.ntypes(), " but there are ", ntypes(),
+                        " types");
+    for (const auto& p : ssd.data()) validate_ssd(p);
+    if (!particles.rotational)
+      throw_input_error("pair style ssd needs orientational particles (orientations, moments of inertia): the "
+                        "system has none");
   } else if (pair_style == PairStyle::table) {
     if (table_of.ntypes() != ntypes())
       throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ",

@@ -137,6 +137,8 @@ expect_bad "integrator=gw is not provided for lj-liquid" run --filter 'lj-liquid
 expect_bad "integrator=nvt is not provided for gb-liquid" run --filter 'gb-liquid.*N=8000$' --param integrator=nvt
 expect_bad "is too dense for an aligned start" run --filter 'gb-liquid.*N=8000$' --param rho=0.9
 expect_bad "must exceed the end-to-end contact" run --backend cpu --filter 'gb-liquid.*N=8000$' --param rc=2.5
+expect_bad "shorter than 2 (r_c + skin)" run --backend cpu --filter 'ssd-water.*N=64000$' --param N=100
+expect_bad "integrator=nvt is not provided for ssd-water" run --filter 'ssd-water.*N=64000$' --param integrator=nvt
 
 # The workloads' parameter tables: an unknown key lists the workload's keys
 # from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).
@@ -146,7 +148,7 @@ expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 's
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes
 expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=528/' --param rho=3
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
-[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid)"* ]] ||
+[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid, ssd-water)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
 out=$("$bin" scale --mode weak --workload dpd-fluid --ranks 1,2,1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"1 is given twice"* && ! -e "$work/sweep" ]] ||

@@ -16,6 +16,7 @@
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
+#include "meso/physics/ssd_water.hpp"
 #include "meso/topology.hpp"
 
 namespace meso {
@@ -48,12 +49,12 @@ class PairTable {
 // chosen per type pair by `table_of`; the CPU reference only so far),
 // Gay-Berne ellipsoids (the `gay_berne` table; forces and torques on
 // orientational particles, ParticleData::rotational; the CPU reference only
-// so far), or none (no pair force, no cell or neighbor list: a hybrid
+// so far), SSD/RF water (the `ssd` table; likewise), or none (no pair force, no cell or neighbor list: a hybrid
 // particle-field model whose intermolecular forces come from the MD-SCF
 // field, plus bonded forces). One style per system.
-enum class PairStyle { dpd, lj, none, table, gay_berne };
+enum class PairStyle { dpd, lj, none, table, gay_berne, ssd };
 const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "none"
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 
@@ -72,6 +73,8 @@ struct System {
   // Read when pair_style == gay_berne: the ellipsoid is uniaxial about its
   // body z axis (meso/physics/gay_berne.hpp).
   PairTable<physics::GayBerneParams> gay_berne{1};
+  // Read when pair_style == ssd: SSD/RF water (meso/physics/ssd_water.hpp).
+  PairTable<physics::SsdParams> ssd{1};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.

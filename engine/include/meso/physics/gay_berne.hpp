@@ -32,6 +32,7 @@
 
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
+#include "rigid_body.hpp"
 #include "vec3.hpp"
 
 namespace meso::physics {
@@ -167,8 +168,5 @@ MESO_HD GayBernePair gay_berne_pair(const Vec3d& dr, const Vec3d& ui, const Vec3
   out.virial = dot(dr, out.force_i);
   return out;
 }
-
-// The symmetry axis of a uniaxial particle: body z turned into the space frame.
-MESO_HD Vec3d body_axis_z(const Quatd& q) { return rotate(q, Vec3d{0.0, 0.0, 1.0}); }
 
 }  // namespace meso::physics

@@ -112,6 +112,10 @@ MESO_HD int rotational_dof(const Vec3d& inertia) {
   return (inertia.x > 0.0 ? 1 : 0) + (inertia.y > 0.0 ? 1 : 0) + (inertia.z > 0.0 ? 1 : 0);
 }
 
+// Body z turned into the space frame: the symmetry axis of a uniaxial
+// particle, the dipole of an SSD water molecule.
+MESO_HD Vec3d body_axis_z(const Quatd& q) { return rotate(q, Vec3d{0.0, 0.0, 1.0}); }
+
 // The space-frame angular velocity (L_k / I_k per body axis, turned into
 // the space frame).
 MESO_HD Vec3d angular_velocity(const Quatd& q, const Vec3d& L, const Vec3d& inertia) {
