@@ -6,6 +6,8 @@
 // refusals (other integrators, several ranks, checkpoint files).
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
 #include <random>
 
@@ -75,6 +77,13 @@ TEST(GayBerneDynamics, PairAcrossTheBoundaryMatchesTheEvaluator) {
 // kicks balance pair by pair, the drifts conserve it exactly), and so are
 // the momentum and, to O(dt^2), the energy.
 TEST(GayBerneDynamics, FreeClusterConservesAngularMomentum) {
+  // A handful of particles: one thread. OpenMP's barriers would dominate,
+  // and under ctest -j a descheduled thread stalls each for milliseconds.
+  struct OneThread {
+    int saved = omp_get_max_threads();
+    OneThread() { omp_set_num_threads(1); }
+    ~OneThread() { omp_set_num_threads(saved); }
+  } one_thread;
   std::mt19937_64 rng(8);
   std::vector<Vec3d> r;
   std::vector<Quatd> q;
@@ -114,7 +123,7 @@ TEST(GayBerneDynamics, FreeClusterConservesAngularMomentum) {
 }
 
 // The melted liquid: 250 ellipsoids (the fewest a box of 2 (r_cut + skin)
-// holds at rho = 0.3), a Langevin start at kT = 2.
+// holds at rho = 0.3), melted by Langevin dynamics at kT = 2.
 constexpr uint64_t kN = 250;
 System melted_gb(uint64_t seed) {
   GbLiquidParams gp;
@@ -126,8 +135,11 @@ System melted_gb(uint64_t seed) {
   rp.kT = 2.0;
   rp.dt = 0.002;
   rp.seed = uint32_t(seed);
+  // 3000 steps (6 tau), as the gates: after 1000 the aligned start was still
+  // turning isotropic, absorbing heat, and the kinetic temperatures of the
+  // next 6 tau sat 2-3% below the bath (4 SEM in one seed).
   Simulation sim(cpu(), sys, rp);
-  sim.run(1000);
+  sim.run(3000);
   sys.particles = sim.particles();
   return sys;
 }
@@ -157,8 +169,9 @@ TEST(GayBerneDynamics, NveEnergyErrorIsSecondOrderWithRotation) {
 }
 
 TEST(GayBerneDynamics, LangevinEquipartitionOfTranslationAndRotation) {
-  const uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
+  // One fixed seed: the statistics of many seeds are the
+  // rotational-equipartition gate's; this checks the machinery end to end.
+  const uint64_t seed = 20261127;
   const System sys = melted_gb(seed);
   RunParams rp;
   rp.integrator = Integrator::langevin;

@@ -4,6 +4,8 @@
 // the liquid at 298 K is second order in dt with rotation taking part.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
 
 #include "meso/reference/cpu_backend.hpp"
@@ -17,6 +19,13 @@ using namespace meso;
 std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
 
 TEST(SsdWaterDynamics, FreeClusterConservesAngularMomentum) {
+  // A handful of particles: one thread. OpenMP's barriers would dominate,
+  // and under ctest -j a descheduled thread stalls each for milliseconds.
+  struct OneThread {
+    int saved = omp_get_max_threads();
+    OneThread() { omp_set_num_threads(1); }
+    ~OneThread() { omp_set_num_threads(saved); }
+  } one_thread;
   // Eight molecules from the lattice start, 3.1 A apart, in a box of 60 A.
   SsdWaterParams wp;
   wp.n = 8;
