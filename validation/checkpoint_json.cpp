@@ -32,6 +32,8 @@ std::vector<T> unflat(const nlohmann::json& j, const char* key, std::size_t n) {
 
 nlohmann::json checkpoint_to_json(const Checkpoint& cp) {
   const auto& p = cp.particles;
+  // The resumable cases run isotropic particles; orientations would be lost.
+  if (p.rotational) throw_input_error("checkpoint_to_json: orientational particles are not stored in JSON");
   const std::vector<Vec3d> pos(p.position.begin(), p.position.begin() + p.n_local);
   const std::vector<Vec3d> vel(p.velocity.begin(), p.velocity.begin() + p.n_local);
   const std::vector<Image> img(p.image.begin(), p.image.begin() + p.n_local);

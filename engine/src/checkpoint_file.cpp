@@ -28,6 +28,11 @@ constexpr uint64_t kMdFixed = 2 * sizeof(double) + sizeof(uint8_t);             
 constexpr uint64_t kMdPerParticle = 9 * sizeof(double) + 3 * sizeof(int32_t) + 2 * sizeof(uint32_t);
 constexpr uint64_t kListsFixed = 2 * sizeof(uint32_t);                             // the two counters
 constexpr uint64_t kListsPerParticle = sizeof(uint32_t) + 3 * sizeof(double);     // order, build position
+// Orientational particles, after the lists: a flag (1), then per particle
+// the orientation, angular momentum, moments of inertia and torque. A file
+// without them is byte for byte the older layout.
+constexpr uint64_t kRotationFixed = sizeof(uint8_t);
+constexpr uint64_t kRotationPerParticle = 13 * sizeof(double);
 constexpr uint64_t kMpcdPerParticle = 6 * sizeof(double) + 3 * sizeof(int32_t) + 2 * sizeof(uint32_t);
 
 class Writer {
@@ -152,9 +157,6 @@ uint64_t fnv1a64(const void* data, std::size_t bytes, uint64_t h) {
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp) {
   if (cp.solvent.size() != 0) return write_checkpoint(path, id, cp.step, cp.solvent);
   const ParticleData<double>& p = cp.particles;
-  if (p.rotational)
-    throw_input_error("checkpoint ", path, " not written: checkpoints of orientational particles are not ",
-                      "provided yet (their orientations and angular momenta would be lost)");
   const std::size_t n = p.n_local;
   Writer w;
   put_identity(w, kKindMd, id, n, cp.step);
@@ -177,6 +179,16 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, con
     w.put_vec3s(l.build_position, n);
     w.put(l.steps_since_build);
     w.put(l.steps_since_sort);
+  }
+  if (p.rotational) {
+    w.put(static_cast<uint8_t>(1));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Quatd& q = p.orientation[i];
+      w.put(q.s), w.put(q.v.x), w.put(q.v.y), w.put(q.v.z);
+    }
+    w.put_vec3s(p.angmom, n);
+    w.put_vec3s(p.inertia, n);
+    w.put_vec3s(p.torque, n);
   }
   finish(path, w);
 }
@@ -282,6 +294,22 @@ void check_md_fields(const CheckpointFile& f, const std::string& path) {
   check_finite(p.velocity, "velocity", p.tag, path);
   check_finite(p.force, "force", p.tag, path);
   check_images(p.image, p.tag, path);
+  if (p.rotational) {
+    check_finite(p.angmom, "angular momentum", p.tag, path);
+    check_finite(p.inertia, "moment of inertia", p.tag, path);
+    check_finite(p.torque, "torque", p.tag, path);
+    // What System::validate asks of orientations, checked where the file is named.
+    for (std::size_t i = 0; i < p.n_local; ++i) {
+      const double n2 = norm2(p.orientation[i]);
+      if (!(std::abs(n2 - 1.0) <= 1e-6))
+        throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", p.tag[i], ") has an orientation of ",
+                          "norm^2 ", n2, ", not a unit quaternion");
+      const Vec3d I = p.inertia[i];
+      if (I.x < 0.0 || I.y < 0.0 || I.z < 0.0)
+        throw_input_error("checkpoint '", path, "': particle ", i, " (tag ", p.tag[i], ") has a negative moment ",
+                          "of inertia (", I.x, ", ", I.y, ", ", I.z, ")");
+    }
+  }
   if (!cp.exact()) return;
   const ListRestartState& l = cp.lists;
   check_permutation(l.order, "list order", path);
@@ -340,13 +368,19 @@ CheckpointFile read_checkpoint(const std::string& path) {
     s.tag = r.get_all<uint32_t>(n);
     check_mpcd_fields(f, path);
   } else {
-    // N fixes the payload's size with or without the list state; the list
-    // flag, where that layout puts it, must then say which.
+    // N fixes the payload's size with or without the list state and the
+    // orientations; the flags, where that layout puts them, must then agree.
     const std::size_t left = r.left();
-    const uint64_t per = kMdPerParticle, per_lists = kMdPerParticle + kListsPerParticle;
-    const bool plain = n != 0 && n <= left / per && n * per + kMdFixed == left;
-    const bool lists = n != 0 && n <= left / per_lists && n * per_lists + kMdFixed + kListsFixed == left;
-    if (!plain && !lists) refuse_count(n, left, path);
+    const uint64_t per = kMdPerParticle;
+    bool lists = false, rotation = false, fits = false;
+    for (int k = 0; k < 4 && !fits; ++k) {
+      lists = k & 1;
+      rotation = k & 2;
+      const uint64_t each = per + (lists ? kListsPerParticle : 0) + (rotation ? kRotationPerParticle : 0);
+      const uint64_t fixed = kMdFixed + (lists ? kListsFixed : 0) + (rotation ? kRotationFixed : 0);
+      fits = n != 0 && n <= left / each && n * each + fixed == left;
+    }
+    if (!fits) refuse_count(n, left, path);
     const uint8_t flag = r.peek(2 * sizeof(double) + n * per);
     if (flag != (lists ? 1 : 0))
       throw_input_error("checkpoint '", path, "': has_lists = ", unsigned(flag), " where N = ", n, " and its size say ",
@@ -369,6 +403,19 @@ CheckpointFile read_checkpoint(const std::string& path) {
       l.build_position = r.get_vec3s<Vec3d, double>(n);
       l.steps_since_build = r.get<uint32_t>();
       l.steps_since_sort = r.get<uint32_t>();
+    }
+    if (rotation) {
+      if (const uint8_t on = r.get<uint8_t>(); on != 1)
+        throw_input_error("checkpoint '", path, "': has_orientations = ", unsigned(on),
+                          " where N = ", n, " and its size say 1");
+      p.set_rotational(true);
+      for (std::size_t i = 0; i < n; ++i) {
+        Quatd& q = p.orientation[i];
+        q.s = r.get<double>(), q.v.x = r.get<double>(), q.v.y = r.get<double>(), q.v.z = r.get<double>();
+      }
+      p.angmom = r.get_vec3s<Vec3d, double>(n);
+      p.inertia = r.get_vec3s<Vec3d, double>(n);
+      p.torque = r.get_vec3s<Vec3d, double>(n);
     }
     check_md_fields(f, path);
   }

@@ -18,8 +18,11 @@ declare -A select=(
   [srd]="--filter srd-fluid.*L=10\$ --param L=5"
   # Cell sorting every 15 steps: the restart keeps the storage order and the sort counter.
   [dpdsort]="--filter dpd-fluid/.*/rho=3/rc=1/.*N=8192\$ --param N=500 --variant reorder=cell,sort=15"
+  # Orientational particles: orientations and angular momenta in the file too.
+  [gb]="--filter gb-liquid.*N=8000\$ --param N=250"
+  [ssd]="--filter ssd-water.*N=64000\$ --param N=343"
 )
-for w in dpd lj srd dpdsort; do
+for w in dpd lj srd dpdsort gb ssd; do
   args=(run --backend cpu ${select[$w]})
   "$bin" "${args[@]}" --steps 120 --checkpoint "$work/$w-whole.ckpt" > /dev/null
   # Interrupted at 50, with checkpoints at 20 and 40 on the way (each

@@ -245,6 +245,46 @@ TEST(CheckpointFile, RefusesForgedFieldsWithAValidChecksum) {
   std::remove(path.c_str());
 }
 
+// Orientational particles: a block after the lists (a flag, then per
+// particle the orientation, angular momentum, inertia and torque), kept
+// bit for bit; a file without it is the older layout, byte for byte.
+TEST(CheckpointFile, OrientationsRoundTripAndForgeriesAreRefused) {
+  const std::string path = temp_file("orient");
+  Checkpoint cp = sample(5);
+  const std::size_t plain_size = [&] {
+    write_checkpoint(path, kId, cp);
+    return slurp(path).size();
+  }();
+  auto& p = cp.particles;
+  p.set_rotational(true);
+  for (std::size_t i = 0; i < 5; ++i) {
+    p.orientation[i] = meso::normalized(meso::Quatd{1.0, {0.1 * double(i), -0.2, 0.3 / (1.0 + double(i))}});
+    p.angmom[i] = {0.5, -1.0 / 3.0, 0.0};
+    p.inertia[i] = {1.7696, 0.6145, double(i % 2)};
+    p.torque[i] = {1e-17 * double(i), 2.0, -7.0};
+  }
+  write_checkpoint(path, kId, cp);
+  const std::string good = slurp(path);
+  ASSERT_EQ(good.size(), plain_size + 1 + 5 * 13 * 8);
+  const Checkpoint b = read_checkpoint(path).md;
+  ASSERT_TRUE(b.particles.rotational);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(b.particles.orientation[i].s, p.orientation[i].s);
+    EXPECT_EQ(b.particles.orientation[i].v.y, p.orientation[i].v.y);
+    EXPECT_EQ(b.particles.angmom[i].y, p.angmom[i].y);
+    EXPECT_EQ(b.particles.inertia[i].z, p.inertia[i].z);
+    EXPECT_EQ(b.particles.torque[i].x, p.torque[i].x);
+  }
+  const std::size_t flag_at = good.size() - 8 - 5 * 13 * 8 - 1;
+  spit(path, forged(good, flag_at, uint8_t(2)));
+  expect_refused(path, "has_orientations = 2");
+  spit(path, forged(good, flag_at + 1 + 2 * 32, 2.0));  // particle 2's scalar part
+  expect_refused(path, "not a unit quaternion");
+  spit(path, forged(good, flag_at + 1 + 5 * 32 + 5 * 24 + 24, -1.0));  // particle 1's I_x
+  expect_refused(path, "negative moment of inertia");
+  std::remove(path.c_str());
+}
+
 TEST(CheckpointFile, RefusesAStateOutsideTheRun) {
   const std::string path = temp_file("outside");
   write_checkpoint(path, kId, sample(5));

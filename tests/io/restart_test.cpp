@@ -13,7 +13,9 @@
 
 #include "meso/io/checkpoint_file.hpp"
 #include "meso/reference/cpu_backend.hpp"
+#include "meso/gay_berne_liquid.hpp"
 #include "meso/simulation.hpp"
+#include "meso/water.hpp"
 #include "support/expect_bitwise.hpp"
 
 namespace meso {
@@ -31,6 +33,18 @@ void expect_same(const ParticleData<double>& a, const ParticleData<double>& b) {
   expect_same_vec3(a.force, b.force, "force");
   expect_same_vec3(a.image, b.image, "image");
   EXPECT_EQ(a.tag, b.tag);
+  ASSERT_EQ(a.rotational, b.rotational);
+  if (!a.rotational) return;
+  std::vector<Vec3d> qa, qb;
+  for (std::size_t i = 0; i < a.n_local; ++i) {
+    qa.push_back(a.orientation[i].v);
+    qb.push_back(b.orientation[i].v);
+    EXPECT_EQ(a.orientation[i].s, b.orientation[i].s) << "orientation of tag " << a.tag[i];
+  }
+  expect_same_vec3(qa, qb, "orientation");
+  expect_same_vec3(a.angmom, b.angmom, "angular momentum");
+  expect_same_vec3(a.torque, b.torque, "torque");
+  expect_same_vec3(a.inertia, b.inertia, "moment of inertia");
 }
 
 // The checkpoint as `mesobench run --restart` sees it: through the file.
@@ -131,6 +145,31 @@ TEST(Restart, LjNoseHooverIsBitwise) {
 
 TEST(Restart, LjLangevinIsBitwise) {
   expect_exact_restart<double>(lj_liquid(), lj_run(Integrator::langevin), "", 151, 149, "lj-langevin");
+}
+
+// Orientational particles: orientations, angular momenta and torques go
+// through the file too.
+TEST(Restart, GayBerneLangevinReorderedIsBitwise) {
+  GbLiquidParams g;
+  g.n = 250;
+  g.seed = 4;
+  RunParams rp;
+  rp.integrator = Integrator::langevin;
+  rp.kT = 2.0;
+  rp.dt = 0.002;
+  rp.skin = 0.4;
+  rp.seed = 8;
+  expect_exact_restart<double>(make_gb_liquid(g), rp, "reorder=cell,sort=20", 57, 63, "gb-langevin");
+}
+
+TEST(Restart, SsdWaterNveIsBitwise) {
+  SsdWaterParams w;
+  w.n = 343;
+  RunParams rp;
+  rp.integrator = Integrator::nve;
+  rp.dt = 0.02;
+  rp.skin = 1.0;
+  expect_exact_restart<double>(make_ssd_water(w), rp, "", 41, 39, "ssd-nve");
 }
 
 TEST(Restart, DpdWithoutListStateIsNotBitwise) {

@@ -96,9 +96,6 @@ class GbLiquid final : public Workload {
     check_list_step(c, g.kT, g.mass, g.gb.rcut);
   }
 
-  std::string restart_refusal() const override {
-    return "checkpoints of orientational particles are not provided yet";
-  }
   std::string decomposition_refusal() const override { return "orientational particles run on one rank"; }
 
   io::H5mdUnits trajectory_units() const override {

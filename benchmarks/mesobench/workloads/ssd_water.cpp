@@ -86,7 +86,6 @@ class SsdWater final : public Workload {
     check_list_step(c, w.kT(), w.mass, w.ssd.rcut);
   }
 
-  std::string restart_refusal() const override { return "checkpoints of orientational particles are not provided yet"; }
   std::string decomposition_refusal() const override { return "orientational particles run on one rank"; }
 
   io::H5mdUnits trajectory_units() const override {
