@@ -48,47 +48,56 @@ void drift(const CpuContext<Real>& c, std::size_t i, double t, Pose& s) {
   physics::free_rotation(s.q, s.L, vec_cast<double>(c.p.inertia[i]), t);
 }
 
+// Both methods close the step with the same B (the half kicks).
 template <class Real>
-class CpuNveAniso final : public IntegrationMethodOp {
+class CpuAnisoMethod : public IntegrationMethodOp {
  public:
-  explicit CpuNveAniso(CpuContext<Real>& c) : c_(c) {}
-  void first_half(uint64_t) override {
-    ParticleData<Real>& p = c_.p;
-    const double dt = c_.params.dt;
-    const Box box = c_.sys.box;
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < p.n_local; ++i) {
-      kick(c_, i, 0.5 * dt);
-      Pose s = load(p, i);
-      drift(c_, i, dt, s);
-      store(p, i, box, s);
-    }
-  }
+  explicit CpuAnisoMethod(CpuContext<Real>& c) : c_(c) {}
   void second_half(uint64_t) override {
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < c_.p.n_local; ++i) kick(c_, i, 0.5 * c_.params.dt);
   }
 
- private:
+ protected:
   CpuContext<Real>& c_;
 };
 
 template <class Real>
-class CpuLangevinAniso final : public IntegrationMethodOp {
+class CpuNveAniso final : public CpuAnisoMethod<Real> {
  public:
-  explicit CpuLangevinAniso(CpuContext<Real>& c) : c_(c) {}
-  void first_half(uint64_t step) override {
-    ParticleData<Real>& p = c_.p;
-    const RunParams& rp = c_.params;
-    const double dt = rp.dt;
-    const Box box = c_.sys.box;
+  using CpuAnisoMethod<Real>::CpuAnisoMethod;
+  void first_half(uint64_t) override {
+    CpuContext<Real>& c = this->c_;
+    ParticleData<Real>& p = c.p;
+    const double dt = c.params.dt;
+    const Box box = c.sys.box;
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < p.n_local; ++i) {
-      kick(c_, i, 0.5 * dt);
+      kick(c, i, 0.5 * dt);
       Pose s = load(p, i);
-      drift(c_, i, 0.5 * dt, s);
+      drift(c, i, dt, s);
+      store(p, i, box, s);
+    }
+  }
+};
+
+template <class Real>
+class CpuLangevinAniso final : public CpuAnisoMethod<Real> {
+ public:
+  using CpuAnisoMethod<Real>::CpuAnisoMethod;
+  void first_half(uint64_t step) override {
+    CpuContext<Real>& c = this->c_;
+    ParticleData<Real>& p = c.p;
+    const RunParams& rp = c.params;
+    const double dt = rp.dt;
+    const Box box = c.sys.box;
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < p.n_local; ++i) {
+      kick(c, i, 0.5 * dt);
+      Pose s = load(p, i);
+      drift(c, i, 0.5 * dt, s);
       // O: translation, then each body axis with inertia.
-      const double m = c_.sys.type_mass[p.type[i]];
+      const double m = c.sys.type_mass[p.type[i]];
       const auto [c1, c2] = physics::langevin_coeffs(rp.gamma, dt, m, rp.kT);
       p.velocity[i] = vec_cast<Real>(c1 * vec_cast<double>(p.velocity[i]) +
                                      c2 * physics::langevin_gaussian3(p.tag[i], step, rp.seed));
@@ -100,17 +109,10 @@ class CpuLangevinAniso final : public IntegrationMethodOp {
         return d1 * l + inertia * d2 * noise;  // L = I omega: the noise of omega times I
       };
       s.L = {thermalize(I.x, s.L.x, xi.x), thermalize(I.y, s.L.y, xi.y), thermalize(I.z, s.L.z, xi.z)};
-      drift(c_, i, 0.5 * dt, s);
+      drift(c, i, 0.5 * dt, s);
       store(p, i, box, s);
     }
   }
-  void second_half(uint64_t) override {
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < c_.p.n_local; ++i) kick(c_, i, 0.5 * c_.params.dt);
-  }
-
- private:
-  CpuContext<Real>& c_;
 };
 
 }  // namespace
