@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -196,6 +197,29 @@ void CudaContext<P>::load(const System& s, const RunParams& p) {
   if (pred) MESO_CUDA_CHECK(cudaMemset(vel_pred.data(), 0, n * sizeof(S4)));
   mass.resize(s.type_mass.size());
   MESO_CUDA_CHECK(cudaMemcpy(mass.data(), s.type_mass.data(), mass.bytes(), cudaMemcpyHostToDevice));
+  load_rotation(src);
+}
+
+template <class P>
+void CudaContext<P>::load_rotation(const ParticleData<double>& src) {
+  rotational = src.rotational;
+  if (!rotational) {
+    for (auto* b : {&orient, &angmom, &inertia, &torque}) b->release();
+    return;
+  }
+  std::vector<S4> hq(n), hl(n), hi(n), ht(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    hq[i] = make_quat4<S4>(src.orientation[i]);
+    hl[i] = make4<S4>(src.angmom[i], 0.0);
+    hi[i] = make4<S4>(src.inertia[i], 0.0);
+    ht[i] = make4<S4>(src.torque[i], 0.0);
+  }
+  const std::pair<DeviceBuffer<S4>*, const std::vector<S4>*> arrays[] = {
+      {&orient, &hq}, {&angmom, &hl}, {&inertia, &hi}, {&torque, &ht}};
+  for (const auto& [d, h] : arrays) {
+    d->resize(n);
+    MESO_CUDA_CHECK(cudaMemcpy(d->data(), h->data(), n * sizeof(S4), cudaMemcpyHostToDevice));
+  }
 }
 
 template <class P>
@@ -219,6 +243,20 @@ void CudaContext<P>::get_particles(ParticleData<double>& out) const {
     out.type[k] = type_of(hp[i]);
     out.tag[k] = ht[i];
     out.image[k] = hi[i];
+  }
+  out.set_rotational(rotational);
+  if (!rotational) return;
+  std::vector<S4> hq(n), hl(n), hn(n), htq(n);
+  MESO_CUDA_CHECK(cudaMemcpy(hq.data(), orient.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  MESO_CUDA_CHECK(cudaMemcpy(hl.data(), angmom.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  MESO_CUDA_CHECK(cudaMemcpy(hn.data(), inertia.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  MESO_CUDA_CHECK(cudaMemcpy(htq.data(), torque.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t i = by_tag[k];
+    out.orientation[k] = quat_of(hq[i]);
+    out.angmom[k] = xyz(hl[i]);
+    out.inertia[k] = xyz(hn[i]);
+    out.torque[k] = xyz(htq[i]);
   }
 }
 
@@ -297,6 +335,7 @@ void CudaContext<P>::reserve(uint32_t slots) {
   grow_keeping(tag, cap, keep, stream);
   grow_keeping(sig, cap, keep, stream);
   grow_keeping(image, cap, keep, stream);
+  for (auto* b : {&orient, &angmom, &inertia, &torque}) grow_keeping(*b, cap, keep, stream);
   capacity = static_cast<uint32_t>(cap);
   invalidate_graphs();
 }
@@ -304,7 +343,8 @@ void CudaContext<P>::reserve(uint32_t slots) {
 template <class P>
 std::size_t CudaContext<P>::particle_bytes() const {
   return pos.bytes() + vel.bytes() + force.bytes() + vel_pred.bytes() + last_pos.bytes() +
-         tag.bytes() + sig.bytes() + image.bytes() + mass.bytes() + mpcd.bytes();
+         tag.bytes() + sig.bytes() + image.bytes() + mass.bytes() + mpcd.bytes() + orient.bytes() +
+         angmom.bytes() + inertia.bytes() + torque.bytes();
 }
 
 template class CudaContext<PrecDouble>;

@@ -166,6 +166,15 @@ class CudaContext final : public CudaContextBase {
   DeviceBuffer<uint32_t> tag, sig;
   DeviceBuffer<Image> image;
   DeviceBuffer<double> mass;  // per type
+  // Orientational particles (System::particles.rotational): quaternion,
+  // body-frame angular momentum, moments of inertia, torque; empty
+  // otherwise.
+  DeviceBuffer<S4> orient, angmom, inertia, torque;
+  bool rotational = false;
+
+  RotationalView<S4> rotation() {
+    return {orient.data(), angmom.data(), inertia.data(), torque.data()};
+  }
 
   // The MPCD solvent, beside the MD particles (set by set_mpcd).
   CudaMpcd<S4> mpcd{&graph_epoch};
@@ -177,6 +186,7 @@ class CudaContext final : public CudaContextBase {
 
  private:
   std::size_t particle_bytes() const override;
+  void load_rotation(const ParticleData<double>& src);
 };
 
 }  // namespace meso::cuda

@@ -14,11 +14,15 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("integrate/gw", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, true); });
     t.add("integrate/nvt", make_cuda_nose_hoover<P>);
     t.add("integrate/langevin", make_cuda_langevin<P>);
+    t.add("integrate/nve/aniso", [](CudaContext<P>& c) { return make_cuda_aniso<P>(c, false); });
+    t.add("integrate/langevin/aniso", [](CudaContext<P>& c) { return make_cuda_aniso<P>(c, true); });
     t.add("reorder", make_cuda_reorder<P>);
     t.add("cell_list", make_cuda_cell_list<P>);
     t.add("neighbor_list", make_cuda_neighbor_list<P>);
     t.add("pair_force/dpd", make_cuda_dpd_force<P>);
     t.add("pair_force/lj", make_cuda_lj_force<P>);
+    t.add("pair_force/gay_berne", make_cuda_gay_berne_force<P>);
+    t.add("pair_force/ssd", make_cuda_ssd_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);
     t.add("bonded", make_cuda_bonded_force<P>);
     t.add("domain", make_cuda_domain_storage<P>);

@@ -37,6 +37,14 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>& ctx);
 template <class P>
 std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx);
+// langevin: integrate/langevin/aniso, else integrate/nve/aniso.
+template <class P>
+std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>& ctx, bool langevin);
+// aniso_pair_force_op.cu: forces and torques of orientational particles.
+template <class P>
+std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx);
+template <class P>
+std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx);
 // mpcd_op.cu: the MPCD solvent's operations, and the per-piece profile
 // behind CudaBackendInfo::profile_mpcd.
 template <class P>

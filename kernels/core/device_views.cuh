@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "meso/box.hpp"
+#include "meso/physics/quaternion.hpp"
 #include "meso/physics/vec3.hpp"
 #include "core/step_control.cuh"
 
@@ -107,6 +108,28 @@ struct ParticleView {
   uint32_t n;           // local particles (the rest are ghosts)
   uint32_t n_all;       // local particles and ghosts: what a list entry can name
 };
+
+// The orientational arrays of rotational particles, in the storage
+// precision, beside ParticleView (null pointers for isotropic systems): the
+// body-to-space quaternion (x, y, z = its vector part, w = its scalar part),
+// the body-frame angular momentum, the principal moments of inertia and the
+// space-frame torque the forces write (w unused).
+template <class S4>
+struct RotationalView {
+  S4* orient = nullptr;
+  S4* angmom = nullptr;
+  S4* inertia = nullptr;
+  S4* torque = nullptr;
+};
+
+template <class S4>
+__host__ __device__ __forceinline__ Quatd quat_of(const S4& q) {
+  return {static_cast<double>(q.w), {static_cast<double>(q.x), static_cast<double>(q.y), static_cast<double>(q.z)}};
+}
+template <class S4>
+__host__ __device__ __forceinline__ S4 make_quat4(const Quatd& q) {
+  return make4<S4>(q.v, q.s);
+}
 
 // Regular grid of cells of at least r_list on a side, row-major ids
 // (z * ny + y) * nx + x, identical to the reference CellList so that cell

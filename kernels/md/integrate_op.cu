@@ -6,7 +6,9 @@
 //   integrate/nvt           CudaNoseHoover: one kernel per half-step, the
 //                           thermostat variables in StepControl; its first
 //                           half also opens the step (folds_step_opening);
-//   integrate/langevin      CudaLangevin: BAOAB first half, the vv kick second.
+//   integrate/langevin      CudaLangevin: BAOAB first half, the vv kick second;
+//   integrate/nve/aniso,    CudaAniso: translation and rotation of
+//   integrate/langevin/aniso  orientational particles (integrate_aniso.cu).
 // The synchronous halves (engine interface) enqueue and wait; the noise and
 // the step number come from the device's StepControl (ctl->step + 1 is the
 // step a first half advances).
@@ -15,6 +17,7 @@
 
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
+#include "md/integrate_aniso.cuh"
 #include "md/integrate_langevin.cuh"
 #include "md/integrate_nose_hoover.cuh"
 #include "meso/ops/communicator.hpp"
@@ -215,8 +218,36 @@ class CudaLangevin final : public CudaMethod<P> {
   }
 };
 
+template <class P>
+class CudaAniso final : public CudaMethod<P> {
+  using Base = CudaMethod<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  CudaAniso(CudaContext<P>& ctx, AnisoMethod m) : Base(ctx), method_(m) {
+    if (!ctx.rotational)
+      throw_input_error("integrate/", m == AnisoMethod::nve ? "nve" : "langevin",
+                        "/aniso integrates orientational particles: the system has none");
+  }
+  void enqueue_first_half(const StepOpening*) override {
+    aniso_first_half<S4>(ctx_.view(), ctx_.rotation(), this->integrate_args(), method_, this->thermostat_args(),
+                         ctx_.params.gamma_r, ctx_.ctl.data(), ctx_.stream);
+  }
+  void enqueue_second_half() override {
+    aniso_second_half<S4>(ctx_.view(), ctx_.rotation(), this->integrate_args(), ctx_.ctl.data(), ctx_.stream);
+  }
+
+ private:
+  AnisoMethod method_;
+};
+
 }  // namespace
 
+template <class P>
+std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>& ctx, bool langevin) {
+  return std::make_unique<CudaAniso<P>>(ctx, langevin ? AnisoMethod::langevin : AnisoMethod::nve);
+}
 template <class P>
 std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>& ctx, bool gw) {
   return std::make_unique<CudaVerlet<P>>(ctx, gw);
@@ -233,7 +264,8 @@ std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx) {
 #define MESO_INSTANTIATE(P)                                                        \
   template std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>&, bool);    \
   template std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>&);     \
-  template std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>&);
+  template std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>&);        \
+  template std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>&, bool);
 MESO_INSTANTIATE(PrecDouble)
 MESO_INSTANTIATE(PrecMixed)
 MESO_INSTANTIATE(PrecSingle)

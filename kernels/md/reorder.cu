@@ -102,7 +102,7 @@ __global__ void keys_kernel(const S4* __restrict__ pos, uint32_t n, ReorderKind 
 size_t reorder_temp_bytes(uint32_t n) { return key_sort_temp_bytes(n, false); }
 
 template <class S4>
-void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& grid,
+void reorder_particles(ReorderKind kind, ParticleView<S4> p, RotationalView<S4> rot, const CellGrid& grid,
                        const ReorderScratch& sc, StepControl* ctl, cudaStream_t s) {
   const uint32_t n = p.n;
   keys_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(p.pos, n, kind, grid, sc.keys_in, sc.vals_in,
@@ -120,11 +120,13 @@ void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& gri
   permute(p.tag, perm, sc.gather, n, s);
   permute(p.image, perm, sc.gather, n, s);
   permute(p.signature, perm, sc.gather, n, s);
+  S4* const rotational[] = {rot.orient, rot.angmom, rot.inertia, rot.torque};
+  for (S4* a : rotational) permute(a, perm, sc.gather, n, s);
 }
 
-template void reorder_particles<Double4>(ReorderKind, ParticleView<Double4>, const CellGrid&,
+template void reorder_particles<Double4>(ReorderKind, ParticleView<Double4>, RotationalView<Double4>, const CellGrid&,
                                          const ReorderScratch&, StepControl*, cudaStream_t);
-template void reorder_particles<float4>(ReorderKind, ParticleView<float4>, const CellGrid&,
+template void reorder_particles<float4>(ReorderKind, ParticleView<float4>, RotationalView<float4>, const CellGrid&,
                                         const ReorderScratch&, StepControl*, cudaStream_t);
 
 }  // namespace meso::cuda

@@ -25,9 +25,10 @@ struct ReorderScratch {
 size_t reorder_temp_bytes(uint32_t n);
 
 // Computes keys, sorts and permutes pos, vel, force, vel_pred, tag, image,
-// signature (those that exist). Resets ctl->list.steps_since_sort.
+// signature and the orientational arrays of rot (those that exist). Resets
+// ctl->list.steps_since_sort.
 template <class S4>
-void reorder_particles(ReorderKind kind, ParticleView<S4> p, const CellGrid& grid,
+void reorder_particles(ReorderKind kind, ParticleView<S4> p, RotationalView<S4> rot, const CellGrid& grid,
                        const ReorderScratch& sc, StepControl* ctl, cudaStream_t s);
 
 }  // namespace meso::cuda

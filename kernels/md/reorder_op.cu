@@ -61,7 +61,7 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
                       reinterpret_cast<uint32_t*>(base + at_vals_),
                       reinterpret_cast<uint32_t*>(base + at_perm_),
                       base + at_temp_, temp_bytes_, base + at_gather_};
-    reorder_particles<S4>(ctx_.variant.reorder, ctx_.view(), ctx_.grid, sc, ctx_.ctl.data(),
+    reorder_particles<S4>(ctx_.variant.reorder, ctx_.view(), ctx_.rotation(), ctx_.grid, sc, ctx_.ctl.data(),
                           ctx_.stream);
   }
 

@@ -1,0 +1,158 @@
+// The pair-force operations of orientational particles on the CUDA backend,
+// pair_force/gay_berne and pair_force/ssd: each holds its per-type-pair
+// parameters on the device and the energy/virial partials of its kernel
+// (aniso_pair_force.cuh; gay_berne_force.cu, ssd_water_force.cu), and writes
+// the forces and the torques the rotational integrators read
+// (integrate_aniso.cu). A refused pair stops the loop on the device; the
+// host names it (raise_if_stopped), as the reference does.
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/cuda_operations.cuh"
+#include "core/device_ops.cuh"
+#include "md/aniso_pair_force.cuh"
+#include "meso/cuda/check.hpp"
+#include "meso/error.hpp"
+#include "meso/ops/force.hpp"
+#include "meso/physics/gay_berne.hpp"
+#include "meso/physics/ssd_water.hpp"
+
+namespace meso::cuda {
+namespace {
+
+enum class AnisoStyle { gay_berne, ssd };
+
+template <class P, AnisoStyle Style>
+class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
+  using S4 = typename P::S4;
+  using Params = std::conditional_t<Style == AnisoStyle::gay_berne, physics::GayBerneParams, physics::SsdParams>;
+
+ public:
+  explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
+    if (!ctx.rotational)
+      throw_input_error("cuda '", style_name(), "' needs orientational particles (the system has none)");
+    const auto& t = table(ctx.sys);
+    params_.resize(t.size());
+    MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
+    partials_.resize(2 * std::size_t(aniso_force_blocks(ctx.n)) + 2);
+    sums_d_.resize(2);
+    broken_.resize(1);
+    clear_broken();
+  }
+
+  // Synchronous: the forces and torques of the current positions and
+  // orientations, the sums fetched when asked.
+  void compute(const ForceRequest& r) override {
+    enqueue(r);
+    if (r.sums) fetch_sums();
+    ctx_.synchronize();
+    if (broken() != kNoBrokenPair) raise(r.step);
+  }
+  PairSums sums() const override { return sums_; }
+
+  // r.initial needs nothing: these forces read no velocity.
+  void enqueue(const ForceRequest& r) override {
+    if (!ctx_.nlist.idx) throw std::logic_error("cuda aniso pair force: no neighbor list was created");
+    if (r.rows != RowSet::all) throw std::logic_error("cuda aniso pair force: it computes every row");
+    const uint32_t blocks = aniso_force_blocks(ctx_.n);
+    if (partials_.size() < 2 * std::size_t(blocks)) {
+      partials_.resize(2 * std::size_t(blocks + blocks / 4 + 1));
+      ctx_.invalidate_graphs();
+    }
+    const CudaContext<P>& c = ctx_;
+    const AnisoForceArgs<S4> a{ctx_.view(), ctx_.rotation(), c.nlist,         c.sys.box,        c.sys.body_force,
+                               c.mass.data(), ctx_.ctl.data(), broken_.data(), partials_.data(), first()};
+    if constexpr (Style == AnisoStyle::gay_berne)
+      compute_gay_berne_forces<S4>(a, params_.data(), c.sys.ntypes(), r.sums, c.stream);
+    else
+      compute_ssd_forces<S4>(a, params_.data(), c.sys.ntypes(), r.sums, c.stream);
+    if (r.sums) reduce_partials(partials_.data(), blocks, sums_d_.data(), c.stream);
+  }
+
+  void fetch_sums() override {
+    double s[2];
+    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, ctx_.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    sums_ = {s[0], s[1]};
+  }
+
+  // The state is that of the failed step (every kernel after it returned).
+  void raise_if_stopped() override {
+    if (broken() != kNoBrokenPair) raise(ctx_.h_ctl->step);
+  }
+
+  // Minimum traffic: each particle's position, tag and orientation once,
+  // its list once (count + entries), its force and torque stored; the
+  // neighbours' position, tag and orientation from cache (the ideal).
+  double profile_bytes(double pairs) const override {
+    const double n = ctx_.n, s4 = sizeof(S4);
+    return n * (2 * s4 + 4 + 4 + 2 * s4) + 4.0 * pairs;
+  }
+  std::size_t device_bytes() const override {
+    return params_.bytes() + partials_.bytes() + sums_d_.bytes() + broken_.bytes();
+  }
+
+ private:
+  CudaContext<P>& ctx_;
+  DeviceBuffer<Params> params_;  // ntypes x ntypes
+  DeviceBuffer<double> partials_, sums_d_;
+  DeviceBuffer<unsigned long long> broken_;
+  PairSums sums_;
+
+  static const char* style_name() {
+    return Style == AnisoStyle::gay_berne ? "pair_force/gay_berne" : "pair_force/ssd";
+  }
+  static const std::vector<Params>& table(const System& sys) {
+    if constexpr (Style == AnisoStyle::gay_berne) return sys.gay_berne.data();
+    else return sys.ssd.data();
+  }
+
+  void clear_broken() {
+    MESO_CUDA_CHECK(cudaMemcpy(broken_.data(), &kNoBrokenPair, sizeof kNoBrokenPair, cudaMemcpyHostToDevice));
+  }
+  // The broken-pair word (waits for the stream).
+  unsigned long long broken() const {
+    unsigned long long b = kNoBrokenPair;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(&b, broken_.data(), sizeof b, cudaMemcpyDeviceToHost, ctx_.stream));
+    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
+    return b;
+  }
+
+  // The word and the abort are cleared first, so the backend is not left
+  // stopped (a caller that goes on runs from the failed step's state).
+  [[noreturn]] void raise(uint64_t step) {
+    const unsigned long long b = broken();
+    clear_broken();
+    ctx_.pull_ctl();
+    ctx_.h_ctl->abort = 0;
+    ctx_.push_ctl();
+    throw_input_error("Gay-Berne particles ", b >> 32, " and ", b & 0xffffffffull,
+                      " overlap (|r| <= sigma(orientations) - sigma0, the pole of the potential) at step ", step,
+                      ": the configuration or the time step is broken");
+  }
+};
+
+}  // namespace
+
+template <class P>
+std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::gay_berne>>(ctx);
+}
+template <class P>
+std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::ssd>>(ctx);
+}
+
+#define MESO_INSTANTIATE(P)                                                              \
+  template std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>&);       \
+  template std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>&);
+MESO_INSTANTIATE(PrecDouble)
+MESO_INSTANTIATE(PrecMixed)
+MESO_INSTANTIATE(PrecSingle)
+#undef MESO_INSTANTIATE
+
+}  // namespace meso::cuda

@@ -1,0 +1,230 @@
+// GPU (label gpu): orientational particles on the CUDA backend against the
+// CPU reference on fresh random configurations: Gay-Berne and SSD/RF forces,
+// torques, energy and virial in every precision and list builder, the
+// rotational integrators (nve/aniso, langevin/aniso) over 100 steps with
+// rebuilds and reordering, and the refusal of interpenetrating Gay-Berne
+// cores; skips (not passes) without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "meso/error.hpp"
+#include "meso/gay_berne_liquid.hpp"
+#include "meso/water.hpp"
+
+namespace {
+
+using namespace meso;
+
+using test::fresh_seed;
+using test::make_registry;
+
+// A Gay-Berne liquid of n ellipsoids (GB(3, 5, 2, 1), rho = 0.3, kT = 2)
+// melted from its aligned lattice by 400 Langevin steps on the reference:
+// fresh, disordered orientations, no interpenetrating cores.
+System gb_liquid(uint64_t seed, uint64_t n) {
+  GbLiquidParams gp;
+  gp.n = n;
+  gp.seed = seed;
+  System sys = make_gb_liquid(gp);
+  RunParams rp;
+  rp.integrator = Integrator::langevin;
+  rp.kT = gp.kT;
+  rp.dt = 0.002;
+  rp.skin = 0.4;
+  rp.seed = uint32_t(seed);
+  Simulation s(make_registry().create("cpu", Variant{}), sys, rp);
+  s.run(400);
+  sys.particles = s.particles();
+  return sys;
+}
+
+// n SSD/RF molecules on their lattice with uniformly random orientations
+// (make_ssd_water), 0.997 g/cm^3, 298 K.
+System ssd_water(uint64_t seed, uint64_t n) {
+  SsdWaterParams wp;
+  wp.n = n;
+  wp.seed = seed;
+  return make_ssd_water(wp);
+}
+
+double rel_l2(const std::vector<Vec3d>& got, const std::vector<Vec3d>& want) {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const Vec3d d = got[i] - want[i];
+    num += dot(d, d);
+    den += dot(want[i], want[i]);
+  }
+  return std::sqrt(num / den);
+}
+
+// double: the GPU's pow, exp and square roots differ from libm's by an ulp,
+// and FMA contraction reorders the evaluator's products; the Gay-Berne
+// well's derivatives (rho^13, the orientation powers mu and nu) carry that
+// into ~1e-14 of a pair, below 1e-12 after the sums (the bound of the LJ and
+// DPD tests). mixed and single store positions and orientations in fp32
+// (pairs in fp64): ~1e-7 of every input, amplified by the r^-13 core to the
+// ~1e-5 of the fp32 LJ forces, and the same bound, 1e-4.
+double tolerance(const std::string& precision) { return precision == "double" ? 1e-12 : 1e-4; }
+
+void expect_forces_match(const System& sys, const RunParams& rp, const char* what) {
+  const BackendRegistry reg = make_registry();
+  Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
+  const ParticleData<double> want = cpu.particles();
+  const ThermoSample tc = cpu.thermo();
+  for (const char* prec : {"double", "mixed", "single"})
+    for (const char* list : {"nlist=atomic", "nlist=ballot", "nlist=tiled", "nlist=tiled,reorder=morton2,sort=100"}) {
+      const std::string v = std::string("precision=") + prec + "," + list;
+      SCOPED_TRACE(std::string(what) + " " + v);
+      Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);
+      const ParticleData<double> got = gpu.particles();
+      ASSERT_TRUE(got.rotational);
+      const double ef = rel_l2(got.force, want.force), et = rel_l2(got.torque, want.torque);
+      std::printf("%s %s: force rel L2 %.3e, torque rel L2 %.3e\n", what, v.c_str(), ef, et);
+      EXPECT_LT(ef, tolerance(prec));
+      EXPECT_LT(et, tolerance(prec));
+      const ThermoSample tg = gpu.thermo();
+      EXPECT_NEAR(tg.potential_energy, tc.potential_energy, tolerance(prec) * std::fabs(tc.potential_energy));
+      EXPECT_NEAR(tg.pressure, tc.pressure, 10 * tolerance(prec) * std::fabs(tc.pressure));
+      // The orientations and angular momenta went to the device and back.
+      for (std::size_t i = 0; i < want.n_local; ++i) {
+        const Quatd a = got.orientation[i], b = want.orientation[i];
+        ASSERT_NEAR(a.s, b.s, 1e-7) << i;
+        ASSERT_NEAR(a.v.x, b.v.x, 1e-7) << i;
+        ASSERT_NEAR(got.inertia[i].x, want.inertia[i].x, 1e-6 * std::fabs(want.inertia[i].x)) << i;
+      }
+    }
+}
+
+TEST(CudaAniso, GayBerneForcesTorquesEnergyVirialMatchReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  RunParams rp;
+  rp.skin = 0.4;
+  expect_forces_match(gb_liquid(seed, 1500), rp, "GB");
+}
+
+TEST(CudaAniso, SsdForcesTorquesEnergyVirialMatchReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  RunParams rp;
+  rp.skin = 1.0;
+  expect_forces_match(ssd_water(seed, 1000), rp, "SSD");
+}
+
+// max over particles of the distance between two runs' positions and of
+// |q_a - q_b| (both hemispheres of the unit quaternions: q and -q are one
+// orientation).
+double separation(const Box& box, const ParticleData<double>& a, const ParticleData<double>& b) {
+  double err = 0.0;
+  for (std::size_t i = 0; i < a.n_local; ++i) {
+    const Vec3d d = box.min_image(a.position[i] - b.position[i]);
+    err = std::max(err, std::sqrt(dot(d, d)));
+    const Quatd p = a.orientation[i], q = b.orientation[i];
+    const double minus = std::hypot(p.s - q.s, std::sqrt(dot(p.v - q.v, p.v - q.v)));
+    const double plus = std::hypot(p.s + q.s, std::sqrt(dot(p.v + q.v, p.v + q.v)));
+    err = std::max(err, std::min(minus, plus));
+  }
+  return err;
+}
+
+// Each rotational integrator for 100 steps in double against the reference.
+// The GPU sums each particle's pairs in its own list order and its libm
+// differs by an ulp, so the trajectories separate by round-off amplified by
+// the dynamics: the bound is 10x the separation of two reference runs whose
+// starts differ by 1e-13 (as for LJ and DPD).
+void expect_trajectories_track(const System& sys, RunParams rp, const char* what) {
+  const BackendRegistry reg = make_registry();
+  for (Integrator integ : {Integrator::nve, Integrator::langevin}) {
+    rp.integrator = integ;
+    SCOPED_TRACE(std::string(what) + " " + to_string(integ));
+    Simulation ref(reg.create("cpu", Variant{}), sys, rp);
+    ref.run(100);
+    System pert = sys;
+    std::mt19937_64 g(rp.seed + 1);
+    std::uniform_real_distribution<double> u(-1e-13, 1e-13);
+    for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
+    Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
+    ref2.run(100);
+    const auto a = ref.particles();
+    const double growth = separation(sys.box, ref2.particles(), a);
+    for (const char* variant : {"precision=double,nlist=atomic", "precision=double,nlist=tiled,reorder=morton2,sort=20"}) {
+      Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);
+      gpu.run(100);
+      const double err = separation(sys.box, gpu.particles(), a);
+      std::printf("%s %s %s 100 steps: GPU-CPU %.3e, perturbed-reference growth %.3e\n", what, to_string(integ),
+                  variant, err, growth);
+      EXPECT_LT(err, 10.0 * growth + 1e-14) << variant;
+      const ThermoSample tg = gpu.thermo(), tr = ref.thermo();
+      EXPECT_NEAR(tg.total_energy(), tr.total_energy(), 1e-9 * std::fabs(tr.total_energy())) << variant;
+      EXPECT_NEAR(tg.rotational_kinetic_energy, tr.rotational_kinetic_energy,
+                  1e-9 * tr.rotational_kinetic_energy) << variant;
+    }
+  }
+}
+
+TEST(CudaAniso, GayBerneIntegratorsTrackReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  RunParams rp;
+  rp.kT = 2.0;
+  rp.dt = 0.002;
+  rp.skin = 0.4;
+  rp.seed = uint32_t(seed);
+  expect_trajectories_track(gb_liquid(seed, 1500), rp, "GB");
+}
+
+TEST(CudaAniso, SsdIntegratorsTrackReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  SsdWaterParams wp;
+  RunParams rp;
+  rp.kT = wp.kT();
+  rp.dt = 0.02;  // about 1 fs
+  rp.skin = 1.0;
+  rp.gamma = 0.88;
+  rp.gamma_r = 0.06;
+  rp.seed = uint32_t(seed);
+  expect_trajectories_track(ssd_water(seed, 1000), rp, "SSD");
+}
+
+// Two parallel ellipsoids end to end at 1.5 sigma0, inside the pole at
+// sigma - sigma0 = 2: refused by both backends, naming the pair (the
+// reference names it from whichever side met it first).
+TEST(CudaAniso, InterpenetratingGayBerneCoresAreRefused) {
+  REQUIRE_GPU();
+  System sys;
+  sys.box = Box(12.0);
+  sys.pair_style = PairStyle::gay_berne;
+  sys.gay_berne = PairTable<physics::GayBerneParams>(1, physics::GayBerneParams{});
+  auto& p = sys.particles;
+  p.set_rotational(true);
+  p.resize(2);
+  p.position = {{0.0, 0.0, 0.0}, {0.0, 0.0, 1.5}};
+  p.tag = {0, 1};
+  p.type = {0, 0};
+  p.inertia = {{0.5, 0.5, 0.0}, {0.5, 0.5, 0.0}};
+  const BackendRegistry reg = make_registry();
+  for (const char* backend : {"cpu", "cuda"}) {
+    SCOPED_TRACE(backend);
+    try {
+      Simulation s(reg.create(backend, Variant{}), sys, RunParams{});
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_TRUE(m.find("particles 0 and 1 overlap") != std::string::npos ||
+                  m.find("particles 1 and 0 overlap") != std::string::npos)
+          << m;
+    }
+  }
+}
+
+}  // namespace
