@@ -9,6 +9,9 @@
 #             the workload's mixed default and in double
 #   bench     gb-liquid (8000, 64000) beside lj-liquid at the same N, ssd-water (64000, 1M),
 #             each in mixed and double, REPEATS timed repeats
+#   variants  gb-liquid and ssd-water at each size with each variant of VARIANTS ("name=axes ...",
+#             axes over the workload's default), then the gates' short forms with each of
+#             GATE_VARIANTS
 # The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test,
 # decomposition_gpu_test), RE2 from .deps/. Outputs are packed into $OUT/orientation.tgz
 # after every part.
@@ -45,6 +48,17 @@ if part gates; then
       timeout ${GATE_TIMEOUT:-120} "$MB" validate --filter $g --backend cuda --variant $v \
         --json "$O/$g-${v#*=}.json" > "$O/$g-${v#*=}.log" 2>&1
       stamp "$g $v rc=$? $(grep -E "^$g" "$O/$g-${v#*=}.log" | tail -1)"
+    done
+  done
+  pack
+fi
+if part variants; then
+  for nv in ${VARIANTS:-default=precision=mixed}; do
+    for w in gb-liquid:8000 gb-liquid:64000 ssd-water:64000 ssd-water:1000000; do
+      f="${w%%:*}/.*N=64000\$"; [ "${w%%:*}" = gb-liquid ] && f="gb-liquid/.*N=8000\$"
+      "$MB" run --filter "$f" --param N=${w#*:} --max-n 100000000 --backend cuda --variant "${nv#*=}" \
+        --repeats ${REPEATS:-5} --json "$O/var-${nv%%=*}-${w%%:*}-${w#*:}.json" > "$O/var-${nv%%=*}-${w%%:*}-${w#*:}.log" 2>&1
+      stamp "${nv%%=*} ${w} rc=$? $(grep -A1 "^${w%%:*}" "$O/var-${nv%%=*}-${w%%:*}-${w#*:}.log" | tail -1 | awk '{print $4, $5}')"
     done
   done
   pack

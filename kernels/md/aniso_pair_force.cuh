@@ -8,11 +8,12 @@
 // Each pair is evaluated in one canonical order, from the particle with the
 // lower tag, by both of its particles, exactly as the reference: the force
 // on the other is the exact negative, each takes its own torque from the
-// same evaluation, and no atomics are needed. Arithmetic is in double
-// whatever the storage (an evaluator is ~150 flops of square roots, powers
-// and cross products; the pairs within the cutoff are few: ~20 for the
-// Gay-Berne liquid, ~40 for SSD water). Energy and virial go through the
-// fixed-order block partials of pair_force.cuh.
+// same evaluation, and no atomics are needed. The evaluators compute a pair
+// in the arithmetic of the storage (fp32 for mixed and single, as the LJ
+// pairs: a Gay-Berne pair is some 15 divisions and square roots, which cost
+// many times more in fp64), and the kernel sums the pairs, the energy and
+// the virial in fp64; energy and virial go through the fixed-order block
+// partials of pair_force.cuh.
 //
 // A pair the evaluator refuses (Gay-Berne cores that interpenetrate: the
 // pole of the potential) is recorded as (lower tag << 32 | higher tag) by
@@ -32,6 +33,7 @@
 #include <cstdint>
 
 #include "core/device_views.cuh"
+#include "core/tpp_dispatch.cuh"
 #include "md/pair_force.cuh"
 #include "meso/physics/body_force.hpp"
 
@@ -64,21 +66,30 @@ struct AnisoForceArgs {
   bool overwrite;              // the first force of the plan: store, else add
 };
 
-template <class E, bool SUMS, class S4>
+// TPP adjacent lanes of a warp per particle (the variant axis tpp: 1 to
+// 32): lane s of the group takes list slots s, s + TPP, ..., and the group's
+// sums meet by a fixed XOR butterfly, so the result is deterministic for a
+// given TPP (and differs between TPPs by the order of summation only). Why:
+// a pair is long (some 15 divisions and square roots), and at one thread a
+// particle an 8000-particle system fills 63 blocks on 132 SMs; TPP lanes
+// multiply the warps in flight.
+template <class E, uint32_t TPP, bool SUMS, class S4>
 __global__ void __launch_bounds__(kForceBlock) aniso_pair_force_kernel(AnisoForceArgs<S4> a, E ev) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  static_assert(TPP >= 1 && TPP <= 32 && (TPP & (TPP - 1)) == 0, "TPP: a power of two up to 32");
+  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t i = lane / TPP, sub = lane % TPP;
   const bool active = i < a.p.n && !a.ctl->abort;
   double e = 0.0, w = 0.0;
+  Vec3d f{0.0, 0.0, 0.0}, t{0.0, 0.0, 0.0};
+  S4 pi{};
   if (active) {
-    const S4 pi = a.p.pos[i];
+    pi = a.p.pos[i];
     const Vec3d ri = xyz(pi);
     const uint32_t ti = type_of(pi), tag_i = a.p.tag[i];
     const Quatd qi = quat_of(a.rot.orient[i]);
-    Vec3d f{0.0, 0.0, 0.0}, t{0.0, 0.0, 0.0};
     const uint32_t cnt = min(a.nl.count[i], a.nl.cap);
-    const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, 0);
-    for (uint32_t k = 0; k < cnt; ++k) {
-      const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride);
+    for (uint32_t k = sub; k < cnt; k += TPP) {
+      const uint32_t j = __ldg(a.nl.idx + a.nl.at(i, k));
       const S4 pj = ldg4(a.p.pos + j);
       const Vec3d dr = a.box.min_image(ri - xyz(pj));
       const double rsq = dot(dr, dr);
@@ -106,7 +117,24 @@ __global__ void __launch_bounds__(kForceBlock) aniso_pair_force_kernel(AnisoForc
         w += 0.5 * pr.virial;
       }
     }
-    if (a.body.active()) f += a.body.force(ri, ti, a.type_mass[ti]);
+  }
+  // The group's sums by a fixed butterfly; every lane takes part (inactive
+  // ones with zeros): groups never straddle a warp (TPP divides 32).
+  for (uint32_t o = TPP / 2; o > 0; o >>= 1) {
+    f.x += __shfl_xor_sync(0xffffffffu, f.x, o);
+    f.y += __shfl_xor_sync(0xffffffffu, f.y, o);
+    f.z += __shfl_xor_sync(0xffffffffu, f.z, o);
+    t.x += __shfl_xor_sync(0xffffffffu, t.x, o);
+    t.y += __shfl_xor_sync(0xffffffffu, t.y, o);
+    t.z += __shfl_xor_sync(0xffffffffu, t.z, o);
+    if constexpr (SUMS) {
+      e += __shfl_xor_sync(0xffffffffu, e, o);
+      w += __shfl_xor_sync(0xffffffffu, w, o);
+    }
+  }
+  if (active && sub == 0) {
+    const uint32_t ti = type_of(pi);
+    if (a.body.active()) f += a.body.force(xyz(pi), ti, a.type_mass[ti]);
     if (!a.overwrite) {
       f += xyz(a.p.force[i]);
       t += xyz(a.rot.torque[i]);
@@ -114,28 +142,34 @@ __global__ void __launch_bounds__(kForceBlock) aniso_pair_force_kernel(AnisoForc
     a.p.force[i] = make4<S4>(f, 0.0);
     a.rot.torque[i] = make4<S4>(t, 0.0);
   }
-  if constexpr (SUMS) block_partials(e, w, a.partials);
+  if constexpr (SUMS) block_partials(sub == 0 ? e : 0.0, sub == 0 ? w : 0.0, a.partials);
 }
 
-inline uint32_t aniso_force_blocks(uint32_t n) { return (n + kForceBlock - 1) / kForceBlock; }
+// Blocks of kForceBlock threads for n particles at tpp lanes each (the
+// energy/virial partials a sums launch writes).
+inline uint32_t aniso_force_blocks(uint32_t n, uint32_t tpp) {
+  return uint32_t((uint64_t(n) * tpp + kForceBlock - 1) / kForceBlock);
+}
 
-// One launch of the kernel with evaluator ev (each evaluator's file
-// instantiates it).
+// One launch of the kernel with evaluator ev at tpp lanes a particle (each
+// evaluator's file instantiates it).
 template <class E, class S4>
-void launch_aniso_pair_force(const AnisoForceArgs<S4>& a, const E& ev, bool sums, cudaStream_t s) {
-  const uint32_t blocks = aniso_force_blocks(a.p.n);
+void launch_aniso_pair_force(const AnisoForceArgs<S4>& a, const E& ev, uint32_t tpp, bool sums, cudaStream_t s) {
+  const uint32_t blocks = aniso_force_blocks(a.p.n, tpp);
   if (!blocks) return;
-  if (sums) aniso_pair_force_kernel<E, true, S4><<<blocks, kForceBlock, 0, s>>>(a, ev);
-  else aniso_pair_force_kernel<E, false, S4><<<blocks, kForceBlock, 0, s>>>(a, ev);
+  dispatch_tpp(tpp, "aniso pair force", [&](auto k) {
+    constexpr uint32_t TPP = decltype(k)::value;
+    if (sums) aniso_pair_force_kernel<E, TPP, true, S4><<<blocks, kForceBlock, 0, s>>>(a, ev);
+    else aniso_pair_force_kernel<E, TPP, false, S4><<<blocks, kForceBlock, 0, s>>>(a, ev);
+  });
 }
 
-// The launches (one block of kForceBlock threads per kForceBlock particles;
-// params: ntypes x ntypes).
+// The launches (params: ntypes x ntypes).
 template <class S4>
 void compute_gay_berne_forces(const AnisoForceArgs<S4>& a, const physics::GayBerneParams* params,
-                              uint32_t ntypes, bool sums, cudaStream_t s);  // gay_berne_force.cu
+                              uint32_t ntypes, uint32_t tpp, bool sums, cudaStream_t s);  // gay_berne_force.cu
 template <class S4>
 void compute_ssd_forces(const AnisoForceArgs<S4>& a, const physics::SsdParams* params, uint32_t ntypes,
-                        bool sums, cudaStream_t s);  // ssd_water_force.cu
+                        uint32_t tpp, bool sums, cudaStream_t s);  // ssd_water_force.cu
 
 }  // namespace meso::cuda

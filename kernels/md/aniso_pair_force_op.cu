@@ -38,7 +38,7 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     const auto& t = table(ctx.sys);
     params_.resize(t.size());
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
-    partials_.resize(2 * std::size_t(aniso_force_blocks(ctx.n)) + 2);
+    partials_.resize(2 * std::size_t(aniso_force_blocks(ctx.n, ctx.variant.tpp)) + 2);
     sums_d_.resize(2);
     broken_.resize(1);
     clear_broken();
@@ -58,7 +58,7 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   void enqueue(const ForceRequest& r) override {
     if (!ctx_.nlist.idx) throw std::logic_error("cuda aniso pair force: no neighbor list was created");
     if (r.rows != RowSet::all) throw std::logic_error("cuda aniso pair force: it computes every row");
-    const uint32_t blocks = aniso_force_blocks(ctx_.n);
+    const uint32_t blocks = aniso_force_blocks(ctx_.n, c_tpp());
     if (partials_.size() < 2 * std::size_t(blocks)) {
       partials_.resize(2 * std::size_t(blocks + blocks / 4 + 1));
       ctx_.invalidate_graphs();
@@ -67,9 +67,9 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     const AnisoForceArgs<S4> a{ctx_.view(), ctx_.rotation(), c.nlist,         c.sys.box,        c.sys.body_force,
                                c.mass.data(), ctx_.ctl.data(), broken_.data(), partials_.data(), first()};
     if constexpr (Style == AnisoStyle::gay_berne)
-      compute_gay_berne_forces<S4>(a, params_.data(), c.sys.ntypes(), r.sums, c.stream);
+      compute_gay_berne_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
     else
-      compute_ssd_forces<S4>(a, params_.data(), c.sys.ntypes(), r.sums, c.stream);
+      compute_ssd_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
     if (r.sums) reduce_partials(partials_.data(), blocks, sums_d_.data(), c.stream);
   }
 
@@ -103,6 +103,8 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   DeviceBuffer<unsigned long long> broken_;
   PairSums sums_;
 
+  // Lanes a particle (the variant axis tpp).
+  uint32_t c_tpp() const { return ctx_.variant.tpp; }
   static const char* style_name() {
     return Style == AnisoStyle::gay_berne ? "pair_force/gay_berne" : "pair_force/ssd";
   }

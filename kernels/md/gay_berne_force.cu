@@ -10,6 +10,11 @@
 namespace meso::cuda {
 namespace {
 
+// R: the pair's arithmetic, that of the storage (fp32 for mixed and
+// single, as the LJ pairs; fp64 for double). The kernel's double inputs
+// are exact in float for fp32 storage but for the minimum-image separation,
+// rounded once here.
+template <class R>
 struct GayBerneEvaluator {
   const physics::GayBerneParams* table;
   uint32_t ntypes;
@@ -20,9 +25,11 @@ struct GayBerneEvaluator {
   }
   __device__ bool pair(uint32_t ti, uint32_t tj, const Quatd& qi, const Quatd& qj, const Vec3d& dr,
                        AnisoPair& out) const {
-    const physics::GayBernePair g = physics::gay_berne_pair(dr, physics::body_axis_z(qi), physics::body_axis_z(qj),
-                                                            table[ti * ntypes + tj]);
-    out = {g.force_i, g.torque_i, g.torque_j, g.energy, g.virial};
+    const physics::GayBernePair<R> g =
+        physics::gay_berne_pair(vec_cast<R>(dr), physics::body_axis_z(quat_cast<R>(qi)),
+                                physics::body_axis_z(quat_cast<R>(qj)), table[ti * ntypes + tj]);
+    out = {vec_cast<double>(g.force_i), vec_cast<double>(g.torque_i), vec_cast<double>(g.torque_j),
+           double(g.energy), double(g.virial)};
     return !g.overlap;
   }
 };
@@ -31,14 +38,14 @@ struct GayBerneEvaluator {
 
 template <class S4>
 void compute_gay_berne_forces(const AnisoForceArgs<S4>& a, const physics::GayBerneParams* params,
-                              uint32_t ntypes, bool sums, cudaStream_t s) {
-  launch_aniso_pair_force(a, GayBerneEvaluator{params, ntypes}, sums, s);
+                              uint32_t ntypes, uint32_t tpp, bool sums, cudaStream_t s) {
+  launch_aniso_pair_force(a, GayBerneEvaluator<BuildReal<S4>>{params, ntypes}, tpp, sums, s);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
 template void compute_gay_berne_forces<Double4>(const AnisoForceArgs<Double4>&, const physics::GayBerneParams*,
-                                                uint32_t, bool, cudaStream_t);
+                                                uint32_t, uint32_t, bool, cudaStream_t);
 template void compute_gay_berne_forces<float4>(const AnisoForceArgs<float4>&, const physics::GayBerneParams*,
-                                               uint32_t, bool, cudaStream_t);
+                                               uint32_t, uint32_t, bool, cudaStream_t);
 
 }  // namespace meso::cuda

@@ -10,6 +10,8 @@
 namespace meso::cuda {
 namespace {
 
+// R: the pair's arithmetic, that of the storage (as gay_berne_force.cu).
+template <class R>
 struct SsdEvaluator {
   const physics::SsdParams* table;
   uint32_t ntypes;
@@ -21,8 +23,10 @@ struct SsdEvaluator {
   __device__ bool pair(uint32_t ti, uint32_t tj, const Quatd& qi, const Quatd& qj, const Vec3d& dr,
                        AnisoPair& out) const {
     // The evaluator's separation is d = r_j - r_i.
-    const physics::SsdPair w = physics::ssd_pair(-1.0 * dr, qi, qj, table[ti * ntypes + tj]);
-    out = {w.force_i, w.torque_i, w.torque_j, w.energy, w.virial};
+    const physics::SsdPair<R> w =
+        physics::ssd_pair(vec_cast<R>(-1.0 * dr), quat_cast<R>(qi), quat_cast<R>(qj), table[ti * ntypes + tj]);
+    out = {vec_cast<double>(w.force_i), vec_cast<double>(w.torque_i), vec_cast<double>(w.torque_j),
+           double(w.energy), double(w.virial)};
     return true;
   }
 };
@@ -30,15 +34,15 @@ struct SsdEvaluator {
 }  // namespace
 
 template <class S4>
-void compute_ssd_forces(const AnisoForceArgs<S4>& a, const physics::SsdParams* params, uint32_t ntypes, bool sums,
-                        cudaStream_t s) {
-  launch_aniso_pair_force(a, SsdEvaluator{params, ntypes}, sums, s);
+void compute_ssd_forces(const AnisoForceArgs<S4>& a, const physics::SsdParams* params, uint32_t ntypes, uint32_t tpp,
+                        bool sums, cudaStream_t s) {
+  launch_aniso_pair_force(a, SsdEvaluator<BuildReal<S4>>{params, ntypes}, tpp, sums, s);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
-template void compute_ssd_forces<Double4>(const AnisoForceArgs<Double4>&, const physics::SsdParams*, uint32_t, bool,
-                                          cudaStream_t);
-template void compute_ssd_forces<float4>(const AnisoForceArgs<float4>&, const physics::SsdParams*, uint32_t, bool,
-                                         cudaStream_t);
+template void compute_ssd_forces<Double4>(const AnisoForceArgs<Double4>&, const physics::SsdParams*, uint32_t, uint32_t,
+                                          bool, cudaStream_t);
+template void compute_ssd_forces<float4>(const AnisoForceArgs<float4>&, const physics::SsdParams*, uint32_t, uint32_t,
+                                         bool, cudaStream_t);
 
 }  // namespace meso::cuda

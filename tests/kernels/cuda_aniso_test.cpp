@@ -1,7 +1,7 @@
 // GPU (label gpu): orientational particles on the CUDA backend against the
 // CPU reference on fresh random configurations: Gay-Berne and SSD/RF forces,
-// torques, energy and virial in every precision and list builder, the
-// rotational integrators (nve/aniso, langevin/aniso) over 100 steps with
+// torques, energy and virial in every precision and list builder and at
+// several threads per particle (tpp), the rotational integrators (nve/aniso, langevin/aniso) over 100 steps with
 // rebuilds and reordering, and the refusal of interpenetrating Gay-Berne
 // cores; skips (not passes) without a device.
 #include <gtest/gtest.h>
@@ -66,9 +66,10 @@ double rel_l2(const std::vector<Vec3d>& got, const std::vector<Vec3d>& want) {
 // and FMA contraction reorders the evaluator's products; the Gay-Berne
 // well's derivatives (rho^13, the orientation powers mu and nu) carry that
 // into ~1e-14 of a pair, below 1e-12 after the sums (the bound of the LJ and
-// DPD tests). mixed and single store positions and orientations in fp32
-// (pairs in fp64): ~1e-7 of every input, amplified by the r^-13 core to the
-// ~1e-5 of the fp32 LJ forces, and the same bound, 1e-4.
+// DPD tests). mixed and single store positions and orientations in fp32 and
+// evaluate the pair in fp32 (sums in fp64): ~1e-7 of every input and of
+// every operation, amplified by the r^-13 core to the ~1e-5 of the fp32 LJ
+// forces, and the same bound, 1e-4.
 double tolerance(const std::string& precision) { return precision == "double" ? 1e-12 : 1e-4; }
 
 void expect_forces_match(const System& sys, const RunParams& rp, const char* what) {
@@ -77,7 +78,8 @@ void expect_forces_match(const System& sys, const RunParams& rp, const char* wha
   const ParticleData<double> want = cpu.particles();
   const ThermoSample tc = cpu.thermo();
   for (const char* prec : {"double", "mixed", "single"})
-    for (const char* list : {"nlist=atomic", "nlist=ballot", "nlist=tiled", "nlist=tiled,reorder=morton2,sort=100"}) {
+    for (const char* list : {"nlist=atomic", "nlist=ballot", "nlist=tiled", "nlist=tiled,reorder=morton2,sort=100",
+                             "nlist=atomic,tpp=2", "nlist=ballot,tpp=4", "nlist=tiled,tpp=8", "nlist=atomic,tpp=32"}) {
       const std::string v = std::string("precision=") + prec + "," + list;
       SCOPED_TRACE(std::string(what) + " " + v);
       Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);
@@ -154,7 +156,8 @@ void expect_trajectories_track(const System& sys, RunParams rp, const char* what
     ref2.run(100);
     const auto a = ref.particles();
     const double growth = separation(sys.box, ref2.particles(), a);
-    for (const char* variant : {"precision=double,nlist=atomic", "precision=double,nlist=tiled,reorder=morton2,sort=20"}) {
+    for (const char* variant : {"precision=double,nlist=atomic", "precision=double,nlist=tiled,reorder=morton2,sort=20",
+                                "precision=double,nlist=ballot,tpp=4"}) {
       Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);
       gpu.run(100);
       const double err = separation(sys.box, gpu.particles(), a);

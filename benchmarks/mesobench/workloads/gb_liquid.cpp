@@ -77,6 +77,22 @@ class GbLiquid final : public Workload {
     return out;
   }
 
+  std::vector<VariantDefault> variant_defaults() const override {
+    // On the GPU: 8 lanes a particle (tpp) over Variant{}'s ballot lists in
+    // their build order. Neither Morton reordering (which made the force
+    // slower, the lists faster: 2026 against 2164 TPS, gb-liquid 64000
+    // mixed) nor the tiled or atomic builders beat it
+    // (results/orientation/gpu-h200-variants-047d74f).
+    return {
+        {"", "cuda", Precision::mixed, "precision=mixed,tpp=8",
+         "H200, N = 8000 / 64000: 9242 / 2564 TPS (tpp=1: 2778 / 2168); gates: nve-drift-rigid and "
+         "rotational-equipartition short forms on the GPU with this variant, GPU tests"},
+        {"", "cuda", Precision::double_, "precision=double,tpp=8",
+         "H200, N = 8000 / 64000: 7864 / 1722 TPS (tpp=1: 2293 / 1707; tpp=4: 6056 / 1763); gates: the "
+         "short forms on the GPU with this variant, GPU tests"},
+    };
+  }
+
   // Orientation, angular momentum, inertia and torque beside the MD arrays.
   double particle_bytes() const override { return Workload::particle_bytes() + 4 * 8 + 3 * 3 * 8; }
 

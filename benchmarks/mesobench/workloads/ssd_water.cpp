@@ -72,6 +72,20 @@ class SsdWater final : public Workload {
     return out;
   }
 
+  std::vector<VariantDefault> variant_defaults() const override {
+    // On the GPU: 8 lanes a molecule (tpp) over Variant{}'s ballot lists;
+    // Morton reordering and the tiled or atomic builders were slower
+    // (results/orientation/gpu-h200-variants-047d74f).
+    return {
+        {"", "cuda", Precision::mixed, "precision=mixed,tpp=8",
+         "H200, N = 64000 / 1M: 2206 / 178.7 TPS (tpp=1: 1822 / 169.9); gates (gb-liquid): the short forms on "
+         "the GPU with this variant, GPU tests"},
+        {"", "cuda", Precision::double_, "precision=double,tpp=8",
+         "H200, N = 64000 / 1M: 1500 / 120.4 TPS (tpp=1: 1343 / 115.3); gates (gb-liquid): the short forms on "
+         "the GPU with this variant, GPU tests"},
+    };
+  }
+
   double particle_bytes() const override { return Workload::particle_bytes() + 4 * 8 + 3 * 3 * 8; }
   double particle_count(const BenchCase& c) const override { return double(params_of<SsdWaterParams>(c).n); }
 

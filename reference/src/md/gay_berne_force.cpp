@@ -15,7 +15,7 @@ namespace {
 
 template <class Real>
 struct GayBerneEvaluator {
-  using Result = physics::GayBernePair;
+  using Result = physics::GayBernePair<>;
   const ParticleData<Real>* p;
   const physics::GayBerneParams* table;
   uint32_t ntypes;

@@ -14,7 +14,7 @@ namespace {
 
 template <class Real>
 struct SsdEvaluator {
-  using Result = physics::SsdPair;
+  using Result = physics::SsdPair<>;
   const ParticleData<Real>* p;
   const physics::SsdParams* table;
   uint32_t ntypes;

@@ -40,12 +40,13 @@ namespace meso::physics {
 namespace gay_berne_detail {
 
 // x^y with the common integer exponents exact and cheap.
-MESO_HD double power(double x, double y) {
+template <class T>
+MESO_HD T power(T x, T y) {
   using std::pow;
   using std::sqrt;
-  if (y == 1.0) return x;
-  if (y == 2.0) return x * x;
-  if (y == 0.5) return sqrt(x);
+  if (y == T(1)) return x;
+  if (y == T(2)) return x * x;
+  if (y == T(0.5)) return sqrt(x);
   return pow(x, y);
 }
 
@@ -71,65 +72,71 @@ struct GayBerneParams {
 // U and its partial derivatives in (|r|, a, b, c); `overlap` when
 // |r| - sigma + sigma0 <= 0 (the ellipsoids' cores interpenetrate: the
 // function has a pole there and a run that gets there is broken).
+template <class T = double>
 struct GayBerneTerms {
-  double u, u_r, u_a, u_b, u_c;
+  T u, u_r, u_a, u_b, u_c;
   bool overlap;
 };
 
 namespace gay_berne_detail {
 
 // g = 4 (rho^12 - rho^6), rho = sigma0 / hh, and dg/dhh.
+template <class T>
 struct Radial {
-  double g, d;
+  T g, d;
 };
-MESO_HD Radial radial(double hh, double s0) {
-  const double rho = s0 / hh, rho6 = rho * rho * rho * rho * rho * rho, rho12 = rho6 * rho6;
-  return {4.0 * (rho12 - rho6), -(48.0 * rho12 - 24.0 * rho6) / hh};
+template <class T>
+MESO_HD Radial<T> radial(T hh, T s0) {
+  const T rho = s0 / hh, rho6 = rho * rho * rho * rho * rho * rho, rho12 = rho6 * rho6;
+  return {T(4) * (rho12 - rho6), -(T(48) * rho12 - T(24) * rho6) / hh};
 }
 
 }  // namespace gay_berne_detail
 
-// U and its derivatives. The orientation-dependent sigma and eps are
-// computed once; the radial factor at r (and, shifted, at r_cut) multiplies
-// them:  U = eps g(hh),  dU/dr = eps g',  dU/dy = eps (g dln(eps)/dy -
-// g' dsigma/dy) for y = a, b, c, with hh = r - sigma + sigma0.
-MESO_HD GayBerneTerms gay_berne_terms(double r, double a, double b, double c, const GayBerneParams& p) {
+// U and its derivatives in the arithmetic T (double on the reference; the
+// GPU's fp32 storage precisions take float). The orientation-dependent
+// sigma and eps are computed once; the radial factor at r (and, shifted,
+// at r_cut) multiplies them:  U = eps g(hh),  dU/dr = eps g',  dU/dy =
+// eps (g dln(eps)/dy - g' dsigma/dy) for y = a, b, c, with hh = r - sigma +
+// sigma0.
+template <class T>
+MESO_HD GayBerneTerms<T> gay_berne_terms(T r, T a, T b, T c, const GayBerneParams& p) {
   using gay_berne_detail::power;
   using std::sqrt;
-  const double chi = p.chi(), chip = p.chi_prime();
-  const double s0 = p.sigma;
-  const double ap = a + b, am = a - b;
+  const T chi = T(p.chi()), chip = T(p.chi_prime());
+  const T s0 = T(p.sigma), mu = T(p.mu), nu = T(p.nu);
+  const T ap = a + b, am = a - b;
   // H(chi) and its derivatives.
-  const double dp = 1.0 / (1.0 + chi * c), dm = 1.0 / (1.0 - chi * c);
-  const double h = ap * ap * dp + am * am * dm;
-  const double h_a = 2.0 * (ap * dp + am * dm), h_b = 2.0 * (ap * dp - am * dm);
-  const double h_c = chi * (am * am * dm * dm - ap * ap * dp * dp);
+  const T dp = T(1) / (T(1) + chi * c), dm = T(1) / (T(1) - chi * c);
+  const T h = ap * ap * dp + am * am * dm;
+  const T h_a = T(2) * (ap * dp + am * dm), h_b = T(2) * (ap * dp - am * dm);
+  const T h_c = chi * (am * am * dm * dm - ap * ap * dp * dp);
   // H(chi') and its derivatives.
-  const double ep = 1.0 / (1.0 + chip * c), em = 1.0 / (1.0 - chip * c);
-  const double hp = ap * ap * ep + am * am * em;
-  const double hp_a = 2.0 * (ap * ep + am * em), hp_b = 2.0 * (ap * ep - am * em);
-  const double hp_c = chip * (am * am * em * em - ap * ap * ep * ep);
+  const T ep = T(1) / (T(1) + chip * c), em = T(1) / (T(1) - chip * c);
+  const T hp = ap * ap * ep + am * am * em;
+  const T hp_a = T(2) * (ap * ep + am * em), hp_b = T(2) * (ap * ep - am * em);
+  const T hp_c = chip * (am * am * em * em - ap * ap * ep * ep);
 
-  const double S = 1.0 - 0.5 * chi * h;
-  const double sigma = s0 / sqrt(S);
-  const double ds = 0.25 * chi * sigma * sigma * sigma / (s0 * s0);  // dsigma/dH
-  const double e1sq = 1.0 / (1.0 - chi * chi * c * c);                // eps1^2
-  const double e2 = 1.0 - 0.5 * chip * hp;
-  const double eps = p.epsilon * power(e1sq, 0.5 * p.nu) * power(e2, p.mu);
+  const T S = T(1) - T(0.5) * chi * h;
+  const T sigma = s0 / sqrt(S);
+  const T ds = T(0.25) * chi * sigma * sigma * sigma / (s0 * s0);  // dsigma/dH
+  const T e1sq = T(1) / (T(1) - chi * chi * c * c);                // eps1^2
+  const T e2 = T(1) - T(0.5) * chip * hp;
+  const T eps = T(p.epsilon) * power(e1sq, T(0.5) * nu) * power(e2, mu);
   // d ln(eps)/d(a, b, c)
-  const double le_a = -0.5 * chip * p.mu * hp_a / e2;
-  const double le_b = -0.5 * chip * p.mu * hp_b / e2;
-  const double le_c = -0.5 * chip * p.mu * hp_c / e2 + p.nu * chi * chi * c * e1sq;
+  const T le_a = -T(0.5) * chip * mu * hp_a / e2;
+  const T le_b = -T(0.5) * chip * mu * hp_b / e2;
+  const T le_c = -T(0.5) * chip * mu * hp_c / e2 + nu * chi * chi * c * e1sq;
 
-  GayBerneTerms t{};
-  const double hh = r - sigma + s0;
-  t.overlap = !(hh > 0.0);
+  GayBerneTerms<T> t{};
+  const T hh = r - sigma + s0;
+  t.overlap = !(hh > T(0));
   if (t.overlap) return t;
-  gay_berne_detail::Radial at = gay_berne_detail::radial(hh, s0);
+  gay_berne_detail::Radial<T> at = gay_berne_detail::radial(hh, s0);
   t.u_r = eps * at.d;
   if (p.shift) {
     // The shift U(r_cut, a, b, c) is a function of the orientations too.
-    const gay_berne_detail::Radial cut = gay_berne_detail::radial(p.rcut - sigma + s0, s0);
+    const gay_berne_detail::Radial<T> cut = gay_berne_detail::radial(T(p.rcut) - sigma + s0, s0);
     at.g -= cut.g;
     at.d -= cut.d;
   }
@@ -141,29 +148,32 @@ MESO_HD GayBerneTerms gay_berne_terms(double r, double a, double b, double c, co
 }
 
 // Force on i, torques on i and j, energy and virial r.F_i of one pair.
+template <class T = double>
 struct GayBernePair {
-  Vec3d force_i;
-  Vec3d torque_i;
-  Vec3d torque_j;
-  double energy;
-  double virial;
+  Vec3<T> force_i;
+  Vec3<T> torque_i;
+  Vec3<T> torque_j;
+  T energy;
+  T virial;
   bool overlap;
 };
 
 // dr = r_i - r_j (minimum image), 0 < |dr| < rcut; u_i, u_j unit axes.
-MESO_HD GayBernePair gay_berne_pair(const Vec3d& dr, const Vec3d& ui, const Vec3d& uj, const GayBerneParams& p) {
+template <class T>
+MESO_HD GayBernePair<T> gay_berne_pair(const Vec3<T>& dr, const Vec3<T>& ui, const Vec3<T>& uj,
+                                       const GayBerneParams& p) {
   using std::sqrt;
-  const double r = sqrt(dot(dr, dr));
-  const Vec3d rh = (1.0 / r) * dr;
-  const double a = dot(rh, ui), b = dot(rh, uj), c = dot(ui, uj);
-  const GayBerneTerms t = gay_berne_terms(r, a, b, c, p);
-  GayBernePair out{};
+  const T r = sqrt(dot(dr, dr));
+  const Vec3<T> rh = (T(1) / r) * dr;
+  const T a = dot(rh, ui), b = dot(rh, uj), c = dot(ui, uj);
+  const GayBerneTerms<T> t = gay_berne_terms(r, a, b, c, p);
+  GayBernePair<T> out{};
   out.overlap = t.overlap;
   if (t.overlap) return out;
-  const double inv_r = 1.0 / r;
-  out.force_i = -1.0 * ((t.u_r - (t.u_a * a + t.u_b * b) * inv_r) * rh + (t.u_a * inv_r) * ui + (t.u_b * inv_r) * uj);
-  out.torque_i = -1.0 * cross(ui, t.u_a * rh + t.u_c * uj);
-  out.torque_j = -1.0 * cross(uj, t.u_b * rh + t.u_c * ui);
+  const T inv_r = T(1) / r;
+  out.force_i = T(-1) * ((t.u_r - (t.u_a * a + t.u_b * b) * inv_r) * rh + (t.u_a * inv_r) * ui + (t.u_b * inv_r) * uj);
+  out.torque_i = T(-1) * cross(ui, t.u_a * rh + t.u_c * uj);
+  out.torque_j = T(-1) * cross(uj, t.u_b * rh + t.u_c * ui);
   out.energy = t.u;
   out.virial = dot(dr, out.force_i);
   return out;

@@ -114,7 +114,10 @@ MESO_HD int rotational_dof(const Vec3d& inertia) {
 
 // Body z turned into the space frame: the symmetry axis of a uniaxial
 // particle, the dipole of an SSD water molecule.
-MESO_HD Vec3d body_axis_z(const Quatd& q) { return rotate(q, Vec3d{0.0, 0.0, 1.0}); }
+template <class T>
+MESO_HD Vec3<T> body_axis_z(const Quat<T>& q) {
+  return rotate(q, Vec3<T>{T(0), T(0), T(1)});
+}
 
 // The space-frame angular velocity (L_k / I_k per body axis, turned into
 // the space frame).

@@ -22,6 +22,9 @@
 //
 // Units: Angstrom, kcal/mol, amu (time unit A sqrt(amu mol/kcal) =
 // 48.888 fs), dipoles in Debye: C = 14.39325 kcal/mol A^3 / D^2.
+//
+// The pair is computed in the arithmetic T: double on the reference, float
+// for the GPU's fp32 storage precisions.
 #pragma once
 
 #include <cmath>
@@ -49,38 +52,42 @@ struct SsdParams {
 namespace ssd_detail {
 
 // The cubic switch 1 -> 0 between lo and hi, and its derivative.
+template <class T>
 struct Switch {
-  double s, ds;
+  T s, ds;
 };
-MESO_HD Switch cubic_switch(double r, double lo, double hi) {
-  if (r <= lo) return {1.0, 0.0};
-  if (r >= hi) return {0.0, 0.0};
-  const double w = hi - lo, w3 = w * w * w;
-  return {(hi + 2.0 * r - 3.0 * lo) * (hi - r) * (hi - r) / w3, 6.0 * (r - hi) * (r - lo) / w3};
+template <class T>
+MESO_HD Switch<T> cubic_switch(T r, T lo, T hi) {
+  if (r <= lo) return {T(1), T(0)};
+  if (r >= hi) return {T(0), T(0)};
+  const T w = hi - lo, w3 = w * w * w;
+  return {(hi + T(2) * r - T(3) * lo) * (hi - r) * (hi - r) / w3, T(6) * (r - hi) * (r - lo) / w3};
 }
 
 // One molecule's sticky terms for the partner at body-frame position b
 // (|b| = r): f = s(r) w + s'(r) w', and its gradient in b.
+template <class T>
 struct Sticky {
-  double f;
-  Vec3d grad;
+  T f;
+  Vec3<T> grad;
 };
-MESO_HD Sticky sticky(const Vec3d& b, double r, const Switch& s, const Switch& sp, double w0) {
-  const double r2 = r * r, r3 = r2 * r, ir = 1.0 / r;
-  const double x = b.x, y = b.y, z = b.z;
+template <class T>
+MESO_HD Sticky<T> sticky(const Vec3<T>& b, T r, const Switch<T>& s, const Switch<T>& sp, T w0) {
+  const T r2 = r * r, r3 = r2 * r, ir = T(1) / r;
+  const T x = b.x, y = b.y, z = b.z;
   // w = 2 (x^2 - y^2) z / r^3
-  const double w = 2.0 * (x * x - y * y) * z / r3;
-  const double wr = -3.0 * w / r2;  // from d(r^-3)/db = -3 b / r^5, times r^3 w / r^3
-  const Vec3d gw{4.0 * x * z / r3 + wr * x, -4.0 * y * z / r3 + wr * y, 2.0 * (x * x - y * y) / r3 + wr * z};
+  const T w = T(2) * (x * x - y * y) * z / r3;
+  const T wr = T(-3) * w / r2;  // from d(r^-3)/db = -3 b / r^5, times r^3 w / r^3
+  const Vec3<T> gw{T(4) * x * z / r3 + wr * x, T(-4) * y * z / r3 + wr * y, T(2) * (x * x - y * y) / r3 + wr * z};
   // w' = (c - 0.6)^2 (c + 0.8)^2 - w0, c = z / r
-  const double c = z * ir, cm = c - 0.6, cp = c + 0.8;
-  const double wp = cm * cm * cp * cp - w0;
-  const double dwp_dc = 2.0 * cm * cp * (cp + cm);
+  const T c = z * ir, cm = c - T(0.6), cp = c + T(0.8);
+  const T wp = cm * cm * cp * cp - w0;
+  const T dwp_dc = T(2) * cm * cp * (cp + cm);
   // dc/db = (e_z - c b / r) / r
-  const Vec3d gc{-c * x * ir * ir, -c * y * ir * ir, (1.0 - c * c) * ir};
+  const Vec3<T> gc{-c * x * ir * ir, -c * y * ir * ir, (T(1) - c * c) * ir};
   // f = s w + s' w'; the switches depend on r: df/db += (ds w + ds' w') b / r
-  const double radial = (s.ds * w + sp.ds * wp) * ir;
-  Sticky out;
+  const T radial = (s.ds * w + sp.ds * wp) * ir;
+  Sticky<T> out;
   out.f = s.s * w + sp.s * wp;
   out.grad = s.s * gw + (sp.s * dwp_dc) * gc + radial * b;
   return out;
@@ -89,63 +96,69 @@ MESO_HD Sticky sticky(const Vec3d& b, double r, const Switch& s, const Switch& s
 }  // namespace ssd_detail
 
 // Force on i, torques on i and j, energy and virial of one pair.
+template <class T = double>
 struct SsdPair {
-  Vec3d force_i;
-  Vec3d torque_i;
-  Vec3d torque_j;
-  double energy;
-  double virial;
+  Vec3<T> force_i;
+  Vec3<T> torque_i;
+  Vec3<T> torque_j;
+  T energy;
+  T virial;
 };
 
 // d = r_j - r_i (minimum image), 0 < |d| < rcut; qi, qj the orientations.
-MESO_HD SsdPair ssd_pair(const Vec3d& d, const Quatd& qi, const Quatd& qj, const SsdParams& p) {
+template <class T>
+MESO_HD SsdPair<T> ssd_pair(const Vec3<T>& d, const Quat<T>& qi, const Quat<T>& qj, const SsdParams& p) {
   using std::sqrt;
-  const double r2 = dot(d, d), r = sqrt(r2), ir = 1.0 / r;
+  const T r2 = dot(d, d), r = sqrt(r2), ir = T(1) / r;
   // Gradient of U with respect to d (so F_i = +grad, F_j = -grad since
   // d = r_j - r_i), and with respect to each dipole axis.
-  Vec3d grad{0.0, 0.0, 0.0}, gui{0.0, 0.0, 0.0}, guj{0.0, 0.0, 0.0};
-  double u = 0.0;
+  const Vec3<T> zero{T(0), T(0), T(0)};
+  Vec3<T> grad = zero, gui = zero, guj = zero;
+  T u = T(0);
   // Switched LJ and dipole-dipole with the reaction field.
-  const ssd_detail::Switch sw = ssd_detail::cubic_switch(r, p.rsw, p.rcut);
-  if (sw.s > 0.0) {
-    const double sr2 = p.sigma * p.sigma / r2, sr6 = sr2 * sr2 * sr2;
-    const double ulj = 4.0 * p.epsilon * (sr6 * sr6 - sr6);
-    const double dulj = -4.0 * p.epsilon * (12.0 * sr6 * sr6 - 6.0 * sr6) * ir;  // dU/dr
-    const Vec3d ui = body_axis_z(qi), uj = body_axis_z(qj);
-    const double cmu = p.coulomb * p.mu * p.mu;
-    const double krf = 2.0 * (p.eps_rf - 1.0) / ((2.0 * p.eps_rf + 1.0) * p.rcut * p.rcut * p.rcut);
-    const double ir3 = ir * ir * ir, ir5 = ir3 * ir * ir;
-    const double a = dot(ui, d), b = dot(uj, d), c = dot(ui, uj);
-    const double udd = cmu * (c * ir3 - 3.0 * a * b * ir5 - krf * c);
+  const ssd_detail::Switch<T> sw = ssd_detail::cubic_switch(r, T(p.rsw), T(p.rcut));
+  if (sw.s > T(0)) {
+    const T sig = T(p.sigma), eps = T(p.epsilon), rc = T(p.rcut), erf = T(p.eps_rf);
+    const T sr2 = sig * sig / r2, sr6 = sr2 * sr2 * sr2;
+    const T ulj = T(4) * eps * (sr6 * sr6 - sr6);
+    const T dulj = T(-4) * eps * (T(12) * sr6 * sr6 - T(6) * sr6) * ir;  // dU/dr
+    const Vec3<T> ui = body_axis_z(qi), uj = body_axis_z(qj);
+    const T cmu = T(p.coulomb) * T(p.mu) * T(p.mu);
+    const T krf = T(2) * (erf - T(1)) / ((T(2) * erf + T(1)) * rc * rc * rc);
+    const T ir3 = ir * ir * ir, ir5 = ir3 * ir * ir;
+    const T a = dot(ui, d), b = dot(uj, d), c = dot(ui, uj);
+    const T udd = cmu * (c * ir3 - T(3) * a * b * ir5 - krf * c);
     // d(udd)/dd at fixed axes, and d(udd)/du_i, d(udd)/du_j
-    const Vec3d gdd = cmu * ((-3.0 * c * ir5 + 15.0 * a * b * ir5 * ir * ir) * d - (3.0 * ir5) * (b * ui + a * uj));
-    const double ur = ulj + udd;
+    const Vec3<T> gdd =
+        cmu * ((T(-3) * c * ir5 + T(15) * a * b * ir5 * ir * ir) * d - (T(3) * ir5) * (b * ui + a * uj));
+    const T ur = ulj + udd;
     u += sw.s * ur;
     grad += (sw.s * dulj * ir + sw.ds * ur * ir) * d + sw.s * gdd;
-    gui += (sw.s * cmu) * ((ir3 - krf) * uj - (3.0 * b * ir5) * d);
-    guj += (sw.s * cmu) * ((ir3 - krf) * ui - (3.0 * a * ir5) * d);
+    gui += (sw.s * cmu) * ((ir3 - krf) * uj - (T(3) * b * ir5) * d);
+    guj += (sw.s * cmu) * ((ir3 - krf) * ui - (T(3) * a * ir5) * d);
   }
   // Sticky: each molecule sees the other in its own body frame.
-  const ssd_detail::Switch s = ssd_detail::cubic_switch(r, p.rl, p.ru);
-  const ssd_detail::Switch sp = ssd_detail::cubic_switch(r, p.rlp, p.rup);
-  Vec3d gsi{0.0, 0.0, 0.0}, gsj{0.0, 0.0, 0.0};  // space-frame gradients through i's and j's terms (in d)
-  if (s.s > 0.0 || sp.s > 0.0) {
-    const ssd_detail::Sticky ti = ssd_detail::sticky(rotate_inverse(qi, d), r, s, sp, p.w0);
-    const ssd_detail::Sticky tj = ssd_detail::sticky(rotate_inverse(qj, -1.0 * d), r, s, sp, p.w0);
-    u += 0.5 * p.v0 * (ti.f + tj.f);
-    gsi = (0.5 * p.v0) * rotate(qi, ti.grad);
-    gsj = (-0.5 * p.v0) * rotate(qj, tj.grad);  // j's term depends on -d
+  const ssd_detail::Switch<T> s = ssd_detail::cubic_switch(r, T(p.rl), T(p.ru));
+  const ssd_detail::Switch<T> sp = ssd_detail::cubic_switch(r, T(p.rlp), T(p.rup));
+  Vec3<T> gsi = zero, gsj = zero;  // space-frame gradients through i's and j's terms (in d)
+  if (s.s > T(0) || sp.s > T(0)) {
+    const T w0 = T(p.w0), half_v0 = T(0.5) * T(p.v0);
+    const ssd_detail::Sticky<T> ti = ssd_detail::sticky(rotate_inverse(qi, d), r, s, sp, w0);
+    const ssd_detail::Sticky<T> tj = ssd_detail::sticky(rotate_inverse(qj, T(-1) * d), r, s, sp, w0);
+    u += half_v0 * (ti.f + tj.f);
+    gsi = half_v0 * rotate(qi, ti.grad);
+    gsj = -half_v0 * rotate(qj, tj.grad);  // j's term depends on -d
     grad += gsi + gsj;
   }
-  SsdPair out;
+  SsdPair<T> out;
   out.energy = u;
   out.force_i = grad;
-  out.virial = dot(-1.0 * d, grad);  // (r_i - r_j) . F_i
+  out.virial = dot(T(-1) * d, grad);  // (r_i - r_j) . F_i
   // Torques: an axis term tau = u x (-dU/du); a body-frame term from
   // turning the molecule against its view of the partner, tau_i = d x g_i
   // (g_i the gradient through i's frame) and tau_j = (-d) x (-g_j) for j.
-  out.torque_i = cross(body_axis_z(qi), -1.0 * gui) + cross(d, gsi);
-  out.torque_j = cross(body_axis_z(qj), -1.0 * guj) + cross(d, gsj);
+  out.torque_i = cross(body_axis_z(qi), T(-1) * gui) + cross(d, gsi);
+  out.torque_j = cross(body_axis_z(qj), T(-1) * guj) + cross(d, gsj);
   return out;
 }
 
