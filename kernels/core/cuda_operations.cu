@@ -21,6 +21,7 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("neighbor_list", make_cuda_neighbor_list<P>);
     t.add("pair_force/dpd", make_cuda_dpd_force<P>);
     t.add("pair_force/lj", make_cuda_lj_force<P>);
+    t.add("pair_force/table", make_cuda_table_force<P>);
     t.add("pair_force/gay_berne", make_cuda_gay_berne_force<P>);
     t.add("pair_force/ssd", make_cuda_ssd_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);

@@ -25,6 +25,8 @@ std::unique_ptr<Operation> make_cuda_dpd_force(CudaContext<P>& ctx);       // pa
 template <class P>
 std::unique_ptr<Operation> make_cuda_lj_force(CudaContext<P>& ctx);        // pair_force_op.cu
 template <class P>
+std::unique_ptr<Operation> make_cuda_table_force(CudaContext<P>& ctx);     // pair_force_op.cu
+template <class P>
 std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<P>& ctx);    // bonded_force_op.cu
 template <class P>
 std::unique_ptr<Operation> make_cuda_mdscf_force(CudaContext<P>& ctx);     // mdscf_force.cu

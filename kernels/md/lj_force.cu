@@ -78,13 +78,7 @@ void launch(const LjForceArgs<P>& a, bool sums, cudaStream_t s) {
   using E = LjEvaluator<P>;
   const uint32_t blocks = lj_force_blocks(a.p.n, TPP);
   const MinImage<LjPairReal<P>> box(a.box);  // its 1/L once here, not per thread
-  if (sums) {
-    if (a.fuse) pair_force_kernel<E, TPP, true, true><<<blocks, kForceBlock, 0, s>>>(a, box);
-    else pair_force_kernel<E, TPP, true, false><<<blocks, kForceBlock, 0, s>>>(a, box);
-  } else {
-    if (a.fuse) pair_force_kernel<E, TPP, false, true><<<blocks, kForceBlock, 0, s>>>(a, box);
-    else pair_force_kernel<E, TPP, false, false><<<blocks, kForceBlock, 0, s>>>(a, box);
-  }
+  launch_pair_force<E, TPP>(a, blocks, sums, a.fuse, s, box);
 }
 
 }  // namespace

@@ -300,4 +300,17 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
   if constexpr (SUMS) block_partials(sub == 0 ? e : 0.0, sub == 0 ? w : 0.0, a.partials);
 }
 
+// One launch of pair_force_kernel<E, TPP, SUMS, FUSE> over `blocks` blocks,
+// SUMS and FUSE chosen at run time (the LJ and table launches).
+template <class E, uint32_t TPP, class... X>
+void launch_pair_force(const typename E::Args& a, uint32_t blocks, bool sums, bool fuse, cudaStream_t s, X... x) {
+  if (sums) {
+    if (fuse) pair_force_kernel<E, TPP, true, true><<<blocks, kForceBlock, 0, s>>>(a, x...);
+    else pair_force_kernel<E, TPP, true, false><<<blocks, kForceBlock, 0, s>>>(a, x...);
+  } else {
+    if (fuse) pair_force_kernel<E, TPP, false, true><<<blocks, kForceBlock, 0, s>>>(a, x...);
+    else pair_force_kernel<E, TPP, false, false><<<blocks, kForceBlock, 0, s>>>(a, x...);
+  }
+}
+
 }  // namespace meso::cuda

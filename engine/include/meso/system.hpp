@@ -46,12 +46,12 @@ class PairTable {
 
 // Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
 // table), Lennard-Jones (the `lj` table), tabulated potentials (`tables`,
-// chosen per type pair by `table_of`; the CPU reference only so far),
-// Gay-Berne ellipsoids (the `gay_berne` table; forces and torques on
-// orientational particles, ParticleData::rotational; the CPU reference only
-// so far), SSD/RF water (the `ssd` table; likewise), or none (no pair force, no cell or neighbor list: a hybrid
-// particle-field model whose intermolecular forces come from the MD-SCF
-// field, plus bonded forces). One style per system.
+// chosen per type pair by `table_of`), Gay-Berne ellipsoids (the `gay_berne`
+// table; forces and torques on orientational particles,
+// ParticleData::rotational), SSD/RF water (the `ssd` table; likewise), or
+// none (no pair force, no cell or neighbor list: a hybrid particle-field
+// model whose intermolecular forces come from the MD-SCF field, plus bonded
+// forces). One style per system.
 enum class PairStyle { dpd, lj, none, table, gay_berne, ssd };
 const char* to_string(PairStyle s);
 PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "none"
