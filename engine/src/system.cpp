@@ -72,10 +72,8 @@ void validate_ssd(const physics::SsdParams& p) {
   require_finite("SSD v0", p.v0);
   require_finite("SSD w0", p.w0);
   require_positive("SSD eps_rf", p.eps_rf);
-  const double order[] = {0.0, p.rl, p.ru}, order2[] = {0.0, p.rlp, p.rup};
-  for (int k = 1; k < 3; ++k)
-    if (!(order[k] > order[k - 1]) || !(order2[k] > order2[k - 1]))
-      throw_input_error("SSD sticky switches (r_l, r_u) = (", p.rl, ", ", p.ru, ") and (", p.rlp, ", ", p.rup,
+  if (!(0.0 < p.rl && p.rl < p.ru) || !(0.0 < p.rlp && p.rlp < p.rup))
+    throw_input_error("SSD sticky switches (r_l, r_u) = (", p.rl, ", ", p.ru, ") and (", p.rlp, ", ", p.rup,
                         ") must satisfy 0 < r_l < r_u");
   if (!(p.rsw > 0.0 && p.rsw < p.rcut) || p.ru > p.rcut || p.rup > p.rcut)
     throw_input_error("SSD cutoffs r_sw = ", p.rsw, ", r_c = ", p.rcut,

@@ -6,6 +6,7 @@
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
 #include "meso/system.hpp"
+#include "meso/water.hpp"
 
 namespace {
 
@@ -64,6 +65,32 @@ TEST(SystemValidation, RejectsBoxWithMoreParticlesThanTags) {
   p.n = 0;
   p.lx = p.ly = p.lz = 1e7;  // rho V = 3e21: refused before anything is allocated
   expect_rejected(p, "rho * V = 3e+21 particles is too many");
+}
+
+// SSD/RF's switches: each sticky switch 0 < r_l < r_u, the switched cutoff
+// 0 < r_sw < r_c, and the sticky switches inside r_c; NaN is refused too.
+TEST(SystemValidation, RejectsDisorderedSsdSwitches) {
+  meso::SsdWaterParams wp;
+  wp.n = 512;
+  const meso::System good_water = meso::make_ssd_water(wp);
+  EXPECT_NO_THROW(good_water.validate(1.0));
+  auto rejected = [&](auto change, const std::string& needle) {
+    meso::physics::SsdParams p;
+    change(p);
+    meso::System sys = good_water;
+    sys.ssd = meso::PairTable<meso::physics::SsdParams>(1, p);
+    try {
+      sys.validate(1.0);
+      ADD_FAILURE() << "accepted; expected '" << needle << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  rejected([](auto& p) { p.rl = 3.9; }, "(r_l, r_u) = (3.9, 3.8)");
+  rejected([](auto& p) { p.rlp = 0.0; }, "and (0, 3.35) must satisfy 0 < r_l < r_u");
+  rejected([](auto& p) { p.rup = std::nan(""); }, "and (2.75, nan)");
+  rejected([](auto& p) { p.rsw = 9.0; }, "r_sw = 9, r_c = 9 must satisfy 0 < r_sw < r_c");
+  rejected([](auto& p) { p.ru = 9.5; }, "with the sticky switches inside r_c");
 }
 
 TEST(SystemValidation, AcceptsSmallestLegalBox) {
