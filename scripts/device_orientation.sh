@@ -22,7 +22,6 @@ PARTS=${PARTS:-tests sanitize gates bench}
 . scripts/device_carried.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=8
 pack() { tar czf "$OUT/orientation.tgz" -C "$O" . 2>/dev/null || true; }
-counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed"; }
 if part tests; then
   timeout ${KERNELS_TIMEOUT:-300} "$BIN/kernels_test" --gtest_color=no --gtest_filter="${GTEST_FILTER:-*}" \
     > "$O/kernels-test.log" 2>&1

@@ -69,6 +69,8 @@ def tps(value):
 # the target or None); sources are paths below results/.
 DPD, LJ, SRD, DPPC = "dpd-fluid", "lj-liquid", "srd-fluid", "mdscf-dppc"
 P2 = "cuda-dpd/issue13-part2/"
+HL = "cuda-dpd/half-list/bench-h200/"
+HL100 = "cuda-dpd/half-list/bench-h100/"
 
 
 def median(rel, n, backend, device, unit="TPS"):
@@ -95,18 +97,18 @@ def ratio(num, den, digits=2, suffix=""):
 M1, K262, K32, K64, L50, L100 = 1048576, 262144, 32768, 64000, 1250000, 10000000
 DPPC20K, DPPC1M = 20336, 996464
 ROWS = [
-    (f"{DPD} N = 1M", "H200", "default, mixed", median(P2 + "mixed-split-fp32noise.json", M1, "cuda", "H200"),
-     (">=", 4000), [P2 + "mixed-split-fp32noise.json"]),
+    (f"{DPD} N = 1M", "H200", "default, mixed", median(HL + "dpd-mixed-1048576-half.json", M1, "cuda", "H200"),
+     (">=", 4000), [HL + "dpd-mixed-1048576-half.json"]),
     (f"{DPD} N = 1M", "H200", "default, double", median(P2 + "step-default-double.json", M1, "cuda", "H200"),
      (">=", 3000), [P2 + "step-default-double.json"]),
     (f"{DPD} N = 1M", "H100", "default, mixed",
-     median(P2 + "h100/mixed-split-fp32noise.json", M1, "cuda", "H100"), None,
-     [P2 + "h100/mixed-split-fp32noise.json"]),
+     median(HL100 + "dpd-mixed-1048576-half.json", M1, "cuda", "H100"), None,
+     [HL100 + "dpd-mixed-1048576-half.json"]),
     (f"{DPD} N = 1M", "H100", "default, double",
      median(P2 + "h100/step-default-double.json", M1, "cuda", "H100"), None,
      [P2 + "h100/step-default-double.json"]),
-    (f"{DPD} N = 1M", "H200", "default, mixed", bytes_per_particle(P2 + "skin/skin-mixed-0.3.json", M1, "H200"),
-     None, [P2 + "skin/skin-mixed-0.3.json"]),
+    (f"{DPD} N = 1M", "H200", "default, mixed", bytes_per_particle(HL + "dpd-mixed-1048576-half.json", M1, "H200"),
+     None, [HL + "dpd-mixed-1048576-half.json"]),
     (f"{DPD} N = 1M", "H200", "default, double",
      bytes_per_particle(P2 + "skin/skin-double-0.3.json", M1, "H200"), None, [P2 + "skin/skin-double-0.3.json"]),
     (f"{DPD} N = 262144", "H100 host, 1 thread", "default, cpu",

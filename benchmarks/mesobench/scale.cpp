@@ -241,7 +241,13 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   BackendRegistry registry;
   register_backends(registry);
   if (o.backend == "cuda") select_device_for_rank(mpi && mpi->active() ? mpi->local_rank() : 0);
-  const ResolvedVariant rv = resolve_variant(c.workload_name(), o.backend, o.variant);
+  ResolvedVariant rv = resolve_variant(c.workload_name(), o.backend, o.variant);
+  // Half rows run on one rank (the ghosts' forces are not sent back): where
+  // the workload's default chose them (dpd-fluid in mixed), several ranks run
+  // the full rows of the default before it (nlist=ballot); a --variant that
+  // names nlist=half is refused by the backend.
+  if (ranks > 1 && rv.variant.nlist == NlistKind::half && rv.given.find("nlist=") == std::string::npos)
+    rv.variant.nlist = NlistKind::ballot;
   // The setup: each rank builds only its own particles where the workload
   // can (inside the set-up time), otherwise the whole system, before it.
   SimulationSetup whole = c.make_setup_by_rank();

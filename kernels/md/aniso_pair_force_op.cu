@@ -35,6 +35,9 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
     if (!ctx.rotational)
       throw_input_error("cuda '", style_name(), "' needs orientational particles (the system has none)");
+    if (ctx.variant.nlist == NlistKind::half)
+      throw_input_error("variant nlist=half is only provided for the dpd pair style (", style_name(),
+                        " reads full rows): use nlist=ballot, atomic or tiled");
     const auto& t = table(ctx.sys);
     params_.resize(t.size());
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));

@@ -106,6 +106,14 @@ template <class P>
 void compute_dpd_forces_record(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
                                cudaStream_t s);
 
+// nlist=half (dpd_force_half.cu): the half rows' pairs into h's fixed-point
+// sums, then every particle finished from them (pair_force_half.cuh); the
+// split traversal, with every other axis of cfg but gather and tpp.
+struct HalfForceSums;
+template <class P>
+void compute_dpd_forces_half(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
+                             const HalfForceSums& h, cudaStream_t s);
+
 // kForceBlock (the block size of every launch above) and reduce_partials
 // (the second stage of the energy/virial sums) are declared in pair_force.cuh.
 

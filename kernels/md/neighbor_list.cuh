@@ -1,7 +1,8 @@
 // Neighbor-list builders (the `nlist` variant axis); the displacement check
 // that decides when to rebuild and the end of a build are in
 // neighbor_list_bookkeeping.cuh. Lists are full (both i-j and j-i), in either
-// layout of NlistView, built for r_list = max r_c + skin.
+// layout of NlistView, or half (nlist=half: each pair once, column-major),
+// built for r_list = max r_c + skin.
 // A particle with more than cap neighbors is never truncated silently: its
 // count is stored in full, ctl->list.nlist_overflow records the largest count and
 // the caller grows cap and rebuilds.
@@ -62,6 +63,7 @@ struct NlistBuildArgs {
   StepControl* ctl;
   uint32_t n;        // local particles: rows are built for them; ghosts (members >= n) are candidates only
   uint32_t tpp = 1;  // nlist=atomic: lanes per particle (variant axis tpp)
+  bool half = false;  // nlist=half: each pair in one row (the tiled builder only)
 };
 
 // ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
@@ -78,6 +80,8 @@ void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 
 // tiled: one block per cell, the stencil's members staged in shared memory
 // once and scanned there by every particle of the cell; the rows of atomic.
+// With a.half (nlist=half), each pair in one of its two rows only, split by
+// index parity (neighbor_list_tiled.cu).
 template <class S4>
 void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 

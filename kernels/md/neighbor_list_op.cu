@@ -1,6 +1,7 @@
 // The neighbor_list operation of the CUDA backend: the rows of the `nlist`
 // variant (ballot, atomic or tiled builder; column-major for one thread per
-// particle, row-major for tpp > 1), the displacement check that makes them
+// particle, row-major for tpp > 1; nlist=half: the tiled builder's half
+// rows, column-major), the displacement check that makes them
 // stale, growth on overflow, statistics, and the test probe. It builds from
 // the CellView the cell list published and publishes its NlistView, which
 // the forces read.
@@ -45,7 +46,11 @@ class CudaNeighborList final : public NeighborListOp,
     // Capacity: the mean count of an ideal gas at this density plus
     // headroom; overflow grows it.
     const double r = ctx_.r_list();
-    const double mean = 4.0 / 3.0 * 3.14159265358979 * std::pow(r, 3) * ctx_.sys.density();
+    double mean = 4.0 / 3.0 * 3.14159265358979 * std::pow(r, 3) * ctx_.sys.density();
+    if (kind_ == NlistKind::half) {
+      if (tpp_ != 1) throw_input_error("variant nlist=half takes tpp=1 (one thread a half row), not tpp=", tpp_);
+      mean /= 2.0;
+    }
     cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
     stride_ = round_up(ctx_.n, 32);
     allocate();
@@ -116,11 +121,16 @@ class CudaNeighborList final : public NeighborListOp,
     // a pair inside r_c + skin.
     const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
     NlistBuildArgs a{ctx_.grid, ctx_.cells, ctx_.nlist, ctx_.sys.box, rl * rl * widen, rc * rc,
-                     ctx_.ctl.data(), ctx_.n, tpp_};
+                     ctx_.ctl.data(), ctx_.n, tpp_, kind_ == NlistKind::half};
+    // A half row would hold a pair with a ghost once, and the ghost's force
+    // would have to go back to its owner: not built.
+    if (a.half && ctx_.cells_ranged)
+      throw_input_error("variant nlist=half runs on one rank (the forces of ghosts are not sent back to their "
+                        "owners); use nlist=ballot, atomic or tiled on several ranks");
     const S4* pos = ctx_.pos.data();
     if (kind_ == NlistKind::ballot)
       build_nlist_ballot<S4>(pos, a, ctx_.stream);
-    else if (kind_ == NlistKind::tiled)
+    else if (kind_ == NlistKind::tiled || kind_ == NlistKind::half)
       build_nlist_tiled<S4>(pos, a, ctx_.stream);
     else
       build_nlist_atomic<S4>(pos, a, ctx_.stream);

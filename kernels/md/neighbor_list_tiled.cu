@@ -15,6 +15,18 @@
 // round of a particle (lanes per candidate rather than per particle: a
 // cell of 17 would otherwise round up to 32 particle slots).
 //
+// nlist=half (HALF): each pair in one of its two rows, chosen by index parity
+// (pair_in_half_row): each row keeps about half of its particle's neighbours
+// wherever the particle sits, so the rows are even (at rho = 3, N = 1M: the
+// longest 24 for a mean of 13.3, against 38 and 26.6 for full rows). Two
+// alternatives were measured slower and removed (results/cuda-dpd/half-list):
+// a half stencil (the cell and its 13 forward neighbours), which halves the
+// candidate tests (618 against 862 us a build) but makes rows uneven (a
+// particle near the top of its cell finds most neighbours in forward cells:
+// the longest 34, so neither the capacity nor the force kernel's longest
+// warp shrinks); and rows with their pairs inside r_c first (a second ballot
+// per round costs the build more than the force kernel gains).
+//
 // The pair displacement is (x_i - x_j) + image shift of j's stencil cell,
 // bit for bit the minimum image of every pair within r_list (as in the
 // atomic builder); grids with fewer than 3 cells on an axis use the full
@@ -45,7 +57,13 @@ struct alignas(4 * sizeof(R)) CandShift {
   uint32_t j;
 };
 
-template <class S4, bool PAIR_IMAGE, bool ROW_MAJOR>
+// Whether the pair (i, j) goes into i's half row: the lower index when i + j
+// is even, else the higher one. Exactly one of (i, j) and (j, i) is true.
+__device__ __forceinline__ bool pair_in_half_row(uint32_t i, uint32_t j) {
+  return ((i ^ j) & 1u) ? j > i : j < i;
+}
+
+template <class S4, bool PAIR_IMAGE, bool ROW_MAJOR, bool HALF>
 __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   using R = BuildReal<S4>;
   __shared__ CandPos<R> cpos[kChunk];
@@ -110,12 +128,16 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
         cpos[t] = {R(pj.x), R(pj.y), R(pj.z), R(0)};
         cshift[t] = {st_shift[lo][0], st_shift[lo][1], st_shift[lo][2], j};
       }
-      // Pad to whole rounds with candidates at 1e30, which no distance test
-      // passes ((x_i - 1e30)^2 is 1e60, or inf in fp32), so the rounds need
-      // no bounds check.
+      // Pad to whole rounds with candidates at NaN, which no distance test
+      // passes (d2 is NaN, and NaN < r is false), so the rounds need no
+      // bounds check. (A pad at 1e30 failed on grids under 3 cells an axis:
+      // there the minimum image x - L rint(x / L) of x_i - 1e30 can round to
+      // exactly 0, and the pad's index 0xffffffff went into the rows, as for
+      // dpd-fluid N = 81, L = 3, in mixed precision.)
       const uint32_t n_pad = (n_chunk + 31u) & ~31u;
+      const R nan = R(__longlong_as_double(0x7ff8000000000000ll));
       for (uint32_t t = n_chunk + tid; t < n_pad; t += kTileBlock) {
-        cpos[t] = {R(1e30), R(1e30), R(1e30), R(0)};
+        cpos[t] = {nan, nan, nan, R(0)};
         cshift[t] = {R(0), R(0), R(0), 0xffffffffu};
       }
       __syncthreads();
@@ -139,7 +161,8 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
             dz += cs.sz;
           }
           const R d2 = dx * dx + dy * dy + dz * dz;
-          const bool hit = (d2 < r_list_sq) & (cs.j != i);  // no short-circuit: no branch
+          bool hit = (d2 < r_list_sq) & (cs.j != i);  // no short-circuit: no branch
+          if constexpr (HALF) hit &= pair_in_half_row(i, cs.j);
           const uint32_t hits = __ballot_sync(0xffffffffu, hit);
           if (hit) {
             const uint32_t k = cnt + __popc(hits & lower);
@@ -174,12 +197,17 @@ void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) {
   const uint32_t nc = g.ncells();
   const bool pair_image = g.nx < 3 || g.ny < 3 || g.nz < 3 || g.ranged();
   const bool row_major = a.nl.slot_stride == 1;  // the row of i is contiguous (tpp > 1)
-  if (pair_image) {
-    if (row_major) tiled_kernel<S4, true, true><<<nc, kTileBlock, 0, s>>>(pos, a);
-    else tiled_kernel<S4, true, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+  if (a.half) {
+    // Half rows are read one thread a particle: column-major.
+    if (row_major) throw std::logic_error("nlist=half: row-major rows");
+    if (pair_image) tiled_kernel<S4, true, false, true><<<nc, kTileBlock, 0, s>>>(pos, a);
+    else tiled_kernel<S4, false, false, true><<<nc, kTileBlock, 0, s>>>(pos, a);
+  } else if (pair_image) {
+    if (row_major) tiled_kernel<S4, true, true, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+    else tiled_kernel<S4, true, false, false><<<nc, kTileBlock, 0, s>>>(pos, a);
   } else {
-    if (row_major) tiled_kernel<S4, false, true><<<nc, kTileBlock, 0, s>>>(pos, a);
-    else tiled_kernel<S4, false, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+    if (row_major) tiled_kernel<S4, false, true, false><<<nc, kTileBlock, 0, s>>>(pos, a);
+    else tiled_kernel<S4, false, false, false><<<nc, kTileBlock, 0, s>>>(pos, a);
   }
   MESO_CUDA_CHECK(cudaGetLastError());
 }

@@ -24,9 +24,17 @@
 #include "meso/ops/force.hpp"
 #include "meso/physics/tea.hpp"
 #include "md/pair_force.cuh"
+#include "md/pair_force_half.cuh"
 
 namespace meso::cuda {
 namespace {
+
+// Half rows (nlist=half) are read by the DPD force only.
+void refuse_half_rows(const Variant& v, const char* style) {
+  if (v.nlist == NlistKind::half)
+    throw_input_error("variant nlist=half is only provided for the dpd pair style (", style,
+                      " forces read full rows): use nlist=ballot, atomic or tiled");
+}
 
 template <class P>
 class CudaPairForce : public ForceOp, public DeviceForce {
@@ -121,8 +129,13 @@ class CudaDpdForce final : public CudaPairForce<P> {
 
  public:
   explicit CudaDpdForce(CudaContext<P>& ctx)
-      : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record) {
+      : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record),
+        half_(ctx.variant.nlist == NlistKind::half) {
     const Variant& v = ctx.variant;
+    if (half_ && v.gather != GatherKind::split)
+      throw_input_error("variant nlist=half takes gather=split (one thread a half row), not gather=",
+                        to_string(v.gather));
+    if (half_) half_sums_.clear(ctx.capacity);
     if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
       throw_input_error("variant tpp=", v.tpp,
                         " is not provided for DPD forces: they take tpp=1, or tpp=2 or 4 with "
@@ -157,11 +170,35 @@ class CudaDpdForce final : public CudaPairForce<P> {
     return own + 4.0 * pairs;
   }
   std::size_t device_bytes() const override {
-    return Base::device_bytes() + params_.bytes() + rec_.bytes();
+    return Base::device_bytes() + params_.bytes() + rec_.bytes() + half_sums_.bytes();
+  }
+
+  void compute(const ForceRequest& r) override {
+    Base::compute(r);
+    if (half_) raise_half_fault(r.step);
+  }
+  void raise_if_stopped() override {
+    if (half_) raise_half_fault(ctx_.h_ctl->step);
   }
 
  private:
   bool record_;
+  bool half_;              // nlist=half: pair_force_half.cuh
+  HalfForceStore half_sums_;
+
+  // After a fault (a pair outside the fixed-point range) the sums hold a
+  // partial step: cleared, with the abort, before the error names the value.
+  void raise_half_fault(uint64_t step) {
+    const float f = half_sums_.fault(ctx_.stream);
+    if (f == 0.0f) return;
+    half_sums_.clear(ctx_.capacity);
+    ctx_.pull_ctl();
+    ctx_.h_ctl->abort = 0;
+    ctx_.push_ctl();
+    throw_input_error("a DPD pair force component of ", f, " at step ", step,
+                      " is outside the fixed-point range of nlist=half (|f| < ", kHalfPairBound,
+                      " a pair): check the parameters and dt, or use a full list (nlist=ballot)");
+  }
   DeviceBuffer<physics::DpdPairParams> params_;  // ntypes x ntypes
   DeviceBuffer<DpdRecordOf<S4>> rec_;            // gather=record: one per particle
 
@@ -196,7 +233,20 @@ class CudaDpdForce final : public CudaPairForce<P> {
     cfg.record = record_;
     cfg.masked = c.variant.gather == GatherKind::masked;
     cfg.tpp = record_ ? c.variant.tpp : 1;
-    compute_dpd_forces<P>(a, cfg, c.stream);
+    if (!half_) {
+      compute_dpd_forces<P>(a, cfg, c.stream);
+      return;
+    }
+    if (this->rows_ != RowSet::all || c.n_all() != c.n)
+      throw_input_error("variant nlist=half runs on one rank (the forces of ghosts are not sent back)");
+    if (ctx_.nlist.cap > kHalfMaxRow)
+      throw_input_error("nlist=half: rows of ", ctx_.nlist.cap, " pairs exceed the fixed-point sums' bound of ",
+                        kHalfMaxRow, " (a very dense system: use a full list, nlist=ballot)");
+    if (half_sums_.capacity() < c.capacity) {
+      half_sums_.clear(c.capacity);
+      ctx_.invalidate_graphs();
+    }
+    compute_dpd_forces_half<P>(a, cfg, half_sums_.view(&ctx_.ctl.data()->abort), c.stream);
   }
 };
 
@@ -209,6 +259,7 @@ class CudaLjForce final : public CudaPairForce<P> {
  public:
   explicit CudaLjForce(CudaContext<P>& ctx)
       : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
+    refuse_half_rows(ctx.variant, "lj");
     // The DPD-only axes: LJ has no noise, and its kernel loads positions only.
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise),
@@ -261,6 +312,7 @@ class CudaTableForce final : public CudaPairForce<P> {
  public:
   explicit CudaTableForce(CudaContext<P>& ctx)
       : Base(ctx, table_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
+    refuse_half_rows(ctx.variant, "table");
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise),
                         " is only provided for the dpd pair style (tabulated forces draw no noise)");

@@ -37,7 +37,7 @@ PY
 # defaults are mixed (dpd-fluid, lj-liquid), and a run records the default it
 # started from and the axes --variant gave over it.
 "$bin" list --variants > "$work/variants.txt"
-grep -q '^dpd-fluid cuda mixed precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32  \[default\]$' "$work/variants.txt"
+grep -q '^dpd-fluid cuda mixed precision=mixed,nlist=half,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32  \[default\]$' "$work/variants.txt"
 grep -q '^dpd-fluid cuda double precision=double,reorder=morton2,sort=100,pow=fast,fuse=on$' "$work/variants.txt"
 grep -q '^lj-liquid cuda mixed precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4  \[default\]$' "$work/variants.txt"
 grep -q '^dpd-fluid cpu double reorder=cell,sort=100  \[default\]$' "$work/variants.txt"

@@ -53,6 +53,8 @@ TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   EXPECT_EQ(Variant::parse(v.to_string()), v);
   EXPECT_EQ(v.to_string({"rng", "precision"}), "precision=mixed,rng=tea");
   EXPECT_EQ(Variant::parse("nlist=tiled").nlist, meso::NlistKind::tiled);
+  EXPECT_EQ(Variant::parse("nlist=half").nlist, meso::NlistKind::half);
+  EXPECT_EQ(Variant::parse("nlist=half").to_string({"nlist"}), "nlist=half");
   EXPECT_EQ(Variant::parse("noise=fp32").noise, meso::NoiseKind::fp32);
   EXPECT_EQ(Variant::parse("gather=record").gather, meso::GatherKind::record);
   EXPECT_EQ(Variant::parse("gather=masked").gather, meso::GatherKind::masked);

@@ -196,7 +196,8 @@ TEST(CudaDpdBackend, EveryVariantMatchesReference) {
 // arrays | masked | one record per particle, with tpp = 1, 2, 4 lanes per
 // particle on a row-major list), noise (fp64 | fp32 Gaussian transform, fp32
 // storage only), with every precision, rng, fuse and both integrators, on
-// each list builder, against the reference as in EveryVariantMatchesReference
+// each list builder and on half rows (nlist=half: Newton's third law, fixed
+// point), against the reference as in EveryVariantMatchesReference
 // (same error model; noise=fp32 adds its term). Refusals: noise=fp32 with
 // double, tpp > 1 without gather=record, tpp = 8 with it.
 TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
@@ -216,7 +217,7 @@ TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
   };
   const Layout layouts[] = {{"ballot", "split", 1},  {"ballot", "record", 1}, {"ballot", "record", 4},
                             {"atomic", "record", 2}, {"tiled", "record", 4}, {"ballot", "masked", 1},
-                            {"atomic", "masked", 1}};
+                            {"atomic", "masked", 1},  {"half", "split", 1}};
   for (const Layout& l : layouts)
     for (const char* prec : {"double", "mixed", "single"})
       for (const char* noise : {"fp64", "fp32"})
@@ -259,7 +260,7 @@ TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
               }
               ++checked;
             }
-  EXPECT_EQ(checked, 7 * 5 * 2 * 2 * 2);
+  EXPECT_EQ(checked, 8 * 5 * 2 * 2 * 2);
   std::printf("seed %llu: largest mixed error / tolerance %.3f (%s)\n", (unsigned long long)seed,
               margin.worst, margin.where.c_str());
   auto refused = [&](const char* text, const char* needle) {

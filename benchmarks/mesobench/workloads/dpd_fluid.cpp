@@ -91,10 +91,16 @@ class DpdFluid final : public Workload {
         // Faster, not default: rng=tea ran with no gate. Not faster:
         // gather=masked (bitwise this variant; +0.4% on the H200 within the
         // spread, -1.2% on the H100), gather=record, tpp > 1.
-        {"", "cuda", Precision::mixed, "precision=mixed,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32",
-         "H200, N = 1M: 1625 TPS (1502 with noise=fp64, 888 with Variant{}); H100: 1591; "
-         "results/cuda-dpd/issue13-part2; gates: poiseuille-viscosity and dpd-temperature long "
-         "forms (this variant), poiseuille-transient long form (noise=fp64), GPU tests"},
+        // nlist=half (half rows, Newton's third law in fixed point): 5-13%
+        // over nlist=ballot at N = 64k-4M on an H200, gates passed with it
+        // (results/cuda-dpd/half-list); one rank only: mesobench scale runs
+        // nlist=ballot on several ranks.
+        {"", "cuda", Precision::mixed,
+         "precision=mixed,nlist=half,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32",
+         "H200, N = 1M: 1690 TPS (1609 with nlist=ballot, 888 with Variant{}); "
+         "results/cuda-dpd/half-list; gates: poiseuille-viscosity and dpd-temperature long forms "
+         "and poiseuille-transient short form (this variant), poiseuille-transient long form "
+         "(nlist=ballot, noise=fp64), GPU tests"},
         {"", "cuda", Precision::double_, "precision=double,reorder=morton2,sort=100,pow=fast,fuse=on",
          "H200, N = 1M: 1331 TPS (710 with Variant{}; gather=masked 1315, gather=record 1155); "
          "H100: 1278; results/cuda-dpd/issue13, issue13-part2; "

@@ -16,7 +16,12 @@
 
 namespace meso {
 
-enum class NlistKind : uint8_t { ballot, atomic, tiled };
+// The neighbor list: full rows (each pair in both particles' rows) by the
+// ballot, atomic or tiled builder, or half rows (each pair once, split by
+// index parity in the tiled builder) whose forces are applied to both
+// particles with Newton's third law, summed in 64-bit fixed point (DPD on one
+// rank only; kernels/md/pair_force_half.cuh).
+enum class NlistKind : uint8_t { ballot, atomic, tiled, half };
 enum class CellsKind : uint8_t { atomic, sorted };
 enum class ReorderKind : uint8_t { none, morton2, hilbert, cell };
 enum class PowKind : uint8_t { libm, fast };
