@@ -35,6 +35,7 @@ nlohmann::json to_json(const BenchResult& r) {
           {"variant_given", r.variant_given},
           {"variant", r.variant_effective},
           {"variant_ignored_axes", r.variant_ignored},
+          {"variant_tuned", r.variant_tuned},
           {"N", r.n},
           {"parameters", params},
           {"steps_per_repeat", r.steps_per_repeat},

@@ -36,6 +36,7 @@ struct BenchResult {
   std::string variant_given;      // the axes --variant named over it
   std::string variant_effective;  // the axes the backend honoured
   std::string variant_ignored;    // the axes it did not (ARCHITECTURE.md, "Backends and variants")
+  std::string variant_tuned;      // the settings the autotuner chose, and from where (tune.hpp); "": none
   uint64_t n = 0;
   double box[3] = {0, 0, 0};
   uint64_t steps_per_repeat = 0;

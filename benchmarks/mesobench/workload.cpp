@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "memory_estimate.hpp"
+#include "tune.hpp"
 #include "meso/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
 
@@ -215,6 +216,8 @@ std::string BenchCase::label(const std::string& variant_given) const {
   return workload->name() + ' ' + shown + unshown_settings(*this, shown) +
          (variant_given.empty() ? "" : ' ' + variant_given);
 }
+
+std::vector<TuneSpace> Workload::tune_spaces() const { return {}; }
 
 void apply_param(BenchCase& c, const std::string& kv) {
   const auto eq = kv.find('=');

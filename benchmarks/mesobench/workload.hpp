@@ -31,6 +31,7 @@
 namespace meso::bench {
 
 class Workload;
+struct TuneSpace;  // tune.hpp
 
 // One case of a workload: its parameters (the workload's own struct, held
 // by value) and, for MD particles, how they are run.
@@ -119,6 +120,9 @@ class Workload {
   virtual std::vector<BenchCase> cases() const = 0;
   // The default variants per backend and precision (none: Variant{}).
   virtual std::vector<VariantDefault> variant_defaults() const { return {}; }
+  // What the autotuner may tune, per backend and precision (tune.hpp); none
+  // by default.
+  virtual std::vector<TuneSpace> tune_spaces() const;
   // The precision on `backend` when --variant names none: mixed on the GPU
   // (what the gates and targets are stated for); the CPU reference has no mixed.
   virtual Precision default_precision(const std::string& backend) const;

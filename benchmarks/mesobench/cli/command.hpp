@@ -38,5 +38,6 @@ std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_scale_command();
 std::unique_ptr<Command> make_scale_point_command();
+std::unique_ptr<Command> make_tune_command();
 
 }  // namespace meso::bench

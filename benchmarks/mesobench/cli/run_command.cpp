@@ -15,6 +15,7 @@
 #include "meso/provenance.hpp"
 #include "meso/topology.hpp"
 #include "options.hpp"
+#include "tune_options.hpp"
 
 namespace meso::bench {
 namespace {
@@ -69,6 +70,14 @@ class RunCommand final : public Command {
         ->check(kFileName);
     run->add_option("--max-n", o_.max_n, "Skip cases with more particles (default: 262144 on cpu)")
         ->check(kParticleCount);
+    run->add_option("--tuned", tune_.table,
+                    "Apply the choices of this table (`mesobench tune`) for this GPU to the settings not named")
+        ->check(CLI::ExistingFile);
+    run->add_flag("--autotune", tune_.autotune,
+                  "Tune each case the table has no choice for before it runs (at most --tune-time seconds)");
+    run->add_option("--tune-time", tune_.tune_time, "Seconds of --autotune timing per case, at most")
+        ->check(kFinite)
+        ->check(CLI::Range(1.0, 3600.0));
     add_progress_options(run, progress_);
     return run;
   }
@@ -79,6 +88,7 @@ class RunCommand final : public Command {
     PathPlan plan;
     plan.read("--restart", out_.restart);
     plan.read("--topology", topology_);
+    plan.read("--tuned", tune_.table);
     plan.write("--json", json_);
     plan.write("--trajectory", out_.trajectory);
     plan.write("--checkpoint", out_.checkpoint);
@@ -88,6 +98,8 @@ class RunCommand final : public Command {
     const std::shared_ptr<const Topology> topology = read_topology_option();
     const ProgressScope progress(progress_.quiet, progress_.progress_interval);
     Selection s = select_cases(o_, ctx.registry, false);
+    tune_.params = o_.params;
+    const std::vector<std::string> tuned = apply_tuning(s, tune_, ctx.registry);
     if (topology)
       for (BenchCase& c : s.cases) {
         c.topology = topology;
@@ -106,6 +118,7 @@ class RunCommand final : public Command {
     for (std::size_t k = 0; k < s.cases.size(); ++k) {
       results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_)
                                    : run_case(s.cases[k], ctx.registry, s.backend, s.variants[k], ro));
+      results.back().variant_tuned = tuned[k];
       if (!progress_.quiet) std::cerr << "  done " << results.back().label << '\n';
     }
     print_table(results);
@@ -139,6 +152,7 @@ class RunCommand final : public Command {
   RunOptions timing_;
   OutputOptions out_;  // --steps, --trajectory, --checkpoint, --restart (production.hpp)
   ProgressOptions progress_;
+  TuneApply tune_;  // --tuned, --autotune, --tune-time
 };
 
 }  // namespace

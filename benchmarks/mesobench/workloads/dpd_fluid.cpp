@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "../tune.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/init.hpp"
@@ -79,6 +80,19 @@ class DpdFluid final : public Workload {
   // precision on the device the committed figures come from (an H200), among
   // those that passed every gate the workload's physics has; an axis a gate
   // never ran with is named in the evidence.
+  // The autotuner's settings: on the GPU the list kind among those every gate
+  // passed with (mixed: half and ballot rows; double: ballot only, the gates
+  // never ran half rows in double), then the sort period and the skin,
+  // which change no pair the forces see; on the CPU the sort period. The
+  // default is timed first.
+  std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting sort{"sort", {"50", "100", "200"}}, skin{"skin", {"0.25", "0.3", "0.35"}, true};
+    return {{"cuda", Precision::mixed, {{"nlist", {"half", "ballot"}}, sort, skin},
+             "nlist=half and ballot: poiseuille-viscosity and dpd-temperature long forms with each"},
+            {"cuda", Precision::double_, {sort, skin}, "the list kind of the default only"},
+            {"cpu", Precision::double_, {sort}, "the cell order of the default, sorted at another period"}};
+  }
+
   std::vector<VariantDefault> variant_defaults() const override {
     return {
         // On the GPU: mixed precision, Morton order, fused second half-step,

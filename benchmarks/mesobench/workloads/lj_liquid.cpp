@@ -5,6 +5,7 @@
 // with displacement-triggered rebuilds is HOOMD's benchmark choice (r_buff).
 #include <sstream>
 
+#include "../tune.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/init.hpp"
@@ -68,6 +69,17 @@ class LjLiquid final : public Workload {
     c.run.kT = 1.2;
     c.run.tau = 0.5;
     return {c};
+  }
+
+  // The autotuner's settings on the GPU: lanes per particle (the order of
+  // the force sums only; the GPU tests check every tpp against the
+  // reference), the sort period and the skin (no pair the forces see).
+  std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting tpp{"tpp", {"2", "4", "8"}}, sort{"sort", {"50", "100", "200"}},
+        skin{"skin", {"0.3", "0.4", "0.5"}, true};
+    return {{"cuda", Precision::mixed, {tpp, sort, skin}, "the list kind of the default only"},
+            {"cuda", Precision::double_, {tpp, sort, skin}, "the list kind of the default only"},
+            {"cpu", Precision::double_, {sort}, "the cell order of the default, sorted at another period"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
