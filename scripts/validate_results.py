@@ -41,7 +41,7 @@ def main():
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     branches = {name: jsonschema.Draft202012Validator({**schema["$defs"][name], "$defs": schema["$defs"]})
-                for name in ("benchmark", "validation", "scaling", "morphology", "google_benchmark", "tune")}
+                for name in ("benchmark", "validation", "scaling", "morphology", "google_benchmark", "tune", "ibi")}
     bad = n = 0
     for path in result_paths(args.paths):
         n += 1

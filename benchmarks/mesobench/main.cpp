@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   commands.push_back(make_scale_command());
   commands.push_back(make_scale_point_command());
   commands.push_back(make_tune_command());
+  commands.push_back(make_ibi_command());
   std::vector<CLI::App*> subcommands;
   for (auto& c : commands) subcommands.push_back(c->add_to(app));
   Command* const default_command = commands[1].get();  // no subcommand: `run`, the default suite

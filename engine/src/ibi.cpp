@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "meso/error.hpp"
 
@@ -75,15 +76,38 @@ double rdf_difference(const Rdf& g, const Rdf& target) {
   return num / den;
 }
 
-PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points) {
+std::vector<double> ibi_forces(const BinnedPotential& v) {
   const std::size_t n = v.r.size();
-  if (n < 3 || v.v.size() != n) throw_input_error("pair_table_from_ibi: ", n, " bins (at least 3)");
+  if (n < 3 || v.v.size() != n) throw_input_error("ibi_forces: ", n, " bins (at least 3)");
   std::vector<double> f(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t a = i == 0 ? 0 : i - 1, b = i + 1 == n ? n - 1 : i + 1;
     f[i] = -(v.v[b] - v.v[a]) / (v.r[b] - v.r[a]);
   }
-  return table_from_samples(std::move(name), v.r, v.v, f, points);
+  return f;
+}
+
+PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points) {
+  return table_from_samples(std::move(name), v.r, v.v, ibi_forces(v), points);
+}
+
+void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points) {
+  const PairPotentialTable t = pair_table_from_ibi(keyword, v, points);
+  char buf[160];
+  out << keyword << '\n';
+  std::snprintf(buf, sizeof buf, "N %u RSQ %.17g %.17g\n\n", t.intervals + 1, t.r_min, t.r_max);
+  out << buf;
+  for (uint32_t k = 0; k <= t.intervals; ++k) {
+    // Grid point k: the start of interval k (c0, c1), or the end of the last.
+    const uint32_t i = k < t.intervals ? k : k - 1;
+    const double d = k < t.intervals ? 0.0 : t.dz;
+    const double* c = t.coeff.data() + 4 * std::size_t(i);
+    const double z = t.z_min + k * t.dz, r = std::sqrt(z);
+    const double value = c[0] + d * (c[1] + d * (c[2] + d * c[3]));
+    const double dv_dz = c[1] + d * (2.0 * c[2] + 3.0 * d * c[3]);
+    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, r, value, -2.0 * r * dv_dz);
+    out << buf;
+  }
 }
 
 }  // namespace meso

@@ -1,7 +1,9 @@
 #include "meso/rdf.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <numbers>
+#include <sstream>
 
 #include "meso/error.hpp"
 
@@ -31,6 +33,47 @@ Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int
     out.r.push_back(lo + 0.5 * out.bin_width);
     out.g.push_back(pairs > 0 ? count[b] / (pairs * shell / box.volume()) : 0.0);
   }
+  return out;
+}
+
+Rdf read_rdf_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw_input_error("g(r) file '", path, "' cannot be read");
+  Rdf out;
+  std::string text;
+  std::size_t line = 0;
+  while (std::getline(in, text)) {
+    ++line;
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text.resize(hash);
+    std::istringstream ls(text);
+    std::string a, b;
+    if (!(ls >> a)) continue;  // blank or comment
+    double r = 0.0, g = 0.0;
+    std::size_t used_a = 0, used_b = 0;
+    try {
+      if (!(ls >> b)) throw std::invalid_argument("one field");
+      r = std::stod(a, &used_a);
+      g = std::stod(b, &used_b);
+    } catch (const std::exception&) {
+      throw_input_error(path, ":", line, ": expected two numbers, r and g(r)");
+    }
+    if (used_a != a.size() || used_b != b.size() || !std::isfinite(r) || !std::isfinite(g))
+      throw_input_error(path, ":", line, ": expected two finite numbers, r and g(r)");
+    if (g < 0.0) throw_input_error(path, ":", line, ": g(r) = ", g, " is negative");
+    out.r.push_back(r);
+    out.g.push_back(g);
+  }
+  const std::size_t n = out.r.size();
+  if (n < 4) throw_input_error("g(r) file '", path, "' has ", n, " bins (at least 4)");
+  // The grid: centres (i + 1/2) dr, dr from the last centre.
+  const double dr = out.r.back() / (n - 0.5);
+  if (!(dr > 0.0)) throw_input_error("g(r) file '", path, "': its last r, ", out.r.back(), ", is not positive");
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::fabs(out.r[i] - (i + 0.5) * dr) > 1e-6 * dr)
+      throw_input_error("g(r) file '", path, "', bin ", i + 1, ": r = ", out.r[i], " is not the centre ", (i + 0.5) * dr,
+                        " of uniform bins from r = 0 (width ", dr, ")");
+  out.bin_width = dr;
   return out;
 }
 

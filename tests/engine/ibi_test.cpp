@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "meso/error.hpp"
 #include "meso/ibi.hpp"
+#include "meso/rdf.hpp"
 
 namespace {
 
@@ -95,6 +100,59 @@ TEST(Ibi, TableOfABinnedPotential) {
   Rdf empty = boltzmann_target(1.0);
   for (double& g : empty.g) g = 0.0;
   EXPECT_THROW(potential_of_mean_force(empty, 1.0), InputError);
+}
+
+// The table file of a binned potential (mesobench ibi's output) reads back
+// through the table reader as the very table the IBI runs used
+// (pair_table_from_ibi): V and F agree everywhere to round-off of the 17
+// digits written.
+TEST(Ibi, WrittenTableReadsBack) {
+  BinnedPotential v;
+  for (int i = 0; i < 50; ++i) {
+    const double r = 0.025 + 0.05 * i;
+    v.r.push_back(r);
+    v.v.push_back(v_model(std::max(r, 0.8)) + (2.475 - r) * (2.475 - r));
+  }
+  std::stringstream file;
+  write_ibi_table(file, "Q", v, 300);
+  const std::vector<PairPotentialTable> t = read_pair_tables(file, "written");
+  const PairPotentialTable want = pair_table_from_ibi("Q", v, 300);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].name, "Q");
+  EXPECT_EQ(t[0].intervals, want.intervals);
+  EXPECT_NEAR(t[0].r_min, 0.025, 1e-15);
+  EXPECT_NEAR(t[0].r_max, 2.475, 1e-14);
+  for (double r = 0.03; r < 2.47; r += 0.0137) {
+    EXPECT_NEAR(t[0].energy(r), want.energy(r), 1e-9 * (1.0 + std::fabs(want.energy(r)))) << r;
+    EXPECT_NEAR(t[0].force(r), want.force(r), 1e-8 * (1.0 + std::fabs(want.force(r)))) << r;
+  }
+}
+
+// A g(r) file: comments, extra columns, the bins from r = 0; refusals name
+// the file and line or bin.
+TEST(Ibi, RdfFileReadsAndRefuses) {
+  const std::string path = ::testing::TempDir() + "ibi_test_g.txt";
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  write("# r g\n0.05 0 extra\n0.15 0.5\n\n0.25 1.5 # peak\n0.35 1.0\n");
+  const Rdf g = read_rdf_file(path);
+  ASSERT_EQ(g.r.size(), 4u);
+  EXPECT_NEAR(g.bin_width, 0.1, 1e-15);
+  EXPECT_DOUBLE_EQ(g.g[2], 1.5);
+  auto refused = [&](const std::string& text, const std::string& needle) {
+    write(text);
+    try {
+      read_rdf_file(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused("0.05 0\n0.15 0.5\n0.25 1\n", "has 3 bins");
+  refused("0.05 0\n0.15 x\n0.25 1\n0.35 1\n", ":2: expected two");
+  refused("0.05 0\n0.15 -0.5\n0.25 1\n0.35 1\n", ":2: g(r) = -0.5");
+  refused("0.05 0\n0.16 0.5\n0.25 1\n0.35 1\n", "bin 2: r = 0.16 is not the centre");
+  refused("0.05 0\n0.15 nan\n0.25 1\n0.35 1\n", ":2: expected two finite");
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -39,5 +39,6 @@ std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_scale_command();
 std::unique_ptr<Command> make_scale_point_command();
 std::unique_ptr<Command> make_tune_command();
+std::unique_ptr<Command> make_ibi_command();
 
 }  // namespace meso::bench

@@ -11,6 +11,7 @@
 // loop and its choices.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,17 @@ double rdf_difference(const Rdf& g, const Rdf& target);
 // sided at the ends), on `points` grid points uniform in r^2; its cutoff is
 // the last bin.
 PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points);
+
+// F = -dV/dr on the bins, by central differences (one-sided at the ends).
+std::vector<double> ibi_forces(const BinnedPotential& v);
+
+// The potential as a table file section (docs/tables.md: LAMMPS's format):
+// `keyword`, "N points RSQ r_1 r_n", and one "index r V F" line per point of
+// pair_table_from_ibi(keyword, v, points)'s r^2 grid (V and F of its spline),
+// at 17 significant digits. Reading it back gives that table again (a clamped
+// spline is fixed by its values and end slopes): a run with the file runs
+// the potential the IBI loop measured. (The bins alone would not do: on the
+// r^2 grid of as many points, the short distances get few intervals.)
+void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points);
 
 }  // namespace meso

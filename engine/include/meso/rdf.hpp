@@ -4,6 +4,7 @@
 // uncorrelated configuration gives g = 1 within counting noise.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "meso/box.hpp"
@@ -19,5 +20,13 @@ struct Rdf {
 
 // r_max must be <= half the shortest box length (minimum image); bins >= 1.
 Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int bins);
+
+// A g(r) from a text file: one bin a line, "r g" (further columns ignored),
+// '#' starting a comment. The bins are compute_rdf's: centres (i + 1/2) dr
+// from r = 0, so a run's g(r) has the same bins (r_max = the last centre +
+// dr / 2). InputError naming the file and line for an unreadable file, a
+// line without two numbers, a non-finite or negative g, fewer than 4 bins,
+// or centres off that grid by more than 1e-6 dr.
+Rdf read_rdf_file(const std::string& path);
 
 }  // namespace meso
