@@ -38,6 +38,12 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     if (ctx.variant.nlist == NlistKind::half)
       throw_input_error("variant nlist=half is only provided for the dpd pair style (", style_name(),
                         " reads full rows): use nlist=ballot, atomic or tiled");
+    // The DPD-only axes: no pair noise, and one gather of its own.
+    if (ctx.variant.noise != NoiseKind::fp64)
+      throw_input_error("variant noise=", to_string(ctx.variant.noise), " is only provided for the dpd pair style (",
+                        style_name(), " draws no pair noise)");
+    if (ctx.variant.gather != GatherKind::split)
+      throw_input_error("variant gather=", to_string(ctx.variant.gather), " is only provided for the dpd pair style");
     const auto& t = table(ctx.sys);
     params_.resize(t.size());
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));

@@ -96,6 +96,11 @@ oom=$work/oom-bin
 printf '#!/bin/bash\nulimit -v 600000\nOMP_NUM_THREADS=2 exec %q "$@"\n' "$bin" > "$oom" && chmod +x "$oom"
 bin=$oom expect_bad "N = 4194304 did not fit in host memory" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=4194304$' \
   --backend cpu --max-n 4194304 --repeats 1 --min-time 0.01 --warmup-time 0
+# --max-n (262144 on the cpu) sees a case after --param: srd-fluid L = 50
+# (1.25M) made L = 8 runs, dpd-fluid N = 8192 made N = 300000 is skipped.
+"$bin" run --backend cpu --filter 'srd-fluid/.*L=50$' --param L=8 --repeats 1 --min-time 0.01 --warmup-time 0 -q \
+  > /dev/null || { echo "FAIL: srd-fluid L = 50 with --param L=8 did not run under --max-n"; exit 1; }
+expect_bad "with N <= 262144" run --backend cpu --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param N=300000
 # A time step that moves a particle farther than half the skin in one step.
 expect_bad "dt = 1e10 is outside 1e-06 .. 0.1" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=1e10
 # Within its range, a dt that moves a particle at the thermal speed past half

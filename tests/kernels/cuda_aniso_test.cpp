@@ -230,4 +230,23 @@ TEST(CudaAniso, InterpenetratingGayBerneCoresAreRefused) {
   }
 }
 
+// The axes of other pair styles are refused, naming them, not ignored: the
+// DPD noise and gathers, half rows.
+TEST(CudaAniso, RefusesTheAxesOfOtherPairStyles) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const System sys = ssd_water(1, 1000);
+  for (const char* v : {"precision=mixed,noise=fp32", "gather=masked", "nlist=half"}) {
+    SCOPED_TRACE(v);
+    try {
+      Simulation s(reg.create("cuda", Variant::parse(v)), sys, RunParams{});
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(v).substr(std::string(v).find_last_of(',') + 1)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace

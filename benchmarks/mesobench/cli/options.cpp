@@ -83,8 +83,12 @@ Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bo
     // then overrides parameters of the selected ones (and renames them).
     const bool wanted = o.filter.empty() && !for_listing ? c.in_default_suite
                                                           : re.matches(c.name(s.backend, eff));
-    if (!wanted || (max_n && c.n() > max_n)) continue;
+    if (!wanted) continue;
     for (const auto& kv : o.params) apply_param(c, kv);
+    // A bad --param is named even where --max-n then skips the case; --max-n
+    // sees the case as it will run, after --param (N=, L=, chains=).
+    if (!o.params.empty()) c.validate();
+    if (max_n && c.n() > max_n) continue;
     const std::string name = c.name(s.backend, eff);
     // Catch bad physical parameters before the first case runs.
     c.validate();
