@@ -4,6 +4,9 @@ backend, with the CPU reference on the same host, from mesobench JSON files.
 
 usage: scripts/plot_cuda_dpd.py results/cuda-dpd/step-{double,mixed,single}.json \
            --cpu results/cuda-dpd/cpu-same-host.json -o results/cuda-dpd/step-vs-n.png
+
+One curve per precision and neighbor list (nlist axis), gathered over the
+files given.
 """
 import argparse
 import json
@@ -28,10 +31,16 @@ def main():
     a = ap.parse_args()
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
     prov = None
+    # One series per precision and neighbor list, whatever the files: a file
+    # may hold one N (a sweep of single runs) or all of them.
+    series = {}
     for path in a.files:
         prov, res = load(path)
+        for r in res:
+            axes = dict(kv.split("=", 1) for kv in r["variant"].split(",") if "=" in kv)
+            series.setdefault(f"{axes.get('precision', '?')}, nlist={axes.get('nlist', '?')}", []).append(r)
+    for label, res in sorted(series.items()):
         res = sorted(res, key=lambda r: r["N"])
-        label = res[0]["variant"].split("precision=")[1].split(",")[0]
         n = [r["N"] for r in res]
         ax[0].errorbar(n, [r["tps_median"] for r in res],
                        yerr=[[r["tps_median"] - r["tps_min"] for r in res],
