@@ -34,25 +34,6 @@ std::string join(const Settings& s) {
   return out;
 }
 
-const WorkloadParam* find_param(const BenchCase& c, const std::string& key) {
-  for (const auto& p : c.workload->params())
-    if (p.key == key) return &p;
-  return nullptr;
-}
-
-// A parameter set as --param sets it (range checked), without marking it
-// given: a tuned setting does not rename the case.
-void set_param(BenchCase& c, const std::string& key, const std::string& value) {
-  const WorkloadParam* p = find_param(c, key);
-  if (!p) throw_input_error("a tuned setting ", key, "=", value, " is no parameter of ", c.workload_name());
-  if (p->range) {
-    const double x = parse_param_double(key, value);
-    if (!(x >= p->range->lo && x <= p->range->hi))
-      throw_input_error("a tuned setting ", key, " = ", value, " is outside its range");
-  }
-  p->set(c, value);
-}
-
 // The setting's value in c and rv now, as text ("%g" for parameters).
 std::string current(const TuneSetting& s, const BenchCase& c, const ResolvedVariant& rv) {
   if (!s.param) return rv.variant.get(s.name);
@@ -146,16 +127,12 @@ void TuneTable::put(TuneEntry e) {
   entries_.push_back(std::move(e));
 }
 
-const TuneSpace* tune_space(const std::string& workload, const std::string& backend, Precision precision) {
-  for (const Workload* w : workloads()) {
-    if (w->name() != workload) continue;
-    static std::vector<std::pair<const Workload*, std::vector<TuneSpace>>> cache;
-    auto it = std::find_if(cache.begin(), cache.end(), [&](const auto& p) { return p.first == w; });
-    if (it == cache.end()) it = cache.insert(cache.end(), {w, w->tune_spaces()});
-    for (const TuneSpace& s : it->second)
-      if (s.backend == backend && s.precision == precision) return &s;
-  }
-  return nullptr;
+std::optional<TuneSpace> tune_space(const std::string& workload, const std::string& backend, Precision precision) {
+  for (const Workload* w : workloads())
+    if (w->name() == workload)
+      for (TuneSpace& s : w->tune_spaces())
+        if (s.backend == backend && s.precision == precision) return std::move(s);
+  return std::nullopt;
 }
 
 std::string apply_choice(const std::string& choice, BenchCase& c, ResolvedVariant& rv,

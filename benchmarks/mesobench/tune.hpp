@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,8 +73,8 @@ class TuneTable {
   std::vector<TuneEntry> entries_;
 };
 
-// The space of a workload on a backend and precision; null when it has none.
-const TuneSpace* tune_space(const std::string& workload, const std::string& backend, Precision precision);
+// The space of a workload on a backend and precision; none when it has none.
+std::optional<TuneSpace> tune_space(const std::string& workload, const std::string& backend, Precision precision);
 
 // Applies a choice to a case and its resolved variant: every setting the user
 // did not name (axes in rv.given, parameters in `named_params`). Returns the

@@ -219,12 +219,7 @@ std::string BenchCase::label(const std::string& variant_given) const {
 
 std::vector<TuneSpace> Workload::tune_spaces() const { return {}; }
 
-void apply_param(BenchCase& c, const std::string& kv) {
-  const auto eq = kv.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw_input_error("--param '", kv, "' is invalid: expected key=value");
-  const std::string key = kv.substr(0, eq);
-  const std::string value = kv.substr(eq + 1);
+void set_param(BenchCase& c, const std::string& key, const std::string& value) {
   for (const auto& p : c.workload->params()) {
     if (p.key != key) continue;
     if (p.range) {
@@ -235,17 +230,25 @@ void apply_param(BenchCase& c, const std::string& kv) {
                           p.meaning, ")");
     }
     p.set(c, value);
-    if (!c.was_given(key)) {
-      c.given.push_back(key);
-      c.given_settings.push_back(kv);
-    } else {
-      for (std::string& g : c.given_settings)
-        if (g.compare(0, key.size() + 1, key + '=') == 0) g = kv;
-    }
     return;
   }
   throw_input_error("--param key '", key, "' is unknown for ", c.workload->name(), ": allowed keys are ",
                     key_list(*c.workload), " (`mesobench list --params` says what each sets)");
+}
+
+void apply_param(BenchCase& c, const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw_input_error("--param '", kv, "' is invalid: expected key=value");
+  const std::string key = kv.substr(0, eq);
+  set_param(c, key, kv.substr(eq + 1));
+  if (!c.was_given(key)) {
+    c.given.push_back(key);
+    c.given_settings.push_back(kv);
+  } else {
+    for (std::string& g : c.given_settings)
+      if (g.compare(0, key.size() + 1, key + '=') == 0) g = kv;
+  }
 }
 
 double parse_param_double(const std::string& key, const std::string& v) {

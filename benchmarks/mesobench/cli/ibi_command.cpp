@@ -68,7 +68,7 @@ class IbiCommand final : public Command {
         ->check(CLI::Range(uint32_t{4}, uint32_t{10000000}));
     c->add_option("--json", o_.json, "Every iteration's g(r), V(r) and difference, with provenance")
         ->check(kFileName);
-    add_filter_backend_variant_options(c);
+    add_backend_variant_options(c);
     add_progress_options(c, progress_);
     return c;
   }
@@ -155,7 +155,7 @@ class IbiCommand final : public Command {
   }
 
  private:
-  void add_filter_backend_variant_options(CLI::App* c) {
+  void add_backend_variant_options(CLI::App* c) {
     c->add_option("--backend", o_.backend, "Backend: auto (best present), cpu, cuda");
     c->add_option("--variant", o_.variant, "Variant axes (as for run)");
   }

@@ -65,7 +65,7 @@ std::vector<std::string> apply_tuning(Selection& s, const TuneApply& t, const Ba
       choice = e->choice;
       from = t.table + ", N = " + std::to_string(e->n);
     } else if (t.autotune) {
-      if (const TuneSpace* sp = tune_space(c.workload_name(), s.backend, rv.variant.precision)) {
+      if (const auto sp = tune_space(c.workload_name(), s.backend, rv.variant.precision)) {
         const TuneEntry e = tune_case(c, rv, *sp, t.tune_time, named, [&](const BenchCase& cc, const ResolvedVariant& r) {
           return time_candidate(cc, reg, s.backend, r);
         });
@@ -116,7 +116,7 @@ class TuneCommand final : public Command {
     const std::vector<std::string> named = param_keys(o_.params);
     int tuned = 0;
     for (std::size_t k = 0; k < s.cases.size(); ++k) {
-      const TuneSpace* sp = tune_space(s.cases[k].workload_name(), s.backend, s.variants[k].variant.precision);
+      const auto sp = tune_space(s.cases[k].workload_name(), s.backend, s.variants[k].variant.precision);
       if (!sp) {
         std::cout << "  " << s.names[k] << ": nothing to tune on " << s.backend << '\n';
         continue;
