@@ -21,6 +21,7 @@ Result run_srd_momentum(const Context& ctx);  // srd-momentum/
 Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
 Result run_dppc_density(const Context& ctx);  // dppc-density/
 Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
+Result run_living_polymerization(const Context& ctx);  // living-polymerization/
 Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
 Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
 Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
@@ -96,6 +97,12 @@ const std::vector<Case>& all_cases() {
        {"chains: factor on every run's chain count", "time: production time per run",
         "equilibration: equilibration time per run"},
        analyse_polymer_hydrodynamics},
+      {"living-polymerization",
+       "GALAMOST stochastic chain growth (Liu et al.): living polymerization, all initiators active from t = 0, "
+       "constant reaction probability: Poisson chain growth (dispersity 1 + 1/DP) and the rate equation",
+       run_living_polymerization,
+       {"initiators: active ends per run (20 monomers each)", "runs: independent runs",
+        "P: reaction probability per attempt", "period: steps between attempts", "dt: time step"}},
       {"nve-drift-rigid",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 (protocol and bound); "
        "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): Gay-Berne GB(3, 5, 2, 1) liquid, "

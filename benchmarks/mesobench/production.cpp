@@ -88,6 +88,9 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
   // Frames hold the MD particles where there are any (chains in a solvent:
   // the monomers), else the solvent.
   const uint64_t frame_n = setup.md ? setup.md->particles.n_local : setup.size();
+  if (!o.checkpoint.empty() && setup.md && setup.md->polymerization.enabled())
+    throw_input_error("--checkpoint is not provided for ", c.workload_name(), ": the bonds, types and active ends "
+                      "its reactions change are not in the checkpoint format");
   const Box box = setup.box();
   const double dt = setup.step_time();
   if (from && from->identity.workload == c.workload_name() && from->mpcd != !setup.md)

@@ -245,6 +245,9 @@ void Simulation::start_md(const Checkpoint* from) {
 Checkpoint Simulation::checkpoint() const {
   if (ranks() > 1)
     throw_input_error("checkpoints of a run on ", ranks(), " ranks are not provided yet: checkpoint on one rank");
+  if (plan_->polymerize())
+    throw_input_error("checkpoints of a polymerizing run are not provided yet: the bonds, types and active "
+                      "ends its reactions changed are not in the checkpoint format");
   if (solvent_sys_) {
     if (plan_->has_md())
       throw_input_error("checkpoints of MD particles with an MPCD solvent are not provided yet");

@@ -1,5 +1,6 @@
 #include "meso/step_plan.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "meso/backend.hpp"
@@ -39,6 +40,15 @@ std::unique_ptr<IntegrationMethodOp> create_method(Backend& b, const System& sys
   }
 }
 
+std::unique_ptr<PolymerizeOp> create_polymerize(Backend& b, const System& sys) {
+  try {
+    return b.create_as<PolymerizeOp>("polymerize");
+  } catch (const InputError& e) {
+    throw_input_error("polymerization is not provided by the ", b.name(), " backend yet (",
+                      sys.polymerization.initiators.size(), " initiators; run it with --backend cpu): ", e.what());
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const RunParams& rp,
@@ -62,13 +72,18 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
     plan->forces_.push_back(b.create_as<ForceOp>(std::string("pair_force/") + to_string(sys.pair_style)));
   }
-  // Bonded and field forces add to the net force the first force wrote.
-  if (!sys.topology.empty()) plan->forces_.push_back(create_bonded(b, sys));
+  // Bonded and field forces add to the net force the first force wrote. A
+  // polymerizing system has bonded forces from its first bond on.
+  if (!sys.topology.empty() || sys.polymerization.enabled()) plan->forces_.push_back(create_bonded(b, sys));
   if (sys.mdscf.enabled()) plan->forces_.push_back(b.create_as<ForceOp>("field/mdscf"));
   if (plan->forces_.empty())
     throw_input_error("the system has no forces: pair style none needs a topology (bonds, angles) or an "
                       "MD-SCF field");
   for (std::size_t k = 0; k < plan->forces_.size(); ++k) plan->forces_[k]->set_first(k == 0);
+  if (sys.polymerization.enabled()) {
+    plan->polymerize_ = create_polymerize(b, sys);
+    plan->reaction_period_ = sys.polymerization.period;
+  }
   plan->comm_ = comm ? std::move(comm) : std::make_unique<SingleRankCommunicator>(sys.box, sys.max_rcut() + rp.skin);
   if (plan->comm_->size() > 1) {
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
@@ -77,6 +92,8 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
                         " bonds and ", sys.topology.angles.size(), " angles): run it on one rank");
     if (sys.mdscf.enabled())
       throw_input_error("the MD-SCF field is not decomposed over ranks yet: run it on one rank");
+    if (sys.polymerization.enabled())
+      throw_input_error("polymerization is not decomposed over ranks yet: run it on one rank");
     if (sys.particles.rotational)
       throw_input_error("orientational particles are not decomposed over ranks yet: run them on one rank");
     if (!plan->method_->decomposable())
@@ -133,18 +150,27 @@ void StepPlan::add_solvent(Backend& b, const MpcdSystem& sys, uint64_t period) {
 }
 
 void StepPlan::advance(Backend& b, uint64_t first, uint64_t n, bool sums_on_last) {
-  if (!solvent_) {
+  if (!solvent_ && !polymerize_) {
     b.advance(*this, first, n, sums_on_last);
     return;
   }
-  const uint64_t period = solvent_->period(), end = first + n;
+  // The backend advances runs of MD steps between the stages' events: a
+  // collision period's start and end, and a reaction after every step
+  // numbered a multiple of the reaction period.
+  const uint64_t end = first + n;
   for (uint64_t s = first; s < end;) {
-    // Step s lies in the period of collision c: steps (c - 1) period + 1 .. c period.
-    const uint64_t c = (s - 1) / period + 1, period_end = c * period;
-    const uint64_t last = period_end < end ? period_end : end - 1;
-    if (s == period_end - period + 1) solvent_->begin_period();
+    uint64_t last = end - 1, c = 0, period_end = 0;
+    if (solvent_) {
+      // Step s lies in the period of collision c: steps (c - 1) period + 1 .. c period.
+      const uint64_t period = solvent_->period();
+      c = (s - 1) / period + 1, period_end = c * period;
+      last = std::min(last, period_end);
+      if (s == period_end - period + 1) solvent_->begin_period();
+    }
+    if (polymerize_) last = std::min(last, (s + reaction_period_ - 1) / reaction_period_ * reaction_period_);
     if (has_md()) b.advance(*this, s, last - s + 1, sums_on_last);
-    if (last == period_end) solvent_->end_period(c);
+    if (solvent_ && last == period_end) solvent_->end_period(c);
+    if (polymerize_ && last % reaction_period_ == 0) polymerize_->apply(last);
     s = last + 1;
   }
 }

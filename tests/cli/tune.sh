@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The autotuner on the CPU reference (dpd-fluid's cpu space: the sort period):
 # `mesobench tune` writes a table whose first trial is the default and whose
-# choice is its fastest trial; `run --tuned` applies an entry of this machine
-# within a factor of 2 in N, never over an axis --variant names, and records
-# it in the JSON (variant_tuned); a table entry of another machine or N is
-# not applied; `run --autotune` tunes first; bad tables are refused (exit 2,
+# choice no trial beats by more than the 1% margin; `run --tuned` applies an
+# entry of this machine within a factor of 2 in N, never over an axis
+# --variant names, and records it in the JSON (variant_tuned); a table entry
+# of another machine or N is not applied; `run --autotune` tunes first; bad tables are refused (exit 2,
 # the file named) and `tune` without a tunable case writes nothing.
 # Usage: tune.sh <mesobench>
 set -euo pipefail
@@ -26,8 +26,13 @@ assert e["workload"] == "dpd-fluid" and e["backend"] == "cpu" and e["precision"]
 assert e["N"] > 1000 and e["device"], e
 trials = e["trials"]
 assert trials[0]["settings"] == "sort=100", trials  # the default first
-best = max(trials, key=lambda x: x["tps"])
-assert e["choice"] == best["settings"] and e["tps"] == best["tps"], e
+# A trial replaces the choice only when more than 1% faster (timed runs of a
+# second scatter by about that much, and a tie keeps the default): no trial
+# beats the choice by more than 1%, and a changed choice beat the default by more.
+chosen = [x for x in trials if x["settings"] == e["choice"]]
+assert len(chosen) == 1 and chosen[0]["tps"] == e["tps"], e
+assert all(x["tps"] <= 1.01 * e["tps"] for x in trials), e
+assert e["choice"] == "sort=100" or e["tps"] > 1.01 * trials[0]["tps"], e
 print("ok: tune table", e["choice"], len(trials), "trials")
 P
 

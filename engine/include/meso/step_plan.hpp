@@ -28,6 +28,8 @@
 //   step of a period's end:    solvent.end_period (sort when due, collide)
 //
 // A plan of the solvent alone has no MD part: its steps are the collisions.
+// A polymerizing system's reactions (meso/ops/polymerize.hpp) are a stage
+// too: after every step numbered a multiple of their period.
 // advance() interleaves the stage with the backend's MD steps; a backend
 // only ever advances whole runs of MD steps. A multi-rank run hands the plan
 // its Communicator (scaling/: MpiCommunicator); the single-rank one is the
@@ -43,6 +45,7 @@
 #include "meso/ops/force.hpp"
 #include "meso/ops/integration_method.hpp"
 #include "meso/ops/neighbor_list.hpp"
+#include "meso/ops/polymerize.hpp"
 #include "meso/ops/reorder.hpp"
 #include "meso/solvent_stage.hpp"
 #include "meso/step_rules.hpp"
@@ -117,6 +120,9 @@ class StepPlan {
   // The MPCD solvent's stage; null without a solvent.
   SolventStage* solvent() { return solvent_.get(); }
   const SolventStage* solvent() const { return solvent_.get(); }
+  // The chain-growth reactions; null unless the system polymerizes.
+  PolymerizeOp* polymerize() { return polymerize_.get(); }
+  const PolymerizeOp* polymerize() const { return polymerize_.get(); }
   // The last force performs the second half-step (fuse=on).
   bool second_half_fused() const { return fused_; }
 
@@ -128,6 +134,8 @@ class StepPlan {
   std::vector<std::unique_ptr<ForceOp>> forces_;
   std::unique_ptr<Communicator> comm_;
   std::unique_ptr<SolventStage> solvent_;
+  std::unique_ptr<PolymerizeOp> polymerize_;
+  uint64_t reaction_period_ = 0;
   StepRules rules_;
   bool fused_ = false;
   uint64_t steps_since_sort_ = UINT64_MAX;  // sort before the first list

@@ -17,6 +17,7 @@
 #include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
 #include "meso/physics/ssd_water.hpp"
+#include "meso/polymerization.hpp"
 #include "meso/topology.hpp"
 
 namespace meso {
@@ -84,6 +85,9 @@ struct System {
   Topology topology;
   // The MD-SCF mean field (meso/mdscf_field.hpp); off (nx == 0) by default.
   MdscfField mdscf;
+  // Chain-growth polymerization (meso/polymerization.hpp); off (period 0)
+  // by default. Its bonds join `topology`, so the tags must be 0 .. N-1.
+  Polymerization polymerization;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
   // Largest cutoff of the active pair style's table (0 for none).

@@ -19,6 +19,7 @@
 #include "meso/reference/mpcd_sort.hpp"
 #include "meso/reference/mpcd_stream.hpp"
 #include "meso/reference/neighbor_list.hpp"
+#include "meso/reference/polymerize.hpp"
 #include "meso/reference/reorder.hpp"
 
 namespace meso::reference {
@@ -36,6 +37,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("pair_force/ssd", [](C& c) { return make_ssd_water_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });
+  t.add("polymerize", [](C& c) { return make_polymerize(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/nve", [](C& c) { return make_verlet(c, false); });
   t.add("integrate/gw", [](C& c) { return make_verlet(c, true); });

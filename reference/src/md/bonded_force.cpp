@@ -35,9 +35,17 @@ template <class Real>
 class CpuBondedForce final : public ForceOp {
  public:
   explicit CpuBondedForce(CpuContext<Real>& c)
-      : c_(c), lists_(make_bonded_lists(c.sys.topology, c.p.n_local)) {}
+      : c_(c),
+        lists_(make_bonded_lists(c.sys.topology, c.p.n_local)),
+        listed_bonds_(c.sys.topology.bonds.size()) {}
 
   void compute(const ForceRequest& r) override {
+    // Topologies only grow (the polymerize operation appends its bonds):
+    // a new bond count means new rows.
+    if (c_.sys.topology.bonds.size() != listed_bonds_) {
+      lists_ = make_bonded_lists(c_.sys.topology, c_.p.n_local);
+      listed_bonds_ = c_.sys.topology.bonds.size();
+    }
     ParticleData<Real>& p = c_.p;
     const std::size_t n = p.n_local;
     const Box& box = c_.sys.box;
@@ -92,6 +100,7 @@ class CpuBondedForce final : public ForceOp {
  private:
   CpuContext<Real>& c_;
   BondedLists lists_;
+  std::size_t listed_bonds_;
   std::vector<uint32_t> index_of_tag_;
   PairSums sums_;
 

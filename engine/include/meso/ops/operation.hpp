@@ -14,6 +14,7 @@
 //   field/mdscf            MdscfFieldOp: the MD-SCF mean field (field.hpp)
 //   integrate/vv, gw, nve, nvt, langevin
 //                          IntegrationMethodOp  (integration_method.hpp)
+//   polymerize             PolymerizeOp         (polymerize.hpp): chain growth
 //   domain                 DomainStorageOp      (domain_storage.hpp)
 //   mpcd/stream, mpcd/sort, mpcd/collide/srd, mpcd/collide/at, mpcd/domain
 //                          MpcdStreamOp, MpcdSortOp, MpcdCollideOp,
