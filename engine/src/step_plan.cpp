@@ -10,8 +10,18 @@ namespace meso {
 namespace {
 
 // The bonded force of a system with a topology, or an InputError saying
-// that the backend has none.
+// that the backend has none. A topology with tabulated bonds or angles
+// needs "bonded/table": a backend registers it only where its bonded force
+// evaluates tables.
 std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
+  if (sys.topology.has_tables()) {
+    try {
+      return b.create_as<ForceOp>("bonded/table");
+    } catch (const InputError& e) {
+      throw_input_error("tabulated bonds and angles are not provided by the ", b.name(),
+                        " backend yet (run them with --backend cpu): ", e.what());
+    }
+  }
   try {
     return b.create_as<ForceOp>("bonded");
   } catch (const InputError& e) {

@@ -1,6 +1,7 @@
 #include "meso/topology.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -95,13 +96,44 @@ uint32_t type_index(const std::vector<T>& types, const std::string& name, LineRe
   r.fail(std::string(kind) + " '" + excerpt(name) + "' is not declared (declare it with " + kind + " first)");
 }
 
+// The table a `table FILE KEYWORD` type names; FILE is relative to the
+// directory of the topology file `source` unless absolute.
+BondedTable read_table(LineReader& r, const std::string& source, TableKind kind) {
+  const std::string file = r.word("table file"), keyword = r.word("table keyword");
+  std::filesystem::path path(file);
+  if (path.is_relative()) path = std::filesystem::path(source).parent_path() / path;
+  try {
+    return read_bonded_table_file(path.string(), keyword, kind);
+  } catch (const InputError& e) {
+    r.fail(e.what());
+  }
+}
+
 }  // namespace
 
+bool Topology::has_tables() const {
+  for (const BondType& t : bond_types)
+    if (t.kind == BondKind::table) return true;
+  for (const AngleType& t : angle_types)
+    if (t.kind == AngleKind::table) return true;
+  return false;
+}
+
 void Topology::validate(uint64_t ntags) const {
+  auto check_table = [](const std::string& what, uint32_t index, const std::vector<BondedTable>& tables,
+                        TableKind kind) {
+    if (index >= tables.size())
+      throw_input_error(what, ": table ", index, " of ", tables.size());
+    if (tables[index].kind != kind)
+      throw_input_error(what, ": table ", tables[index].name, " is not a ", kind == TableKind::bond ? "bond" : "angle",
+                        " table");
+  };
   for (std::size_t k = 0; k < bond_types.size(); ++k) {
     const BondType& t = bond_types[k];
     const std::string what = "bond_type " + excerpt(t.name);
-    if (t.kind == BondKind::harmonic) {
+    if (t.kind == BondKind::table) {
+      check_table(what, t.table, bond_tables, TableKind::bond);
+    } else if (t.kind == BondKind::harmonic) {
       require_positive((what + " k").c_str(), t.harmonic.k);
       require_non_negative((what + " r0").c_str(), t.harmonic.r0);
     } else {
@@ -112,6 +144,10 @@ void Topology::validate(uint64_t ntags) const {
     }
   }
   for (const AngleType& t : angle_types) {
+    if (t.kind == AngleKind::table) {
+      check_table("angle_type " + excerpt(t.name), t.table, angle_tables, TableKind::angle);
+      continue;
+    }
     require_positive(("angle_type " + excerpt(t.name) + " k").c_str(), t.harmonic.k);
     if (!(t.harmonic.theta0 >= 0.0 && t.harmonic.theta0 <= kPi))
       throw_input_error("angle_type ", excerpt(t.name), ": theta0 = ", t.harmonic.theta0 * 180.0 / kPi,
@@ -169,8 +205,12 @@ Topology read_topology(std::istream& in, const std::string& source) {
           bt.fene.epsilon = r.number("epsilon");
           bt.fene.sigma = r.number("sigma");
         }
+      } else if (kind == "table") {
+        bt.kind = BondKind::table;
+        bt.table = static_cast<uint32_t>(t.bond_tables.size());
+        t.bond_tables.push_back(read_table(r, source, TableKind::bond));
       } else {
-        r.fail("bond kind '" + excerpt(kind) + "' is not one of harmonic, fene");
+        r.fail("bond kind '" + excerpt(kind) + "' is not one of harmonic, fene, table");
       }
       for (const BondType& o : t.bond_types)
         if (o.name == bt.name) r.fail("bond_type '" + excerpt(bt.name) + "' is declared twice");
@@ -179,9 +219,16 @@ Topology read_topology(std::istream& in, const std::string& source) {
       AngleType at;
       at.name = r.word("name");
       const std::string kind = r.word("kind");
-      if (kind != "harmonic") r.fail("angle kind '" + excerpt(kind) + "' is not harmonic");
-      at.harmonic.k = r.number("k");
-      at.harmonic.theta0 = r.number("theta0") * kPi / 180.0;
+      if (kind == "harmonic") {
+        at.harmonic.k = r.number("k");
+        at.harmonic.theta0 = r.number("theta0") * kPi / 180.0;
+      } else if (kind == "table") {
+        at.kind = AngleKind::table;
+        at.table = static_cast<uint32_t>(t.angle_tables.size());
+        t.angle_tables.push_back(read_table(r, source, TableKind::angle));
+      } else {
+        r.fail("angle kind '" + excerpt(kind) + "' is not one of harmonic, table");
+      }
       for (const AngleType& o : t.angle_types)
         if (o.name == at.name) r.fail("angle_type '" + excerpt(at.name) + "' is declared twice");
       t.angle_types.push_back(at);

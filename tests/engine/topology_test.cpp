@@ -126,8 +126,8 @@ TEST(TopologyReader, RejectsBadRecordsWithLineAndField) {
   expect_read_error("angle_type b harmonic 1 90 3\n", "unexpected extra fields after the angle_type record");
   expect_read_error("bond_type s fene 30 1.5 1\n", "test.top:1: missing sigma");
   expect_read_error("bond_type s harmonic 1 1\nbond s 0\n", "test.top:2: missing tag b");
-  expect_read_error("bond_type s cubic 1 1\n", "bond kind 'cubic' is not one of harmonic, fene");
-  expect_read_error("angle_type b cosine 1 90\n", "angle kind 'cosine' is not harmonic");
+  expect_read_error("bond_type s cubic 1 1\n", "bond kind 'cubic' is not one of harmonic, fene, table");
+  expect_read_error("angle_type b cosine 1 90\n", "angle kind 'cosine' is not one of harmonic, table");
 }
 
 TEST(TopologyReader, MissingFileIsNamed) {

@@ -3,6 +3,7 @@
 // probability. The chains' added monomers must be Poisson distributed, and
 // the conversion must follow the rate equation. README.md beside this file
 // states the protocol and the tolerances.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -20,11 +21,18 @@ namespace {
 
 // The two conversions the chain-length distribution is tested at.
 constexpr double kConversions[2] = {0.25, 0.5};
+// Chain lengths the relative rate is resolved for (the last gathers the rest).
+constexpr uint32_t kLengths = 16;
 
 // One run from its own seed: the free monomers after every `every` attempts
 // (curve) and the reactions' record at the attempts in `at` (ascending).
+// Over each `every` attempts it adds, per chain length n at the start, the
+// chains that grew (grew[n]) and the number a length-blind rate would give
+// (blind[n]: the chains at n times the fraction of all chains that grew):
+// grew / blind is the rate at length n relative to the mean.
 std::vector<PolymerizationStats> run_once(const Context& ctx, const LivingPolymerizationParams& lp, const RunParams& rp,
-                               const std::vector<uint64_t>& at, uint64_t every, std::vector<double>& curve) {
+                               const std::vector<uint64_t>& at, uint64_t every, std::vector<double>& curve,
+                               std::vector<double>& grew, std::vector<double>& blind) {
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), make_living_polymerization(lp), rp);
   const PolymerizeOp* op = sim.plan().polymerize();
   if (!op) throw_input_error("living-polymerization: the plan has no polymerize operation");
@@ -33,12 +41,23 @@ std::vector<PolymerizationStats> run_once(const Context& ctx, const LivingPolyme
   progress::begin(what, at.back() * lp.period);
   std::vector<PolymerizationStats> out;
   curve.assign(1, static_cast<double>(lp.monomers));
+  std::vector<uint32_t> before(lp.initiators, 0);
   for (uint64_t done = 0; done < at.back();) {
     const uint64_t next = std::min(done + every, at[out.size()]);
     sim.run((next - done) * lp.period);
     done = next;
     const PolymerizationStats s = op->stats();
-    if (done % every == 0) curve.push_back(static_cast<double>(s.free_monomers));
+    if (done % every == 0) {
+      curve.push_back(static_cast<double>(s.free_monomers));
+      double any = 0.0;
+      for (std::size_t k = 0; k < s.growth.size(); ++k) any += s.growth[k] > before[k];
+      for (std::size_t k = 0; k < s.growth.size(); ++k) {
+        const uint32_t n = std::min<uint32_t>(before[k], kLengths - 1);
+        grew[n] += s.growth[k] > before[k];
+        blind[n] += any / static_cast<double>(s.growth.size());
+      }
+      before = s.growth;
+    }
     if (done == at[out.size()]) out.push_back(s);
   }
   return out;
@@ -81,13 +100,14 @@ Result run_living_polymerization(const Context& ctx) {
   uint64_t contested = 0, attempting = 0, candidates = 0;
   double box_monomers = 0.0;
   nlohmann::json curves = nlohmann::json::array();
+  std::vector<double> grew(kLengths, 0.0), blind(kLengths, 0.0);
   for (int k = 0; k < runs; ++k) {
     LivingPolymerizationParams one = lp;
     one.seed = ctx.seed + static_cast<uint64_t>(k);
     RunParams r = rp;
     r.seed = static_cast<uint32_t>(one.seed);
     std::vector<double> curve;
-    const std::vector<PolymerizationStats> snaps = run_once(ctx, one, r, at, every, curve);
+    const std::vector<PolymerizationStats> snaps = run_once(ctx, one, r, at, every, curve, grew, blind);
     for (std::size_t c = 0; c < at.size(); ++c) {
       pooled[c].insert(pooled[c].end(), snaps[c].growth.begin(), snaps[c].growth.end());
       measured_free[c] += static_cast<double>(snaps[c].free_monomers);
@@ -159,6 +179,9 @@ Result run_living_polymerization(const Context& ctx) {
               {"attempting", attempting}, {"candidates", candidates}, {"mixing", mixing},
               {"attempts_curve", curve_attempts}, {"predicted_free_monomers", curve_predicted},
               {"curves", curves}, {"distributions", tests}, {"gates", gates}};
+  std::vector<double> relative(kLengths, 0.0);
+  for (uint32_t n = 0; n < kLengths; ++n) relative[n] = blind[n] > 0.0 ? grew[n] / blind[n] : 0.0;
+  res.data["rate_by_length"] = {{"relative_rate", relative}, {"grew", grew}, {"blind", blind}};
   return res;
 }
 

@@ -11,6 +11,11 @@
 //   bond_type  NAME harmonic K R0            V = K/2 (r - R0)^2
 //   bond_type  NAME fene K RMAX [EPS SIGMA]  FENE, optional WCA core
 //   angle_type NAME harmonic K THETA0_DEG    V = K/2 (theta - theta0)^2
+//   bond_type  NAME table FILE KEYWORD       the table KEYWORD of FILE
+//   angle_type NAME table FILE KEYWORD       (LAMMPS bond_style/angle_style
+//                                            table files, meso/bonded_table.hpp;
+//                                            FILE relative to the topology's
+//                                            directory)
 //   bond  NAME TAG_A TAG_B
 //   angle NAME TAG_A TAG_B TAG_C             TAG_B is the vertex
 #pragma once
@@ -20,22 +25,27 @@
 #include <string>
 #include <vector>
 
+#include "meso/bonded_table.hpp"
 #include "meso/physics/bonded.hpp"
 
 namespace meso {
 
-enum class BondKind : uint8_t { harmonic, fene };
+enum class BondKind : uint8_t { harmonic, fene, table };
+enum class AngleKind : uint8_t { harmonic, table };
 
 struct BondType {
   std::string name;
   BondKind kind = BondKind::harmonic;
   physics::HarmonicBondParams harmonic;
   physics::FeneBondParams fene;
+  uint32_t table = 0;  // kind table: the index in Topology::bond_tables
 };
 
 struct AngleType {
   std::string name;
   physics::HarmonicAngleParams harmonic;  // theta0 in radians
+  AngleKind kind = AngleKind::harmonic;
+  uint32_t table = 0;  // kind table: the index in Topology::angle_tables
 };
 
 struct Bond {
@@ -53,12 +63,17 @@ struct Topology {
   std::vector<AngleType> angle_types;
   std::vector<Bond> bonds;
   std::vector<Angle> angles;
+  // The tables of the table kinds (bond tables on r, angle tables on theta).
+  std::vector<BondedTable> bond_tables, angle_tables;
 
   bool empty() const { return bonds.empty() && angles.empty(); }
+  // Whether a bond or angle type is tabulated: such a topology needs the
+  // "bonded/table" operation, which not every backend has.
+  bool has_tables() const;
   // Throws InputError naming the first bad entry: a tag >= ntags, a bond of
   // a particle to itself, an angle with a repeated tag, a type out of range,
   // a non-positive or non-finite k, r0 < 0, FENE r_max <= 0, theta0 outside
-  // [0, pi].
+  // [0, pi], a table index out of range or a table of the wrong kind.
   void validate(uint64_t ntags) const;
 };
 

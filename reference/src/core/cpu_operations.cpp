@@ -36,6 +36,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("pair_force/gay_berne", [](C& c) { return make_gay_berne_force(c); });
   t.add("pair_force/ssd", [](C& c) { return make_ssd_water_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
+  t.add("bonded/table", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });
   t.add("polymerize", [](C& c) { return make_polymerize(c); });
   t.add("integrate/vv", [](C& c) { return make_verlet(c, false); });

@@ -21,14 +21,25 @@
 #include "meso/error.hpp"
 #include "meso/ops/force.hpp"
 #include "meso/physics/bonded.hpp"
+#include "meso/physics/bonded_table.hpp"
 #include "meso/topology.hpp"
 
 namespace meso::reference {
 namespace {
 
-physics::BondForce<double> bond_force(const BondType& t, double rsq) {
-  return t.kind == BondKind::fene ? physics::fene_bond<double>(rsq, t.fene)
-                                  : physics::harmonic_bond<double>(rsq, t.harmonic);
+physics::BondForce<double> bond_force(const Topology& topo, const BondType& t, double rsq) {
+  switch (t.kind) {
+    case BondKind::fene: return physics::fene_bond<double>(rsq, t.fene);
+    case BondKind::table: return physics::table_bond<double>(rsq, topo.bond_tables[t.table].view());
+    case BondKind::harmonic: break;
+  }
+  return physics::harmonic_bond<double>(rsq, t.harmonic);
+}
+
+physics::AngleForce<double> angle_force(const Topology& topo, const AngleType& t, const Vec3d& r_ab,
+                                        const Vec3d& r_cb) {
+  return t.kind == AngleKind::table ? physics::table_angle<double>(r_ab, r_cb, topo.angle_tables[t.table].view())
+                                    : physics::harmonic_angle<double>(r_ab, r_cb, t.harmonic);
 }
 
 template <class Real>
@@ -68,7 +79,7 @@ class CpuBondedForce final : public ForceOp {
       for (uint32_t k = lists_.bond_start[t]; k < lists_.bond_start[t + 1]; ++k) {
         const Vec3d d = separation(t, lists_.bond_partner[k]);
         const double rsq = dot(d, d);
-        const physics::BondForce<double> b = bond_force(topo.bond_types[lists_.bond_type[k]], rsq);
+        const physics::BondForce<double> b = bond_force(topo, topo.bond_types[lists_.bond_type[k]], rsq);
         if (!b.ok) {
           out_of_bounds = true;
           continue;
@@ -79,9 +90,8 @@ class CpuBondedForce final : public ForceOp {
       }
       for (uint32_t k = lists_.angle_start[t]; k < lists_.angle_start[t + 1]; ++k) {
         const uint32_t* abc = &lists_.angle_tags[3 * std::size_t(k)];
-        const physics::AngleForce<double> a = physics::harmonic_angle<double>(
-            separation(abc[0], abc[1]), separation(abc[2], abc[1]),
-            topo.angle_types[lists_.angle_type[k]].harmonic);
+        const physics::AngleForce<double> a = angle_force(topo, topo.angle_types[lists_.angle_type[k]],
+                                                          separation(abc[0], abc[1]), separation(abc[2], abc[1]));
         fi += t == abc[0] ? a.fa : (t == abc[1] ? a.fb : a.fc);
         ei += a.energy / 3.0;
         wi += a.virial / 3.0;
@@ -104,9 +114,10 @@ class CpuBondedForce final : public ForceOp {
   std::vector<uint32_t> index_of_tag_;
   PairSums sums_;
 
-  // The first FENE bond (in topology order) at r >= R0, named: there is no
-  // finite energy there, so the run cannot go on (HOOMD-blue: "bond.fene:
-  // bond out of bounds").
+  // The first FENE bond (in topology order) at r >= R0, or tabulated bond
+  // outside its table, named: there is no finite energy (or no table)
+  // there, so the run cannot go on (HOOMD-blue: "bond.fene: bond out of
+  // bounds").
   template <class Separation>
   [[noreturn]] void report_out_of_bounds(uint64_t step, const Separation& separation) const {
     const Topology& topo = c_.sys.topology;
@@ -114,13 +125,19 @@ class CpuBondedForce final : public ForceOp {
       const Bond& b = topo.bonds[k];
       const BondType& t = topo.bond_types[b.type];
       const Vec3d d = separation(b.a, b.b);
-      if (t.kind == BondKind::fene && !bond_force(t, dot(d, d)).ok)
-        throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ",
-                          b.a, " and ", b.b, " has r = ", std::sqrt(dot(d, d)), " >= R0 = ", t.fene.r_max,
-                          " at step ", step,
-                          ": the start is overstretched or the run is unstable (try a smaller dt)");
+      if (bond_force(topo, t, dot(d, d)).ok) continue;
+      const double r = std::sqrt(dot(d, d));
+      if (t.kind == BondKind::table) {
+        const BondedTable& table = topo.bond_tables[t.table];
+        throw_input_error("bond.table: bond ", k, " (type ", t.name, ") between tags ", b.a, " and ", b.b,
+                          " has r = ", r, " outside its table ", table.name, " [", table.x_min, ", ",
+                          table.x_max(), "] (", table.source, ") at step ", step);
+      }
+      throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ", b.a,
+                        " and ", b.b, " has r = ", r, " >= R0 = ", t.fene.r_max, " at step ", step,
+                        ": the start is overstretched or the run is unstable (try a smaller dt)");
     }
-    throw_input_error("bond.fene: bond out of bounds at step ", step);
+    throw_input_error("bond out of bounds at step ", step);
   }
 };
 

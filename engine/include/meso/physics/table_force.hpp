@@ -56,4 +56,21 @@ MESO_HD TablePairForce<Scalar> table_pair_force(Scalar rsq, const TableView<Scal
   return {f, v, f * rsq};
 }
 
+// V and dV/dx of a table on a grid of x itself (bond tables on r, angle
+// tables on theta: meso/bonded_table.hpp), z_min <= x <= z_max (the caller
+// checks; x at z_max takes the last interval's end).
+template <class Scalar>
+struct TableValue {
+  Scalar v, dv;
+};
+
+template <class Scalar>
+MESO_HD TableValue<Scalar> table_value(Scalar x, const TableView<Scalar>& t) {
+  uint32_t k = static_cast<uint32_t>((x - t.z_min) * t.inv_dz);
+  k = k < t.intervals ? k : t.intervals - 1;
+  const Scalar* c = t.coeff + 4 * k;
+  const Scalar d = x - (t.z_min + Scalar(k) * t.dz);
+  return {c[0] + d * (c[1] + d * (c[2] + d * c[3])), c[1] + d * (Scalar(2) * c[2] + Scalar(3) * d * c[3])};
+}
+
 }  // namespace meso::physics
