@@ -100,10 +100,14 @@ PoissonTest poisson_chi_square(const std::vector<uint32_t>& counts) {
   }
   exp[top] = n * std::max(0.0, 1.0 - below);
   // Merge from each tail inwards until every expected count is >= 5.
+  std::vector<uint32_t> first(top + 1);
+  for (uint32_t k = 0; k <= top; ++k) first[k] = k;
   auto merge = [&](std::size_t into, std::size_t from) {
     obs[into] += obs[from], exp[into] += exp[from];
+    first[into] = std::min(first[into], first[from]);
     obs.erase(obs.begin() + static_cast<std::ptrdiff_t>(from));
     exp.erase(exp.begin() + static_cast<std::ptrdiff_t>(from));
+    first.erase(first.begin() + static_cast<std::ptrdiff_t>(from));
   };
   while (exp.size() > 1 && exp.front() < 5.0) merge(1, 0);
   while (exp.size() > 1 && exp.back() < 5.0) merge(exp.size() - 2, exp.size() - 1);
@@ -115,6 +119,7 @@ PoissonTest poisson_chi_square(const std::vector<uint32_t>& counts) {
   t.p_value = chi_square_tail(t.chi_square, t.dof);
   t.observed = obs;
   t.expected = exp;
+  t.first = first;
   return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <sstream>
 
@@ -9,24 +10,39 @@
 
 namespace meso {
 
-Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int bins) {
+Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int bins,
+                const std::vector<uint32_t>& molecule_of_tag) {
   require_positive("g(r) r_max", r_max);
   if (bins < 1) throw_input_error("g(r) bins = ", bins, " is invalid: it must be >= 1");
   if (r_max > 0.5 * box.min_length())
     throw_input_error("g(r) r_max = ", r_max, " is invalid: it must be <= half the box, ",
                       0.5 * box.min_length());
   const std::size_t n = p.n_local;
+  const bool inter = !molecule_of_tag.empty();
+  if (inter && molecule_of_tag.size() < n)
+    throw_input_error("g(r): molecules of ", molecule_of_tag.size(), " tags for ", n, " particles");
+  std::vector<uint32_t> molecule(inter ? n : 0);
+  std::map<uint32_t, double> members;
+  for (std::size_t i = 0; inter && i < n; ++i) {
+    if (p.tag[i] >= molecule_of_tag.size())
+      throw_input_error("g(r): tag ", p.tag[i], " has no molecule (", molecule_of_tag.size(), " given)");
+    molecule[i] = molecule_of_tag[p.tag[i]];
+    members[molecule[i]] += 1.0;
+  }
   Rdf out;
   out.bin_width = r_max / bins;
   std::vector<double> count(static_cast<std::size_t>(bins), 0.0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
+      if (inter && molecule[i] == molecule[j]) continue;
       const Vec3d d = box.min_image(p.position[i] - p.position[j]);
       const double r = std::sqrt(dot(d, d));
       if (r < r_max) count[static_cast<std::size_t>(r / out.bin_width)] += 1.0;
     }
-  // Ideal pairs in a shell: N (N - 1) / 2 * shell volume / V.
-  const double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
+  // Ideal pairs in a shell: N (N - 1) / 2 * shell volume / V, less the
+  // pairs within one molecule when those are left out.
+  double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
+  for (const auto& [m, k] : members) pairs -= 0.5 * k * (k - 1.0);
   for (int b = 0; b < bins; ++b) {
     const double lo = b * out.bin_width, hi = lo + out.bin_width;
     const double shell = 4.0 / 3.0 * std::numbers::pi * (hi * hi * hi - lo * lo * lo);

@@ -54,6 +54,10 @@ TEST(LivingPolymerization, PoissonSamplesPassAndNarrowOnesFail) {
     EXPECT_GE(t.expected[b], 5.0);
   }
   EXPECT_DOUBLE_EQ(observed, 4000.0);
+  // The merged bins start at increasing counts, the first at 0.
+  ASSERT_EQ(t.first.size(), t.observed.size());
+  EXPECT_EQ(t.first.front(), 0u);
+  for (std::size_t b = 1; b < t.first.size(); ++b) EXPECT_GT(t.first[b], t.first[b - 1]);
   EXPECT_NEAR(expected, 4000.0, 1e-6);
   // Binomial(15, 0.5): the same mean, half the variance. Rejected.
   std::binomial_distribution<uint32_t> narrow(15, 0.5);

@@ -43,7 +43,7 @@ std::vector<PolymerizationStats> run_once(const Context& ctx, const LivingPolyme
   curve.assign(1, static_cast<double>(lp.monomers));
   std::vector<uint32_t> before(lp.initiators, 0);
   for (uint64_t done = 0; done < at.back();) {
-    const uint64_t next = std::min(done + every, at[out.size()]);
+    const uint64_t next = std::min((done / every + 1) * every, at[out.size()]);
     sim.run((next - done) * lp.period);
     done = next;
     const PolymerizationStats s = op->stats();
@@ -146,7 +146,7 @@ Result run_living_polymerization(const Context& ctx) {
                      {"conversion", reacted / (runs * m0)}, {"chains", pooled[c].size()}, {"mean", lambda},
                      {"chi_square", t.chi_square}, {"dof", t.dof}, {"p_value", t.p_value},
                      {"p_min", 1e-3}, {"passed", poisson_ok}});
-    tests.push_back({{"attempts", at[c]}, {"observed", t.observed}, {"expected", t.expected},
+    tests.push_back({{"attempts", at[c]}, {"first", t.first}, {"observed", t.observed}, {"expected", t.expected},
                      {"dispersity", dispersity(pooled[c])},
                      {"dispersity_poisson", 1.0 + lambda / ((1.0 + lambda) * (1.0 + lambda))}});
   }

@@ -56,6 +56,7 @@ struct PoissonTest {
   int dof = 0;
   double p_value = 1.0;
   std::vector<double> observed, expected;  // per merged bin
+  std::vector<uint32_t> first;             // the smallest count in each merged bin
 };
 PoissonTest poisson_chi_square(const std::vector<uint32_t>& counts);
 double chi_square_tail(double chi_square, int dof);  // P(X >= chi_square), Wilson-Hilferty

@@ -4,6 +4,7 @@
 // uncorrelated configuration gives g = 1 within counting noise.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,11 @@ struct Rdf {
 };
 
 // r_max must be <= half the shortest box length (minimum image); bins >= 1.
-Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int bins);
+// With molecule_of_tag (the molecule of each tag), only pairs of different
+// molecules count, normalised by the ideal count of such pairs: the
+// intermolecular g(r) that IBI fits a non-bonded potential to.
+Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int bins,
+                const std::vector<uint32_t>& molecule_of_tag = {});
 
 // A g(r) from a text file: one bin a line, "r g" (further columns ignored),
 // '#' starting a comment. The bins are compute_rdf's: centres (i + 1/2) dr
