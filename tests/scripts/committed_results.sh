@@ -4,7 +4,7 @@
 #     gives exactly the committed merged result (a change to the analysis
 #     must come with regenerated results);
 #  2. the plotting scripts draw the committed results (validation and
-#     lj-liquid), and the provenance line
+#     lj-liquid, living-polymerization), and the provenance line
 #     of a merged result names where its shards ran, not where they were joined.
 # Usage: committed_results.sh <mesobench> <source dir>. Exit 77 (skip) only for
 # part 2 when matplotlib is missing.
@@ -41,7 +41,8 @@ python3 "$S/scripts/plot_poiseuille.py" transient.json -o transient.png
 python3 "$S/scripts/plot_nve_drift.py" "$R"/nve-drift-long-{shift,xplor}-{double,mixed,single}.json.xz -o nve.png
 python3 "$S/scripts/plot_dpd_temperature.py" "$R/dpd-temperature-short.json" -o dpd.png
 python3 "$S/scripts/plot_lj_liquid.py" "$S"/results/cuda-lj/lj-liquid-*.json -o lj.png
-for f in transient.png nve.png dpd.png lj.png; do
+python3 "$S/scripts/plot_living_polymerization.py" "$R/living-polymerization-long.json" -o lp.png
+for f in transient.png nve.png dpd.png lj.png lp.png; do
   [[ $(stat -c %s "$f") -gt 10000 ]] || { echo "$f is empty or tiny" >&2; exit 1; }
 done
 echo "plots drawn"
