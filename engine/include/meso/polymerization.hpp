@@ -63,10 +63,6 @@ struct PolymerizationStats {
   double box_monomers = 0.0;
   // Monomers added to each initiator's chain, in Polymerization::initiators order.
   std::vector<uint32_t> growth;
-
-  double conversion() const {
-    return initial_monomers ? static_cast<double>(reactions) / static_cast<double>(initial_monomers) : 0.0;
-  }
 };
 
 }  // namespace meso
