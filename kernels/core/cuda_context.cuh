@@ -96,6 +96,20 @@ class CudaContextBase {
   ControlArgs control_args(const StepRules& rules) const;
   void synchronize() const;
 
+  // Bonds formed on the device by the polymerize operation (polymerize.cu),
+  // beside the topology's rows, which stay those of the loaded system: per
+  // tag, slot 0 holds the partner the particle joined its chain by and slot
+  // 1 the partner its chain grew to from it (kNoTag: none), so a linear
+  // chain's growth never needs a third slot; `id` is the bond's entry in
+  // `log` (end, monomer, attempt per bond, in the order the device formed
+  // them). The bonded force adds them (bonded_force.cu). Empty unless the
+  // system polymerizes.
+  struct GrownBonds {
+    static constexpr uint32_t kNoTag = 0xffffffffu;
+    DeviceBuffer<uint32_t> partner, id, log;
+    uint32_t type = 0;  // the growth bond's type
+  } grown;
+
   // Views published by the operations that own the arrays (null until then).
   CellView cells{};  // by the cell_list operation
   NlistView nlist{};  // by the neighbor_list operation

@@ -29,6 +29,8 @@ std::unique_ptr<Operation> make_cuda_table_force(CudaContext<P>& ctx);     // pa
 template <class P>
 std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<P>& ctx);    // bonded_force_op.cu
 template <class P>
+std::unique_ptr<Operation> make_cuda_polymerize(CudaContext<P>& ctx);       // polymerize.cu
+template <class P>
 std::unique_ptr<Operation> make_cuda_mdscf_force(CudaContext<P>& ctx);     // mdscf_force.cu
 template <class P>
 std::unique_ptr<Operation> make_cuda_domain_storage(CudaContext<P>& ctx);  // domain_storage_op.cu

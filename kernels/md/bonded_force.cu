@@ -34,6 +34,11 @@
 // then the block that finishes last sums the partials in a fixed order
 // (fixed_order_reduce.cuh), so they are the same in every run.
 //
+// Bonds formed by polymerization (polymerize.cu) are not in the rows: each
+// particle has two slots for them (CudaContextBase::GrownBonds), walked
+// after its rows in slot order, as the reference's rows hold them after the
+// loaded topology's bonds in the order they formed.
+//
 // A FENE bond at r >= R0 has no finite energy: its thread records the
 // bond's topology index (atomicMin: the first in topology order, as the
 // reference names it) and skips it; the last block then sets ctl->abort, so
@@ -70,10 +75,13 @@ __global__ void __launch_bounds__(kBondedBlock) bonded_force_kernel(const Bonded
   const uint32_t b_end = t < a.n ? __ldg(rows.bond_start + t + 1) : 0u;
   const uint32_t a_begin = t < a.n ? __ldg(rows.angle_start + t) : 0u;
   const uint32_t a_end = t < a.n ? __ldg(rows.angle_start + t + 1) : 0u;
+  const bool grown = rows.grown_partner && t < a.n &&
+                     (__ldg(rows.grown_partner + 2 * t) != kNoBondFault ||
+                      __ldg(rows.grown_partner + 2 * t + 1) != kNoBondFault);
   // A particle without terms keeps the net force as it is (the reference
   // adds +0.0, which differs only in the sign of a zero), unless this
   // force writes it.
-  if (t < a.n && (b_begin < b_end || a_begin < a_end || a.overwrite)) {
+  if (t < a.n && (b_begin < b_end || a_begin < a_end || grown || a.overwrite)) {
     const uint32_t i = __ldg(a.index_of_tag + t);
     const S4 own = ldg4(a.pos + i);
     const auto position = [&](uint32_t tag) {
@@ -87,22 +95,30 @@ __global__ void __launch_bounds__(kBondedBlock) bonded_force_kernel(const Bonded
       return d;
     };
     Vec3<A> f{A(0), A(0), A(0)};
-    for (uint32_t k = b_begin; k < b_end; ++k) {
-      const Vec3<A> d = separation(t, __ldg(rows.bond_partner + k));
+    // One bond of type `type` to `partner`, named `id` by a fault.
+    const auto bond = [&](uint32_t partner, uint32_t type, uint32_t id) {
+      const Vec3<A> d = separation(t, partner);
       const A rsq = dot(d, d);
-      const DeviceBondType& bt = rows.bond_types[__ldg(rows.bond_type + k)];
+      const DeviceBondType& bt = rows.bond_types[type];
       const physics::BondForce<A> b = bt.fene ? physics::fene_bond<A>(rsq, bt.fene_params)
                                               : physics::harmonic_bond<A>(rsq, bt.harmonic);
       if (!b.ok) {
-        atomicMin(a.fault, __ldg(rows.bond_id + k));
-        continue;
+        atomicMin(a.fault, id);
+        return;
       }
       f += b.f_over_r * d;
       if constexpr (SUMS) {
         e += 0.5 * double(b.energy);
         w += 0.5 * double(b.f_over_r) * double(rsq);
       }
-    }
+    };
+    for (uint32_t k = b_begin; k < b_end; ++k)
+      bond(__ldg(rows.bond_partner + k), __ldg(rows.bond_type + k), __ldg(rows.bond_id + k));
+    if (grown)  // after the topology's bonds, slot 0 then slot 1: a fixed order
+      for (uint32_t k = 2 * t; k < 2 * t + 2; ++k) {
+        const uint32_t partner = __ldg(rows.grown_partner + k);
+        if (partner != kNoBondFault) bond(partner, rows.grown_type, rows.grown_base + __ldg(rows.grown_id + k));
+      }
     for (uint32_t k = a_begin; k < a_end; ++k) {
       const uint32_t* abc = rows.angle_tags + 3 * size_t(k);
       const uint32_t ta = __ldg(abc), tb = __ldg(abc + 1), tc = __ldg(abc + 2);

@@ -38,6 +38,14 @@ struct BondedRows {
   const uint32_t* angle_type;
   const DeviceBondType* bond_types;
   const physics::HarmonicAngleParams* angle_types;
+  // Bonds formed by polymerization (CudaContextBase::GrownBonds): two
+  // partner slots per tag (kNoBondFault: empty), all of type grown_type;
+  // a FENE fault names slot k's bond by grown_base + grown_id[k]. Null
+  // when the system does not polymerize.
+  const uint32_t* grown_partner = nullptr;
+  const uint32_t* grown_id = nullptr;
+  uint32_t grown_type = 0;
+  uint32_t grown_base = 0;
 };
 
 template <class P>

@@ -105,6 +105,12 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
                     sums_d_.data(),
                     words_.data(),
                     words_.data() + 1};
+    if (ctx_.grown.partner.size()) {  // a polymerizing system: the bonds its reactions formed
+      a.rows.grown_partner = ctx_.grown.partner.data();
+      a.rows.grown_id = ctx_.grown.id.data();
+      a.rows.grown_type = ctx_.grown.type;
+      a.rows.grown_base = uint32_t(c.sys.topology.bonds.size());
+    }
     compute_bonded_forces<P>(a, r.sums, c.stream);
   }
 
@@ -175,12 +181,20 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
     ctx_.h_ctl->abort = 0;
     ctx_.push_ctl();
     const Topology& topo = ctx_.sys.topology;
-    if (k >= topo.bonds.size()) throw_input_error("bond.fene: bond out of bounds at step ", step);
+    Bond b{};
+    if (k < topo.bonds.size()) {
+      b = topo.bonds[k];
+    } else {  // formed by polymerization: its entry in the log of grown bonds
+      const std::size_t at = 3 * (std::size_t(k) - topo.bonds.size());
+      if (at + 2 >= ctx_.grown.log.size()) throw_input_error("bond.fene: bond out of bounds at step ", step);
+      uint32_t ends[2];
+      MESO_CUDA_CHECK(cudaMemcpy(ends, ctx_.grown.log.data() + at, sizeof ends, cudaMemcpyDeviceToHost));
+      b = Bond{ends[0], ends[1], ctx_.grown.type};
+    }
     ParticleData<double> p;
     ctx_.get_particles(p);
     std::vector<uint32_t> index(p.n_local);
     for (uint32_t i = 0; i < p.n_local; ++i) index[p.tag[i]] = i;
-    const Bond& b = topo.bonds[k];
     const BondType& t = topo.bond_types[b.type];
     const Vec3d d = ctx_.sys.box.min_image(p.position[index[b.a]] - p.position[index[b.b]]);
     throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ", b.a,

@@ -125,9 +125,7 @@ class CpuPolymerize final : public PolymerizeOp {
 
   uint32_t cell_of(const Vec3d& x, int axis) const {
     const Vec3d lo = c_.sys.box.lo(), l = c_.sys.box.lengths();
-    const double f = ((&x.x)[axis] - (&lo.x)[axis]) / (&l.x)[axis];
-    const auto k = static_cast<int64_t>(std::floor(f * nc_[axis]));
-    return static_cast<uint32_t>(std::clamp<int64_t>(k, 0, nc_[axis] - 1));
+    return physics::polymerization_cell((&x.x)[axis], (&lo.x)[axis], (&l.x)[axis], nc_[axis]);
   }
 
   // Counting sort of the free monomers into cells of width >= r_capture.

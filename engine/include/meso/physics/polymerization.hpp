@@ -17,6 +17,7 @@
 //              atomicMin on the device.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "meso_hd.hpp"
@@ -55,6 +56,15 @@ MESO_HD uint64_t polymerization_candidate(uint32_t seed, uint64_t step, uint32_t
 // tag): the smallest claim on a monomer wins it.
 MESO_HD uint64_t polymerization_claim(uint64_t candidate, uint32_t end_tag) {
   return (candidate & 0xffffffff00000000ull) | end_tag;
+}
+
+// The capture cell along one axis of a position x: floor((x - lo) / length
+// x nc) clamped to [0, nc) (x at the upper face rounds into the last cell).
+// The cells are at least one capture radius wide, so an end finds every
+// monomer in range in its own cell and the neighbouring ones.
+MESO_HD uint32_t polymerization_cell(double x, double lo, double length, uint32_t nc) {
+  const double k = floor((x - lo) / length * nc);
+  return k < 0.0 ? 0u : k >= static_cast<double>(nc) ? nc - 1u : static_cast<uint32_t>(k);
 }
 
 }  // namespace meso::physics

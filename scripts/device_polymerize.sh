@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Chain-growth polymerization on one GPU, in one call (docs/polymerization.md):
+#   tests    kernels_test: CudaPolymerize* and CudaBonded* first, then every test
+#   sanitize compute-sanitizer memcheck of CudaPolymerize*, racecheck with MESO_CUDA_GRAPHS=0
+#            (the same kernels from the host: racecheck crashes on the one-rank step graph)
+#   bench    living-polymerization on the cuda backend (mixed, double) and the CPU reference
+#   gate     the living-polymerization gate's short form on the cuda backend
+#   long     its long form on the cuda backend: double at seed 1 (the CPU's committed seed), mixed
+#            (the default) at the disjoint seeds of LONG_SEEDS (a form's runs take seeds S..S+3),
+#            and once with 16 runs (64,000 chains) at seed 101
+#   cost     living-polymerization on cuda (mixed) with no attempt in the timed steps
+#            (period=100000): the MD alone, against the bench part's figure
+# The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
+# Usage: PARTS="tests sanitize bench gate long cost" scripts/device_polymerize.sh <output dir>
+set -u
+O=$1
+PARTS=${PARTS:-tests sanitize bench gate}
+. scripts/device_carried.sh
+KT=$BIN/kernels_test
+if part tests; then
+  timeout 300 "$KT" --gtest_color=no --gtest_filter='CudaPolymerize*:CudaBonded*' > "$O/polymerize-tests.log" 2>&1
+  stamp "CudaPolymerize*:CudaBonded* rc=$? $(counts "$O/polymerize-tests.log")"
+  timeout 400 "$KT" --gtest_color=no > "$O/kernels-test.log" 2>&1
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
+fi
+if part sanitize; then
+  timeout 300 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 "$KT" --gtest_color=no \
+    --gtest_filter='CudaPolymerize*' > "$O/memcheck.log" 2>&1
+  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+    "$KT" --gtest_color=no --gtest_filter='CudaPolymerize*' > "$O/racecheck.log" 2>&1
+  stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
+fi
+if part bench; then
+  for v in precision=mixed precision=double; do
+    timeout 300 "$MB" run --filter living-polymerization --backend cuda --variant $v --repeats ${REPEATS:-5} \
+      --json "$O/bench-cuda-${v#precision=}.json" > "$O/bench-cuda-${v#precision=}.log" 2>&1
+    stamp "bench cuda $v rc=$?"
+  done
+  timeout 300 "$MB" run --filter living-polymerization --backend cpu --repeats 3 \
+    --json "$O/bench-cpu.json" > "$O/bench-cpu.log" 2>&1
+  stamp "bench cpu rc=$?"
+fi
+if part gate; then
+  timeout 400 "$MB" validate --filter living-polymerization --backend cuda \
+    --json "$O/living-polymerization-cuda.json" > "$O/gate.log" 2>&1
+  stamp "gate rc=$? $(grep living-polymerization "$O/gate.log" | tail -1)"
+fi
+if part long; then
+  timeout 300 "$MB" validate --filter living-polymerization --long --backend cuda --variant precision=double \
+    --seed 1 --json "$O/long-double-seed1.json" > "$O/long-double-seed1.log" 2>&1
+  stamp "long double seed 1 rc=$? $(grep 'living-polymerization' "$O/long-double-seed1.log" | tail -1)"
+  for seed in ${LONG_SEEDS:-1 5 9 13 17 21}; do
+    timeout 300 "$MB" validate --filter living-polymerization --long --backend cuda --seed $seed \
+      --json "$O/long-mixed-seed$seed.json" > "$O/long-mixed-seed$seed.log" 2>&1
+    stamp "long mixed seed $seed rc=$? $(grep 'living-polymerization' "$O/long-mixed-seed$seed.log" | tail -1)"
+  done
+  timeout 400 "$MB" validate --filter living-polymerization --long --backend cuda --seed 101 --param runs=16 \
+    --json "$O/long-mixed-runs16.json" > "$O/long-mixed-runs16.log" 2>&1
+  stamp "long mixed 16 runs seed 101 rc=$? $(grep 'living-polymerization' "$O/long-mixed-runs16.log" | tail -1)"
+fi
+if part cost; then
+  timeout 300 "$MB" run --filter living-polymerization --backend cuda --param period=100000 \
+    --repeats ${REPEATS:-5} --json "$O/bench-cuda-mixed-no-attempts.json" > "$O/bench-cuda-no-attempts.log" 2>&1
+  stamp "bench cuda mixed, no attempts rc=$?"
+fi
+tar czf "$OUT/polymerize.tgz" -C "$O" . 2>/dev/null || true
