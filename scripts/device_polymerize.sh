@@ -8,10 +8,12 @@
 #   long     its long form on the cuda backend: double at seed 1 (the CPU's committed seed), mixed
 #            (the default) at the disjoint seeds of LONG_SEEDS (a form's runs take seeds S..S+3),
 #            and once with 16 runs (64,000 chains) at seed 101
+#   sip      surface-polymerization (GALAMOST Table 2): at R = 15 the variants of SIP_VARIANTS,
+#            then every R in mixed and double with SIP_MIXED and SIP_DOUBLE, and the CPU at R = 5
 #   cost     living-polymerization on cuda (mixed) with no attempt in the timed steps
 #            (period=100000): the MD alone, against the bench part's figure
 # The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
-# Usage: PARTS="tests sanitize bench gate long cost" scripts/device_polymerize.sh <output dir>
+# Usage: PARTS="tests sanitize bench gate long sip cost" scripts/device_polymerize.sh <output dir>
 set -u
 O=$1
 PARTS=${PARTS:-tests sanitize bench gate}
@@ -58,6 +60,22 @@ if part long; then
   timeout 400 "$MB" validate --filter living-polymerization --long --backend cuda --seed 101 --param runs=16 \
     --json "$O/long-mixed-runs16.json" > "$O/long-mixed-runs16.log" 2>&1
   stamp "long mixed 16 runs seed 101 rc=$? $(grep 'living-polymerization' "$O/long-mixed-runs16.log" | tail -1)"
+fi
+if part sip; then
+  for v in ${SIP_VARIANTS:-precision=mixed precision=mixed,reorder=morton2,sort=100 \
+      precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4 precision=mixed,nlist=atomic,reorder=morton2,sort=100}; do
+    timeout 200 "$MB" run --filter 'surface-polymerization/.*R=15/' --backend cuda --variant $v --repeats 3 \
+      --json "$O/sip-r15-$v.json" > "$O/sip-r15-$v.log" 2>&1
+    stamp "sip R=15 $v rc=$? $(grep -A1 'surface-polymerization R' "$O/sip-r15-$v.log" | tail -1)"
+  done
+  for v in ${SIP_MIXED:-precision=mixed,reorder=morton2,sort=100} ${SIP_DOUBLE:-precision=double,reorder=morton2,sort=100}; do
+    timeout 300 "$MB" run --filter surface-polymerization --backend cuda --variant $v --repeats 5 \
+      --json "$O/sip-all-$v.json" > "$O/sip-all-$v.log" 2>&1
+    stamp "sip every R $v rc=$?"
+  done
+  timeout 200 "$MB" run --filter 'surface-polymerization/.*R=5/' --backend cpu --repeats 3 \
+    --json "$O/sip-cpu-r5.json" > "$O/sip-cpu-r5.log" 2>&1
+  stamp "sip cpu R=5 rc=$?"
 fi
 if part cost; then
   timeout 300 "$MB" run --filter living-polymerization --backend cuda --param period=100000 \

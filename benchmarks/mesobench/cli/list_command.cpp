@@ -45,12 +45,37 @@ class ListCommand final : public Command {
   // on a machine without the backend's device).
   static int list_variants() {
     for (const auto& d : variant_defaults())
+      // The variant's line whole (scripts grep it), the evidence wrapped.
       std::cout << d.workload << ' ' << d.backend << ' ' << to_string(d.precision) << ' ' << d.variant
-                << (default_precision(d.workload, d.backend) == d.precision ? "  [default]" : "") << "\n    "
-                << d.evidence << '\n';
-    std::cout << "(any other workload, backend and precision: the axes' defaults, " << Variant{}.to_string()
-              << ", in that precision)\n";
+                << (default_precision(d.workload, d.backend) == d.precision ? "  [default]" : "") << '\n'
+                << wrapped("    ", d.evidence);
+    std::cout << wrapped("", "(any other workload, backend and precision: the axes' defaults, " +
+                                 Variant{}.to_string() + ", in that precision)");
     return 0;
+  }
+
+  // `text` in lines of at most 100 columns, each starting with `indent`,
+  // broken at spaces, and a word longer than a line (a variant) after a comma.
+  static std::string wrapped(const std::string& indent, const std::string& text) {
+    constexpr std::size_t kWidth = 100;
+    std::string out, line = indent;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      std::size_t end = text.find(' ', at);
+      if (end == std::string::npos) end = text.size();
+      if (end - at > kWidth - indent.size()) {  // too long for any line: up to a comma that fits
+        const std::size_t comma = text.rfind(',', at + kWidth - indent.size() - 1);
+        if (comma != std::string::npos && comma > at) end = comma + 1;
+      }
+      const std::string word = text.substr(at, end - at);
+      if (line.size() > indent.size() && line.size() + 1 + word.size() > kWidth) {
+        out += line + '\n';
+        line = indent;
+      }
+      line += (line.size() > indent.size() && text[at - 1] == ' ' ? " " : "") + word;
+      at = end + (end < text.size() && text[end] == ' ');
+    }
+    return out + line + '\n';
   }
 
   // Every workload's parameter table (the one --param, its error messages
