@@ -10,6 +10,8 @@
 #            and once with 16 runs (64,000 chains) at seed 101
 #   sip      surface-polymerization (GALAMOST Table 2): at R = 15 the variants of SIP_VARIANTS,
 #            then every R in mixed and double with SIP_MIXED and SIP_DOUBLE, and the CPU at R = 5
+#   brush    surface-polymerization at each R of BRUSH_R (default 5 10) for BRUSH_STEPS (1M) steps,
+#            six frames of trajectory, pictures by scripts/plot_brush.py (the trajectory stays there)
 #   cost     living-polymerization on cuda (mixed) with no attempt in the timed steps
 #            (period=100000): the MD alone, against the bench part's figure
 # The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
@@ -76,6 +78,17 @@ if part sip; then
   timeout 200 "$MB" run --filter 'surface-polymerization/.*R=5/' --backend cpu --repeats 3 \
     --json "$O/sip-cpu-r5.json" > "$O/sip-cpu-r5.log" 2>&1
   stamp "sip cpu R=5 rc=$?"
+fi
+if part brush; then
+  for r in ${BRUSH_R:-5 10}; do
+    n=${BRUSH_STEPS:-1000000}
+    timeout 400 "$MB" run --filter "surface-polymerization/.*R=$r/" --backend cuda --steps $n --every $((n / 5)) \
+      --trajectory /tmp/brush-r$r.h5 --json "$O/brush-r$r.json" > "$O/brush-r$r.log" 2>&1
+    stamp "brush R=$r, $n steps rc=$? $(grep -A1 'surface-polymerization R' "$O/brush-r$r.log" | tail -1)"
+    python3 scripts/plot_brush.py /tmp/brush-r$r.h5 -o "$O/brush-r$r" --title "R = $r, $n steps" \
+      > "$O/brush-r$r-plot.log" 2>&1
+    stamp "pictures R=$r rc=$?"
+  done
 fi
 if part cost; then
   timeout 300 "$MB" run --filter living-polymerization --backend cuda --param period=100000 \
