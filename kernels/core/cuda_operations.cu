@@ -26,6 +26,7 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("pair_force/ssd", make_cuda_ssd_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);
     t.add("bonded", make_cuda_bonded_force<P>);
+    t.add("bonded/table", make_cuda_bonded_force<P>);
     t.add("polymerize", make_cuda_polymerize<P>);
     t.add("domain", make_cuda_domain_storage<P>);
     t.add("mpcd/stream", make_cuda_mpcd_stream<P>);

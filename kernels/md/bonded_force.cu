@@ -39,6 +39,10 @@
 // after its rows in slot order, as the reference's rows hold them after the
 // loaded topology's bonds in the order they formed.
 //
+// Tabulated bonds and angles (meso/physics/bonded_table.hpp) read their
+// table's cubic coefficients through the type; a bond outside its table
+// has no force either and is recorded as an out-of-bounds FENE bond is.
+//
 // A FENE bond at r >= R0 has no finite energy: its thread records the
 // bond's topology index (atomicMin: the first in topology order, as the
 // reference names it) and skips it; the last block then sets ctl->abort, so
@@ -100,8 +104,9 @@ __global__ void __launch_bounds__(kBondedBlock) bonded_force_kernel(const Bonded
       const Vec3<A> d = separation(t, partner);
       const A rsq = dot(d, d);
       const DeviceBondType& bt = rows.bond_types[type];
-      const physics::BondForce<A> b = bt.fene ? physics::fene_bond<A>(rsq, bt.fene_params)
-                                              : physics::harmonic_bond<A>(rsq, bt.harmonic);
+      const physics::BondForce<A> b = bt.kind == kBondTable ? physics::table_bond<A>(rsq, a.bond_tables[bt.table])
+                                      : bt.kind == kBondFene ? physics::fene_bond<A>(rsq, bt.fene_params)
+                                                             : physics::harmonic_bond<A>(rsq, bt.harmonic);
       if (!b.ok) {
         atomicMin(a.fault, id);
         return;
@@ -122,8 +127,10 @@ __global__ void __launch_bounds__(kBondedBlock) bonded_force_kernel(const Bonded
     for (uint32_t k = a_begin; k < a_end; ++k) {
       const uint32_t* abc = rows.angle_tags + 3 * size_t(k);
       const uint32_t ta = __ldg(abc), tb = __ldg(abc + 1), tc = __ldg(abc + 2);
-      const physics::AngleForce<A> g = physics::harmonic_angle<A>(
-          separation(ta, tb), separation(tc, tb), rows.angle_types[__ldg(rows.angle_type + k)]);
+      const DeviceAngleType& at = rows.angle_types[__ldg(rows.angle_type + k)];
+      const physics::AngleForce<A> g =
+          at.table != kNoTable ? physics::table_angle<A>(separation(ta, tb), separation(tc, tb), a.angle_tables[at.table])
+                               : physics::harmonic_angle<A>(separation(ta, tb), separation(tc, tb), at.harmonic);
       f += t == ta ? g.fa : (t == tb ? g.fb : g.fc);
       if constexpr (SUMS) {
         e += double(g.energy) / 3.0;

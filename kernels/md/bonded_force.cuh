@@ -10,6 +10,7 @@
 
 #include "core/device_views.cuh"
 #include "meso/physics/bonded.hpp"
+#include "meso/physics/bonded_table.hpp"
 #include "core/step_control.cuh"
 
 namespace meso::cuda {
@@ -18,11 +19,20 @@ constexpr uint32_t kBondedBlock = 128;
 // fault when no FENE bond is out of bounds.
 constexpr uint32_t kNoBondFault = 0xffffffffu;
 
-// A bond type as the kernel reads it (meso::BondType without its name).
+// A bond or angle type as the kernel reads it (meso::BondType and
+// AngleType without their names); a table kind names its entry of
+// BondedArgs::bond_tables or angle_tables.
+enum DeviceBondKind : uint32_t { kBondHarmonic = 0, kBondFene = 1, kBondTable = 2 };
+constexpr uint32_t kNoTable = 0xffffffffu;
 struct DeviceBondType {
-  uint32_t fene;  // 0: harmonic
+  uint32_t kind;  // DeviceBondKind
+  uint32_t table;
   physics::HarmonicBondParams harmonic;
   physics::FeneBondParams fene_params;
+};
+struct DeviceAngleType {
+  uint32_t table;  // kNoTable: harmonic
+  physics::HarmonicAngleParams harmonic;
 };
 
 // make_bonded_lists' rows by tag (topology.hpp), plus bond_id: the topology
@@ -37,7 +47,7 @@ struct BondedRows {
   const uint32_t* angle_tags;    // a, b, c per entry
   const uint32_t* angle_type;
   const DeviceBondType* bond_types;
-  const physics::HarmonicAngleParams* angle_types;
+  const DeviceAngleType* angle_types;
   // Bonds formed by polymerization (CudaContextBase::GrownBonds): two
   // partner slots per tag (kNoBondFault: empty), all of type grown_type;
   // a FENE fault names slot k's bond by grown_base + grown_id[k]. Null
@@ -56,6 +66,10 @@ struct BondedArgs {
   uint32_t n;
   uint32_t* index_of_tag;  // n: the storage index of each tag, rebuilt by each launch
   BondedRows rows;
+  // The topology's bond and angle tables (meso::BondedTable), their
+  // coefficients on the device in the kernel's arithmetic.
+  const physics::TableView<typename P::A>* bond_tables;
+  const physics::TableView<typename P::A>* angle_tables;
   MinImage<typename P::A> box;
   StepControl* ctl;        // abort: read at entry; set by the last block on a fault
   bool overwrite;          // the first force of the plan writes the net force, later ones add

@@ -1,13 +1,17 @@
-// The `bonded` operation of the CUDA backend: the rows of make_bonded_lists
-// and the bond and angle types, uploaded once; each compute scatters the
-// tag -> index map and runs the bonded kernel (bonded_force.cu), adding to
-// the net force the pair force wrote (or writing it with pair style none).
-// Enqueueing needs no host synchronization, so the step graph captures it.
+// The `bonded` operation of the CUDA backend (also registered as
+// `bonded/table`, the name a topology with tables asks for): the rows of
+// make_bonded_lists, the bond and angle types and the bond and angle
+// tables (meso/bonded_table.hpp: their coefficients in the kernel's
+// arithmetic), uploaded once; each compute scatters the tag -> index map
+// and runs the bonded kernel (bonded_force.cu), adding to the net force the
+// pair force wrote (or writing it with pair style none). Enqueueing needs no
+// host synchronization, so the step graph captures it.
 //
-// A FENE bond at r >= R0 stops the loop on the device (ctl->abort, see
-// bonded_force.cu); compute() and, after a batch of steps, raise_if_stopped()
-// throw the reference's InputError (reference/src/md/bonded_force.cpp, the same
-// text) naming the first such bond in topology order and the step.
+// A FENE bond at r >= R0, or a tabulated bond outside its table, stops the
+// loop on the device (ctl->abort, see bonded_force.cu); compute() and,
+// after a batch of steps, raise_if_stopped() throw the reference's
+// InputError (reference/src/md/bonded_force.cpp, the same text) naming the
+// first such bond in topology order and the step.
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -20,6 +24,7 @@
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/force.hpp"
+#include "meso/bonded_table.hpp"
 #include "meso/topology.hpp"
 
 namespace meso::cuda {
@@ -34,6 +39,7 @@ void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
 template <class P>
 class CudaBondedForce final : public ForceOp, public DeviceForce {
   using S4 = typename P::S4;
+  using A = typename P::A;
 
  public:
   explicit CudaBondedForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
@@ -54,10 +60,15 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
       }
     }
     std::vector<DeviceBondType> bt;
-    for (const BondType& t : topo.bond_types)
-      bt.push_back({t.kind == BondKind::fene ? 1u : 0u, t.harmonic, t.fene});
-    std::vector<physics::HarmonicAngleParams> at;
-    for (const AngleType& t : topo.angle_types) at.push_back(t.harmonic);
+    for (const BondType& t : topo.bond_types) {
+      const uint32_t kind = t.kind == BondKind::table ? kBondTable : t.kind == BondKind::fene ? kBondFene : kBondHarmonic;
+      bt.push_back({kind, t.kind == BondKind::table ? t.table : kNoTable, t.harmonic, t.fene});
+    }
+    std::vector<DeviceAngleType> at;
+    for (const AngleType& t : topo.angle_types)
+      at.push_back({t.kind == AngleKind::table ? t.table : kNoTable, t.harmonic});
+    upload_tables(topo.bond_tables, bond_coeff_, bond_tables_);
+    upload_tables(topo.angle_tables, angle_coeff_, angle_tables_);
     upload(bond_start_, l.bond_start);
     upload(bond_partner_, l.bond_partner);
     upload(bond_type_, l.bond_type);
@@ -98,6 +109,8 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
                     {bond_start_.data(), bond_partner_.data(), bond_type_.data(), bond_id_.data(),
                      angle_start_.data(), angle_tags_.data(), angle_type_.data(), bond_types_.data(),
                      angle_types_.data()},
+                    bond_tables_.data(),
+                    angle_tables_.data(),
                     MinImage<typename P::A>(c.sys.box),
                     ctx_.ctl.data(),
                     first(),
@@ -142,7 +155,8 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
     return bond_start_.bytes() + bond_partner_.bytes() + bond_type_.bytes() + bond_id_.bytes() +
            angle_start_.bytes() + angle_tags_.bytes() + angle_type_.bytes() + bond_types_.bytes() +
            angle_types_.bytes() + index_of_tag_.bytes() + partials_.bytes() + sums_d_.bytes() +
-           words_.bytes();
+           words_.bytes() + bond_coeff_.bytes() + angle_coeff_.bytes() + bond_tables_.bytes() +
+           angle_tables_.bytes();
   }
 
  private:
@@ -150,7 +164,27 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
   DeviceBuffer<uint32_t> bond_start_, bond_partner_, bond_type_, bond_id_;
   DeviceBuffer<uint32_t> angle_start_, angle_tags_, angle_type_;
   DeviceBuffer<DeviceBondType> bond_types_;
-  DeviceBuffer<physics::HarmonicAngleParams> angle_types_;
+  DeviceBuffer<DeviceAngleType> angle_types_;
+  // The tables' coefficients in the kernel's arithmetic, and their views.
+  DeviceBuffer<A> bond_coeff_, angle_coeff_;
+  DeviceBuffer<physics::TableView<A>> bond_tables_, angle_tables_;
+
+  // Every table's coefficients in one array, and a view of each into it.
+  static void upload_tables(const std::vector<BondedTable>& tables, DeviceBuffer<A>& coeff,
+                            DeviceBuffer<physics::TableView<A>>& views) {
+    std::vector<A> all;
+    for (const BondedTable& t : tables)
+      for (double c : t.coeff) all.push_back(A(c));
+    upload(coeff, all);
+    std::vector<physics::TableView<A>> v;
+    std::size_t at = 0;
+    for (const BondedTable& t : tables) {
+      const physics::TableView<double> d = t.view();
+      v.push_back({coeff.data() + at, A(d.z_min), A(d.inv_dz), A(d.dz), A(d.z_max), d.intervals});
+      at += t.coeff.size();
+    }
+    upload(views, v);
+  }
   DeviceBuffer<uint32_t> index_of_tag_;
   DeviceBuffer<double> partials_, sums_d_;
   DeviceBuffer<unsigned int> words_;
@@ -197,6 +231,12 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
     for (uint32_t i = 0; i < p.n_local; ++i) index[p.tag[i]] = i;
     const BondType& t = topo.bond_types[b.type];
     const Vec3d d = ctx_.sys.box.min_image(p.position[index[b.a]] - p.position[index[b.b]]);
+    if (t.kind == BondKind::table) {  // the reference's text (reference/src/md/bonded_force.cpp)
+      const BondedTable& table = topo.bond_tables[t.table];
+      throw_input_error("bond.table: bond ", k, " (type ", t.name, ") between tags ", b.a, " and ", b.b,
+                        " has r = ", std::sqrt(dot(d, d)), " outside its table ", table.name, " [", table.x_min,
+                        ", ", table.x_max(), "] (", table.source, ") at step ", step);
+    }
     throw_input_error("bond.fene: bond out of bounds: bond ", k, " (type ", t.name, ") between tags ", b.a,
                       " and ", b.b, " has r = ", std::sqrt(dot(d, d)), " >= R0 = ", t.fene.r_max,
                       " at step ", step,

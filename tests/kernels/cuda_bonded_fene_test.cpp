@@ -1,6 +1,7 @@
-// GPU (label gpu): the CUDA bonded force refuses an overstretched FENE bond
-// with the reference's message, at the start and in the middle of a batch of
-// graph steps (and on the host-driven path). Skips (not passes) without a
+// GPU (label gpu): the CUDA bonded force refuses an overstretched FENE bond,
+// and a tabulated bond outside its table, with the reference's message, at
+// the start and in the middle of a batch of graph steps (and on the
+// host-driven path). Skips (not passes) without a
 // device.
 #include <gtest/gtest.h>
 
@@ -43,25 +44,32 @@ FeneMessage parse(const std::string& msg) {
   return m;
 }
 
-TEST(CudaBonded, OverstretchedFeneBondAtTheStartIsRefusedNamingIt) {
-  REQUIRE_GPU();
-  const BackendRegistry reg = make_registry();
-  // The reference's case (bonded_dynamics_test.cpp): bond 1 at r = 1.6.
+// Three beads at rest on the x axis at 0, x1 and x2 (no pair force), the
+// types of add_types and the given bonds.
+System three_beads(double x1, double x2, std::vector<Bond> bonds) {
   System sys;
   sys.box = Box(10.0);
   sys.dpd.set(0, 0, {0.0, 0.0, 0.0, 1.0, 1.0});
   auto& p = sys.particles;
   p.resize(3);
-  const Vec3d at[] = {{0.0, 0.0, 0.0}, {1.6, 0.0, 0.0}, {3.0, 0.0, 0.0}};
+  const double x[] = {0.0, x1, x2};
   for (uint32_t i = 0; i < 3; ++i) {
-    p.position[i] = at[i];
+    p.position[i] = {x[i], 0.0, 0.0};
     p.velocity[i] = {0.0, 0.0, 0.0};
     p.image[i] = {0, 0, 0};
     p.tag[i] = i;
     p.type[i] = 0;
   }
   add_types(sys.topology);
-  sys.topology.bonds = {{1, 2, 2}, {0, 1, 0}};  // s, then kg
+  sys.topology.bonds = std::move(bonds);
+  return sys;
+}
+
+TEST(CudaBonded, OverstretchedFeneBondAtTheStartIsRefusedNamingIt) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  // The reference's case (bonded_dynamics_test.cpp): bond 1 at r = 1.6.
+  const System sys = three_beads(1.6, 3.0, {{1, 2, 2}, {0, 1, 0}});  // s, then kg
   for (const char* prec : {"double", "mixed", "single"}) {
     SCOPED_TRACE(prec);
     try {
@@ -73,6 +81,34 @@ TEST(CudaBonded, OverstretchedFeneBondAtTheStartIsRefusedNamingIt) {
                          "R0 = 1.5 at step 0"),
                 std::string::npos)
           << msg;
+    }
+  }
+}
+
+// A tabulated bond outside its table (with_tables: r in [0.3, 2.0]) at the
+// start: the same refusal on both backends, naming the bond and the table.
+TEST(CudaBonded, TableBondOutsideItsTableIsRefusedNamingIt) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  // s at r = 1, np at r = 2.5 (outside)
+  const System sys = test::with_tables(three_beads(1.0, 3.5, {{0, 1, 2}, {1, 2, 3}}));
+  std::string want;
+  try {
+    Simulation sim(reg.create("cpu", Variant{}), sys, RunParams{});
+    ADD_FAILURE() << "the reference accepted a bond outside its table";
+  } catch (const InputError& e) {
+    want = e.what();
+  }
+  EXPECT_NE(want.find("bond.table: bond 1 (type np) between tags 1 and 2 has r = 2.5 outside its table bond"),
+            std::string::npos)
+      << want;
+  for (const char* prec : {"double", "mixed", "single"}) {
+    SCOPED_TRACE(prec);
+    try {
+      Simulation sim(reg.create("cuda", Variant::parse(std::string("precision=") + prec)), sys, RunParams{});
+      ADD_FAILURE() << "a bond outside its table was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), want);
     }
   }
 }

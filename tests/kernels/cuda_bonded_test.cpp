@@ -1,6 +1,7 @@
-// GPU (label gpu): the CUDA bonded force ("bonded", kernels/md/bonded_force.cu
-// and bonded_force_op.cu) against the CPU reference (reference/src/
-// bonded_force.cpp) on fresh random polymer solutions: forces, energy and
+// GPU (label gpu): the CUDA bonded force ("bonded" and "bonded/table",
+// kernels/md/bonded_force.cu and bonded_force_op.cu) against the CPU
+// reference (reference/src/bonded_force.cpp) on fresh random polymer
+// solutions, with analytic terms and with tabulated ones: forces, energy and
 // virial in every precision; 200-step runs in double (velocity Verlet with
 // the DPD thermostat, Langevin) within the round-off growth measured on the
 // reference; the graph path bitwise the host-driven path, and two runs
@@ -29,6 +30,7 @@ using namespace meso;
 using test::fresh_seed;
 using test::make_registry;
 using test::polymer_solution;
+using test::with_tables;
 
 // fp32's unit round-off: |fl(x) - x| <= 2^-24 |x| (round to nearest).
 const double kFp32Roundoff = std::ldexp(1.0, -24);
@@ -70,7 +72,7 @@ double max_abs_diff(const ParticleData<double>& a, const ParticleData<double>& b
 
 PairSums bonded_sums(Simulation& s) {
   for (const auto& f : s.plan().forces())
-    if (f->name() == "bonded") return f->sums();
+    if (f->name() == "bonded" || f->name() == "bonded/table") return f->sums();
   ADD_FAILURE() << "the plan has no bonded force";
   return {};
 }
@@ -127,13 +129,15 @@ TEST(CudaBonded, InitialForcesEnergyAndVirialMatchReference) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   RunParams rp;
   rp.seed = uint32_t(seed);
+  for (const bool tables : {false, true})
   for (double a : {0.0, 25.0}) {
-    const System sys = polymer_solution(seed, 4000, a, a > 0.0);
+    const System sys = tables ? with_tables(polymer_solution(seed, 4000, a, a > 0.0))
+                              : polymer_solution(seed, 4000, a, a > 0.0);
     ASSERT_GT(sys.topology.bonds.size(), 1500u);
     ASSERT_GT(sys.topology.angles.size(), 1000u);
     for (const char* prec : {"double", "mixed", "single"}) {
       const std::string p = prec;
-      SCOPED_TRACE("a = " + std::to_string(a) + " precision=" + p);
+      SCOPED_TRACE(std::string(tables ? "tables, " : "") + "a = " + std::to_string(a) + " precision=" + p);
       const System in = p == "double" ? sys : rounded_to_fp32(sys);
       Simulation cpu(reg.create("cpu", Variant{}), in, rp);
       Simulation gpu(reg.create("cuda", Variant::parse("reorder=morton2,sort=5,precision=" + p)), in, rp);
@@ -150,8 +154,8 @@ TEST(CudaBonded, InitialForcesEnergyAndVirialMatchReference) {
         sum_tol = 1e-5;
       }
       const double err = rel_l2(forces_of(got), forces_of(want));
-      std::printf("bonded initial forces a=%.0f precision=%s: rel L2 = %.3e (tolerance %.3e)\n", a, prec,
-                  err, tol);
+      std::printf("bonded initial forces%s a=%.0f precision=%s: rel L2 = %.3e (tolerance %.3e)\n",
+                  tables ? " (tables)" : "", a, prec, err, tol);
       EXPECT_LT(err, tol);
       const PairSums sg = bonded_sums(gpu), sc = bonded_sums(cpu), scale = term_magnitudes(in, want);
       EXPECT_GT(sc.energy, 1.0);
@@ -176,7 +180,10 @@ TEST(CudaBonded, PolymerRunStaysWithReference) {
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const System sys = polymer_solution(seed, 3000, 25.0, true);
+  for (const bool tables : {false, true}) {
+  SCOPED_TRACE(tables ? "tables" : "analytic");
+  const System sys = tables ? with_tables(polymer_solution(seed, 3000, 25.0, true))
+                            : polymer_solution(seed, 3000, 25.0, true);
   System perturbed = sys;
   std::mt19937_64 g(seed);
   std::uniform_real_distribution<double> u(-1e-13, 1e-13);
@@ -212,6 +219,7 @@ TEST(CudaBonded, PolymerRunStaysWithReference) {
                   to_string(integ), v, err, growth);
       EXPECT_LT(err, 10.0 * growth);
     }
+  }
   }
 }
 

@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "meso/bonded_table.hpp"
+#include "meso/testing/harmonic_tables.hpp"
 #include "meso/init.hpp"
 #include "meso/simulation.hpp"
 #include "meso/topology.hpp"
@@ -27,6 +29,29 @@ inline void add_types(Topology& t) {
                   {"s", BondKind::harmonic, {100.0, 0.97}, {}},
                   {"np", BondKind::harmonic, {400.0, 0.9}, {}}};
   t.angle_types = {{"line", {4.0, kPi}}, {"bent", {6.0, 2.0 * kPi / 3.0}}, {"tight", {12.0, 70.0 * kPi / 180.0}}};
+}
+
+// The same topology with its harmonic bonds and its angles as tables
+// (meso/bonded_table.hpp) sampled from their own potentials: bonds on
+// r in [0.3, 2.0] (1701 points), angles on theta in [0, pi] (1801 points),
+// so that the tabulated kernel path meets every kind of term the analytic
+// one does (the FENE bonds stay analytic). The types keep their harmonic
+// parameters (term_magnitudes reads them).
+inline System with_tables(System sys) {
+  using meso::testing::harmonic_table;
+  Topology& t = sys.topology;
+  for (BondType& b : t.bond_types)
+    if (b.kind == BondKind::harmonic) {
+      b.kind = BondKind::table;
+      b.table = uint32_t(t.bond_tables.size());
+      t.bond_tables.push_back(harmonic_table(TableKind::bond, b.harmonic.k, b.harmonic.r0, 0.3, 2.0, 1701));
+    }
+  for (AngleType& a : t.angle_types) {
+    a.kind = AngleKind::table;
+    a.table = uint32_t(t.angle_tables.size());
+    t.angle_tables.push_back(harmonic_table(TableKind::angle, a.harmonic.k, a.harmonic.theta0, 0.0, kPi, 1801));
+  }
+  return sys;
 }
 
 // Storage index of each tag.

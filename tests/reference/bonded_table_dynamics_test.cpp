@@ -16,6 +16,7 @@
 #include "meso/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
+#include "meso/testing/harmonic_tables.hpp"
 #include "meso/topology.hpp"
 
 namespace {
@@ -25,16 +26,7 @@ constexpr double kPi = std::numbers::pi;
 
 std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant::parse("")); }
 
-// Samples of V = k/2 (x - x0)^2 on n points over [lo, hi] as a table.
-BondedTable harmonic_table(TableKind kind, double k, double x0, double lo, double hi, uint32_t n) {
-  std::vector<double> x(n), v(n), f(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    x[i] = lo + (hi - lo) * i / (n - 1);
-    v[i] = 0.5 * k * (x[i] - x0) * (x[i] - x0);
-    f[i] = -k * (x[i] - x0);
-  }
-  return bonded_table_from_samples(kind == TableKind::bond ? "bond" : "angle", kind, x, v, f, n);
-}
+using meso::testing::harmonic_table;
 
 // A 6-bead chain (tags 0 .. 5) with bonds k = 100, r0 = 0.8 and angles
 // k = 20, theta0 = 110 degrees, analytic or tabulated, in a box of 12;
