@@ -19,6 +19,7 @@ const char* to_string(PairStyle s) {
     case PairStyle::table: return "table";
     case PairStyle::gay_berne: return "gay_berne";
     case PairStyle::ssd: return "ssd";
+    case PairStyle::janus: return "janus";
     case PairStyle::none: return "none";
   }
   return "?";
@@ -30,8 +31,9 @@ PairStyle parse_pair_style(const std::string& name) {
   if (name == "table") return PairStyle::table;
   if (name == "gay_berne") return PairStyle::gay_berne;
   if (name == "ssd") return PairStyle::ssd;
+  if (name == "janus") return PairStyle::janus;
   if (name == "none") return PairStyle::none;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, ssd, none");
+  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, ssd, janus, none");
 }
 
 const char* to_string(physics::LjMode m) {
@@ -63,6 +65,17 @@ void validate_lj(const physics::LjPairParams& p) {
   if (p.mode == physics::LjMode::xplor && p.ron > p.rcut)
     throw_input_error("LJ r_on = ", p.ron, " is invalid for mode xplor: it must be <= r_cut = ", p.rcut,
                       " (use mode shift for a plain energy shift)");
+}
+
+void validate_janus(const physics::JanusParams& p) {
+  require_non_negative("Janus a^R", p.a_rep);
+  require_non_negative("Janus a^A", p.a_att);
+  require_positive("Janus nu", p.nu);
+  require_positive("Janus r_cut", p.rcut);
+  const double half_pi = 0.5 * std::acos(-1.0);
+  if (!(p.theta_m > 0.0 && p.theta_m <= (p.triblock ? half_pi : 2.0 * half_pi)))
+    throw_input_error("Janus theta_m = ", p.theta_m * 90.0 / half_pi, " degrees is invalid: it must lie in (0, ",
+                      p.triblock ? 90 : 180, "] (", p.triblock ? "a triblock's two patches" : "one patch", ")");
 }
 
 void validate_ssd(const physics::SsdParams& p) {
@@ -131,6 +144,8 @@ double System::max_rcut() const {
     for (const auto& p : gay_berne.data()) rc = std::max(rc, p.rcut);
   } else if (pair_style == PairStyle::ssd) {
     for (const auto& p : ssd.data()) rc = std::max(rc, p.rcut);
+  } else if (pair_style == PairStyle::janus) {
+    for (const auto& p : janus.data()) rc = std::max(rc, p.rcut);
   } else if (pair_style == PairStyle::table) {
     for (int32_t k : table_of.data())
       if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
@@ -150,9 +165,10 @@ void System::validate(double skin) const {
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
   if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::table &&
-      pair_style != PairStyle::gay_berne && pair_style != PairStyle::ssd && pair_style != PairStyle::none)
+      pair_style != PairStyle::gay_berne && pair_style != PairStyle::ssd && pair_style != PairStyle::janus &&
+      pair_style != PairStyle::none)
     throw_input_error("pair style = ", static_cast<int>(pair_style),
-                      " is invalid: allowed dpd, lj, table, gay_berne, ssd, none");
+                      " is invalid: allowed dpd, lj, table, gay_berne, ssd, janus, none");
   if (pair_style == PairStyle::none) {
     // no pair table to check
   } else if (pair_style == PairStyle::gay_berne) {
@@ -171,6 +187,14 @@ void System::validate(double skin) const {
     if (!particles.rotational)
       throw_input_error("pair style ssd needs orientational particles (orientations, moments of inertia): the "
                         "system has none");
+  } else if (pair_style == PairStyle::janus) {
+    if (janus.ntypes() != ntypes())
+      throw_input_error("Janus parameter table is ", janus.ntypes(), "x", janus.ntypes(), " but there are ",
+                        ntypes(), " types");
+    for (const auto& p : janus.data()) validate_janus(p);
+    if (!particles.rotational)
+      throw_input_error("pair style janus needs orientational particles (orientations, moments of inertia): "
+                        "the system has none");
   } else if (pair_style == PairStyle::table) {
     if (table_of.ntypes() != ntypes())
       throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ",

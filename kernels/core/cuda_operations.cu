@@ -24,6 +24,7 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("pair_force/table", make_cuda_table_force<P>);
     t.add("pair_force/gay_berne", make_cuda_gay_berne_force<P>);
     t.add("pair_force/ssd", make_cuda_ssd_force<P>);
+    t.add("pair_force/janus", make_cuda_janus_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);
     t.add("bonded", make_cuda_bonded_force<P>);
     t.add("bonded/table", make_cuda_bonded_force<P>);

@@ -49,6 +49,8 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx);
 template <class P>
 std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx);
+template <class P>
+std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>& ctx);
 // mpcd_op.cu: the MPCD solvent's operations, and the per-piece profile
 // behind CudaBackendInfo::profile_mpcd.
 template <class P>

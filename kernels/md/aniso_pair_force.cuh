@@ -40,6 +40,7 @@
 namespace meso::physics {
 struct GayBerneParams;
 struct SsdParams;
+struct JanusParams;
 }  // namespace meso::physics
 
 namespace meso::cuda {
@@ -171,5 +172,8 @@ void compute_gay_berne_forces(const AnisoForceArgs<S4>& a, const physics::GayBer
 template <class S4>
 void compute_ssd_forces(const AnisoForceArgs<S4>& a, const physics::SsdParams* params, uint32_t ntypes,
                         uint32_t tpp, bool sums, cudaStream_t s);  // ssd_water_force.cu
+template <class S4>
+void compute_janus_forces(const AnisoForceArgs<S4>& a, const physics::JanusParams* params, uint32_t ntypes,
+                          uint32_t tpp, bool sums, cudaStream_t s);  // janus_force.cu
 
 }  // namespace meso::cuda

@@ -1,7 +1,8 @@
 // The pair-force operations of orientational particles on the CUDA backend,
-// pair_force/gay_berne and pair_force/ssd: each holds its per-type-pair
-// parameters on the device and the energy/virial partials of its kernel
-// (aniso_pair_force.cuh; gay_berne_force.cu, ssd_water_force.cu), and writes
+// pair_force/gay_berne, pair_force/ssd and pair_force/janus: each holds its
+// per-type-pair parameters on the device and the energy/virial partials of
+// its kernel (aniso_pair_force.cuh; gay_berne_force.cu, ssd_water_force.cu,
+// janus_force.cu), and writes
 // the forces and the torques the rotational integrators read
 // (integrate_aniso.cu). A refused pair stops the loop on the device; the
 // host names it (raise_if_stopped), as the reference does.
@@ -19,17 +20,20 @@
 #include "meso/error.hpp"
 #include "meso/ops/force.hpp"
 #include "meso/physics/gay_berne.hpp"
+#include "meso/physics/janus.hpp"
 #include "meso/physics/ssd_water.hpp"
 
 namespace meso::cuda {
 namespace {
 
-enum class AnisoStyle { gay_berne, ssd };
+enum class AnisoStyle { gay_berne, ssd, janus };
 
 template <class P, AnisoStyle Style>
 class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   using S4 = typename P::S4;
-  using Params = std::conditional_t<Style == AnisoStyle::gay_berne, physics::GayBerneParams, physics::SsdParams>;
+  using Params = std::conditional_t<
+      Style == AnisoStyle::gay_berne, physics::GayBerneParams,
+      std::conditional_t<Style == AnisoStyle::ssd, physics::SsdParams, physics::JanusParams>>;
 
  public:
   explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
@@ -77,8 +81,10 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
                                c.mass.data(), ctx_.ctl.data(), broken_.data(), partials_.data(), first()};
     if constexpr (Style == AnisoStyle::gay_berne)
       compute_gay_berne_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
-    else
+    else if constexpr (Style == AnisoStyle::ssd)
       compute_ssd_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
+    else
+      compute_janus_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
     if (r.sums) reduce_partials(partials_.data(), blocks, sums_d_.data(), c.stream);
   }
 
@@ -115,11 +121,14 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   // Lanes a particle (the variant axis tpp).
   uint32_t c_tpp() const { return ctx_.variant.tpp; }
   static const char* style_name() {
-    return Style == AnisoStyle::gay_berne ? "pair_force/gay_berne" : "pair_force/ssd";
+    return Style == AnisoStyle::gay_berne ? "pair_force/gay_berne"
+           : Style == AnisoStyle::ssd     ? "pair_force/ssd"
+                                          : "pair_force/janus";
   }
   static const std::vector<Params>& table(const System& sys) {
     if constexpr (Style == AnisoStyle::gay_berne) return sys.gay_berne.data();
-    else return sys.ssd.data();
+    else if constexpr (Style == AnisoStyle::ssd) return sys.ssd.data();
+    else return sys.janus.data();
   }
 
   void clear_broken() {
@@ -157,10 +166,15 @@ template <class P>
 std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx) {
   return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::ssd>>(ctx);
 }
+template <class P>
+std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::janus>>(ctx);
+}
 
 #define MESO_INSTANTIATE(P)                                                              \
   template std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>&);       \
-  template std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>&);
+  template std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>&);             \
+  template std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>&);
 MESO_INSTANTIATE(PrecDouble)
 MESO_INSTANTIATE(PrecMixed)
 MESO_INSTANTIATE(PrecSingle)

@@ -1,11 +1,13 @@
 // GPU (label gpu): orientational particles on the CUDA backend against the
-// CPU reference on fresh random configurations: Gay-Berne and SSD/RF forces,
+// CPU reference on fresh random configurations: Gay-Berne, SSD/RF and soft
+// Janus (triblock and diblock) forces,
 // torques, energy and virial in every precision and list builder and at
 // several threads per particle (tpp), the rotational integrators (nve/aniso, langevin/aniso) over 100 steps with
 // rebuilds and reordering, and the refusal of interpenetrating Gay-Berne
 // cores; skips (not passes) without a device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -14,6 +16,7 @@
 #include "gpu_test_support.hpp"
 #include "meso/error.hpp"
 #include "meso/gay_berne_liquid.hpp"
+#include "meso/janus_triblock.hpp"
 #include "meso/water.hpp"
 
 namespace {
@@ -52,6 +55,30 @@ System ssd_water(uint64_t seed, uint64_t n) {
   return make_ssd_water(wp);
 }
 
+// Soft Janus particles at rho = 3 in a box of L (make_janus_triblock:
+// uniform random positions and patch axes), triblock or diblock, melted by
+// `melt` Langevin steps on the reference (the random start's overlaps
+// relax in about 100).
+System janus(uint64_t seed, double L, bool triblock, uint64_t melt = 0) {
+  JanusTriblockParams jp;
+  jp.L = L;
+  jp.seed = seed;
+  jp.janus.triblock = triblock;
+  System sys = make_janus_triblock(jp);
+  if (!melt) return sys;
+  RunParams rp;
+  rp.integrator = Integrator::langevin;
+  rp.dt = 0.005;
+  rp.skin = 0.3;
+  rp.gamma = 4.5;
+  rp.gamma_r = 1.0;
+  rp.seed = uint32_t(seed);
+  Simulation s(make_registry().create("cpu", Variant{}), sys, rp);
+  s.run(melt);
+  sys.particles = s.particles();
+  return sys;
+}
+
 double rel_l2(const std::vector<Vec3d>& got, const std::vector<Vec3d>& want) {
   double num = 0.0, den = 0.0;
   for (std::size_t i = 0; i < want.size(); ++i) {
@@ -72,7 +99,21 @@ double rel_l2(const std::vector<Vec3d>& got, const std::vector<Vec3d>& want) {
 // forces, and the same bound, 1e-4.
 double tolerance(const std::string& precision) { return precision == "double" ? 1e-12 : 1e-4; }
 
-void expect_forces_match(const System& sys, const RunParams& rp, const char* what) {
+// `edges` (soft Janus particles): a pair near a patch's edge is
+// ill-conditioned. f^nu's slope grows as delta^-1/2 at a distance delta (in
+// cos theta) from the edge and its force's derivative as delta^-3/2, so an
+// ulp of the GPU's acos, cos or pow becomes 1e-16 / delta of that pair's
+// force; in fp32 the patch test itself flips for pairs within an ulp (1e-7)
+// of an edge, where the force is 10 a^A / sqrt(delta) or more. The closest
+// pair to an edge among ~30,000 is random and its error heavy-tailed: rel
+// L2 of the double forces 2.7e-15, 4.2e-14, 7.5e-12 and 1.4e-10 in four
+// seeds on an H100, of the fp32 ones 3.5e-6 and 9.0e-4. So the bound is per
+// particle: the median relative force and torque error at the precision's
+// round-off (1e-12 double, 1e-5 fp32; measured 4e-7 fp32) and at most 1% of
+// the particles beyond 1e-8 (double) or 1e-3 (fp32; measured 1-2 of 1536);
+// the energy to 1e-10 (double) and 1e-4 (fp32): f^nu is continuous; the pressure not
+// compared (a flipped pair's virial is that of its large force).
+void expect_forces_match(const System& sys, const RunParams& rp, const char* what, bool edges = false) {
   const BackendRegistry reg = make_registry();
   Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
   const ParticleData<double> want = cpu.particles();
@@ -87,11 +128,33 @@ void expect_forces_match(const System& sys, const RunParams& rp, const char* wha
       ASSERT_TRUE(got.rotational);
       const double ef = rel_l2(got.force, want.force), et = rel_l2(got.torque, want.torque);
       std::printf("%s %s: force rel L2 %.3e, torque rel L2 %.3e\n", what, v.c_str(), ef, et);
-      EXPECT_LT(ef, tolerance(prec));
-      EXPECT_LT(et, tolerance(prec));
+      const bool fp32 = std::string(prec) != "double";
+      const double tol = tolerance(prec);
       const ThermoSample tg = gpu.thermo();
-      EXPECT_NEAR(tg.potential_energy, tc.potential_energy, tolerance(prec) * std::fabs(tc.potential_energy));
-      EXPECT_NEAR(tg.pressure, tc.pressure, 10 * tolerance(prec) * std::fabs(tc.pressure));
+      const double energy_tol = edges && !fp32 ? 1e-10 : tol;  // the edge pairs' round-off, as their forces'
+      EXPECT_NEAR(tg.potential_energy, tc.potential_energy, energy_tol * std::fabs(tc.potential_energy));
+      if (edges) {
+        const double median_bound = fp32 ? 1e-5 : 1e-12, outlier = fp32 ? 1e-3 : 1e-8;
+        for (const bool torque : {false, true}) {
+          const std::vector<Vec3d>& g = torque ? got.torque : got.force;
+          const std::vector<Vec3d>& w = torque ? want.torque : want.force;
+          std::vector<double> err;
+          for (std::size_t i = 0; i < want.n_local; ++i) {
+            const Vec3d d = g[i] - w[i];
+            err.push_back(std::sqrt(dot(d, d)) / std::max(std::sqrt(dot(w[i], w[i])), 1.0));
+          }
+          std::sort(err.begin(), err.end());
+          const double median = err[err.size() / 2];
+          const std::size_t beyond = std::size_t(err.end() - std::upper_bound(err.begin(), err.end(), outlier));
+          std::printf("  per particle: median %.2e, %zu of %zu beyond %.0e\n", median, beyond, err.size(), outlier);
+          EXPECT_LT(median, median_bound);
+          EXPECT_LE(beyond, err.size() / 100);
+        }
+      } else {
+        EXPECT_LT(ef, tol);
+        EXPECT_LT(et, tol);
+        EXPECT_NEAR(tg.pressure, tc.pressure, 10 * tol * std::fabs(tc.pressure));
+      }
       // The orientations and angular momenta went to the device and back.
       for (std::size_t i = 0; i < want.n_local; ++i) {
         const Quatd a = got.orientation[i], b = want.orientation[i];
@@ -120,6 +183,16 @@ TEST(CudaAniso, SsdForcesTorquesEnergyVirialMatchReference) {
   expect_forces_match(ssd_water(seed, 1000), rp, "SSD");
 }
 
+TEST(CudaAniso, JanusForcesTorquesEnergyVirialMatchReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  RunParams rp;
+  rp.skin = 0.3;
+  expect_forces_match(janus(seed, 8.0, true), rp, "Janus triblock", true);
+  expect_forces_match(janus(seed + 1, 8.0, false), rp, "Janus diblock", true);
+}
+
 // max over particles of the distance between two runs' positions and of
 // |q_a - q_b| (both hemispheres of the unit quaternions: q and -q are one
 // orientation).
@@ -141,28 +214,28 @@ double separation(const Box& box, const ParticleData<double>& a, const ParticleD
 // differs by an ulp, so the trajectories separate by round-off amplified by
 // the dynamics: the bound is 10x the separation of two reference runs whose
 // starts differ by 1e-13 (as for LJ and DPD).
-void expect_trajectories_track(const System& sys, RunParams rp, const char* what) {
+void expect_trajectories_track(const System& sys, RunParams rp, const char* what, uint64_t steps = 100) {
   const BackendRegistry reg = make_registry();
   for (Integrator integ : {Integrator::nve, Integrator::langevin}) {
     rp.integrator = integ;
     SCOPED_TRACE(std::string(what) + " " + to_string(integ));
     Simulation ref(reg.create("cpu", Variant{}), sys, rp);
-    ref.run(100);
+    ref.run(steps);
     System pert = sys;
     std::mt19937_64 g(rp.seed + 1);
     std::uniform_real_distribution<double> u(-1e-13, 1e-13);
     for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
     Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
-    ref2.run(100);
+    ref2.run(steps);
     const auto a = ref.particles();
     const double growth = separation(sys.box, ref2.particles(), a);
     for (const char* variant : {"precision=double,nlist=atomic", "precision=double,nlist=tiled,reorder=morton2,sort=20",
                                 "precision=double,nlist=ballot,tpp=4"}) {
       Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);
-      gpu.run(100);
+      gpu.run(steps);
       const double err = separation(sys.box, gpu.particles(), a);
-      std::printf("%s %s %s 100 steps: GPU-CPU %.3e, perturbed-reference growth %.3e\n", what, to_string(integ),
-                  variant, err, growth);
+      std::printf("%s %s %s %llu steps: GPU-CPU %.3e, perturbed-reference growth %.3e\n", what,
+                  to_string(integ), variant, static_cast<unsigned long long>(steps), err, growth);
       EXPECT_LT(err, 10.0 * growth + 1e-14) << variant;
       const ThermoSample tg = gpu.thermo(), tr = ref.thermo();
       EXPECT_NEAR(tg.total_energy(), tr.total_energy(), 1e-9 * std::fabs(tr.total_energy())) << variant;
@@ -182,6 +255,23 @@ TEST(CudaAniso, GayBerneIntegratorsTrackReference) {
   rp.skin = 0.4;
   rp.seed = uint32_t(seed);
   expect_trajectories_track(gb_liquid(seed, 1500), rp, "GB");
+}
+
+TEST(CudaAniso, JanusIntegratorsTrackReference) {
+  REQUIRE_GPU();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  RunParams rp;
+  rp.dt = 0.005;  // the janus-triblock workload's
+  rp.skin = 0.3;
+  rp.gamma = 4.5;
+  rp.gamma_r = 1.0;
+  rp.seed = uint32_t(seed);
+  // The melted liquid, 30 steps: the soft repulsion is stiff (a^R = 396)
+  // and f^nu's slope is infinite at a patch's edge, so round-off grows
+  // faster than in the Gay-Berne liquid (1e-13 to O(1) in 100 steps from
+  // the random start).
+  expect_trajectories_track(janus(seed, 7.0, true, 400), rp, "Janus", 30);
 }
 
 TEST(CudaAniso, SsdIntegratorsTrackReference) {

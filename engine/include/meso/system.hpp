@@ -16,6 +16,7 @@
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
+#include "meso/physics/janus.hpp"
 #include "meso/physics/ssd_water.hpp"
 #include "meso/polymerization.hpp"
 #include "meso/topology.hpp"
@@ -49,13 +50,14 @@ class PairTable {
 // table), Lennard-Jones (the `lj` table), tabulated potentials (`tables`,
 // chosen per type pair by `table_of`), Gay-Berne ellipsoids (the `gay_berne`
 // table; forces and torques on orientational particles,
-// ParticleData::rotational), SSD/RF water (the `ssd` table; likewise), or
+// ParticleData::rotational), SSD/RF water (the `ssd` table; likewise),
+// GALAMOST's soft Janus particles (the `janus` table; likewise), or
 // none (no pair force, no cell or neighbor list: a hybrid particle-field
 // model whose intermolecular forces come from the MD-SCF field, plus bonded
 // forces). One style per system.
-enum class PairStyle { dpd, lj, none, table, gay_berne, ssd };
+enum class PairStyle { dpd, lj, none, table, gay_berne, ssd, janus };
 const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "none"
+PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "janus" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 
@@ -76,6 +78,9 @@ struct System {
   PairTable<physics::GayBerneParams> gay_berne{1};
   // Read when pair_style == ssd: SSD/RF water (meso/physics/ssd_water.hpp).
   PairTable<physics::SsdParams> ssd{1};
+  // Read when pair_style == janus: soft Janus particles, patch axis along
+  // body z (meso/physics/janus.hpp).
+  PairTable<physics::JanusParams> janus{1};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.

@@ -7,6 +7,7 @@
 #include "meso/reference/domain_storage.hpp"
 #include "meso/reference/dpd_force.hpp"
 #include "meso/reference/gay_berne_force.hpp"
+#include "meso/reference/janus_force.hpp"
 #include "meso/reference/ssd_water_force.hpp"
 #include "meso/reference/integrate_aniso.hpp"
 #include "meso/reference/integrate_langevin.hpp"
@@ -35,6 +36,7 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("pair_force/table", [](C& c) { return make_table_force(c); });
   t.add("pair_force/gay_berne", [](C& c) { return make_gay_berne_force(c); });
   t.add("pair_force/ssd", [](C& c) { return make_ssd_water_force(c); });
+  t.add("pair_force/janus", [](C& c) { return make_janus_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("bonded/table", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Soft Janus particles on one GPU, in one call (docs/orientation.md):
+#   tests    kernels_test: CudaAniso* first, then every test
+#   sanitize compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of SANITIZE_FILTER
+#            (default CudaAniso.Janus*)
+#   tpp      janus-triblock at L = 40 over TPP_VARIANTS (mixed), medians of 3
+#   bench    GALAMOST Table 1: janus-triblock at L = 20, 40, 60, 80 in each of PRECISIONS
+#            (default "mixed single double") with BENCH_VARIANT added (default: the tpp part's
+#            fastest), REPEATS (5)
+# The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
+# Usage: PARTS="tests sanitize tpp bench" scripts/device_janus.sh <output dir>
+set -u
+O=$1
+PARTS=${PARTS:-tests sanitize tpp bench}
+. scripts/device_carried.sh
+KT=$BIN/kernels_test
+SAN=${SANITIZE_FILTER:-CudaAniso.Janus*}
+if part tests; then
+  timeout 300 "$KT" --gtest_color=no --gtest_filter='CudaAniso*' > "$O/aniso-tests.log" 2>&1
+  stamp "CudaAniso* rc=$? $(counts "$O/aniso-tests.log")"
+  timeout 400 "$KT" --gtest_color=no > "$O/kernels-test.log" 2>&1
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
+fi
+if part sanitize; then
+  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$KT" --gtest_color=no --gtest_filter="$SAN" \
+    > "$O/memcheck.log" 2>&1
+  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+    "$KT" --gtest_color=no --gtest_filter="$SAN" > "$O/racecheck.log" 2>&1
+  stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
+fi
+if part tpp; then
+  for v in ${TPP_VARIANTS:-tpp=1 tpp=2 tpp=4 tpp=8 reorder=morton2,sort=100,tpp=4 nlist=atomic,tpp=4}; do
+    timeout 200 "$MB" run --filter 'janus-triblock/.*L=40/' --backend cuda --variant precision=mixed,$v \
+      --repeats 3 --json "$O/tpp-$v.json" > "$O/tpp-$v.log" 2>&1
+    stamp "L=40 mixed $v rc=$? $(grep -A1 'janus-triblock L' "$O/tpp-$v.log" | tail -1)"
+  done
+fi
+if part bench; then
+  if [[ -z ${BENCH_VARIANT:-} && -n $(ls "$O"/tpp-*.json 2>/dev/null) ]]; then  # the tpp part's fastest
+    BENCH_VARIANT=$(python3 -c '
+import json, sys
+best = max(sys.argv[1:], key=lambda f: json.load(open(f))["results"][0]["tps_median"])
+print(best.split("tpp-", 1)[1][:-5])' "$O"/tpp-*.json)
+    stamp "bench variant: $BENCH_VARIANT (the fastest at L = 40)"
+  fi
+  for p in ${PRECISIONS:-mixed single double}; do
+    timeout 300 "$MB" run --filter janus-triblock --backend cuda --variant precision=$p${BENCH_VARIANT:+,$BENCH_VARIANT} \
+      --repeats ${REPEATS:-5} --json "$O/bench-$p.json" > "$O/bench-$p.log" 2>&1
+    stamp "bench $p rc=$?"
+  done
+fi
+tar czf "$OUT/janus.tgz" -C "$O" . 2>/dev/null || true
