@@ -13,6 +13,7 @@ namespace meso {
 namespace {
 
 constexpr uint32_t kStreamAngmom = 0x414e4731u;  // "ANG1": not the position or velocity draws
+constexpr uint32_t kStreamOrientation = 0x4f524931u;  // "ORI1"
 
 struct Lattice {
   uint64_t nxy = 0, nz = 0;
@@ -59,6 +60,16 @@ void draw_angular_momenta(ParticleData<double>& p, double kT, uint64_t seed) {
     const Vec3d I = p.inertia[i];
     p.angmom[i] = {std::sqrt(I.x * kT) * g01.z0, std::sqrt(I.y * kT) * g01.z1, std::sqrt(I.z * kT) * g2};
   }
+}
+
+Quatd random_orientation(uint32_t tag, uint64_t seed) {
+  // Four normals, normalised (Marsaglia): uniform over the rotations.
+  const physics::Philox4x32Key key{{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
+  const auto a = physics::philox4x32_10({{tag, 0u, kStreamOrientation, 0u}}, key);
+  const auto b = physics::philox4x32_10({{tag, 1u, kStreamOrientation, 0u}}, key);
+  const auto g01 = physics::box_muller2(physics::uniform_open01(a.v[0], a.v[1]), physics::uniform_open01(a.v[2], a.v[3]));
+  const auto g23 = physics::box_muller2(physics::uniform_open01(b.v[0], b.v[1]), physics::uniform_open01(b.v[2], b.v[3]));
+  return normalized(Quatd{g01.z0, {g01.z1, g23.z0, g23.z1}});
 }
 
 System make_gb_liquid(const GbLiquidParams& p) {

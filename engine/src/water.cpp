@@ -6,26 +6,8 @@
 #include "meso/gay_berne_liquid.hpp"
 #include "meso/init.hpp"
 #include "meso/ops/communicator.hpp"
-#include "meso/physics/box_muller.hpp"
-#include "meso/physics/philox.hpp"
 
 namespace meso {
-namespace {
-
-constexpr uint32_t kStreamOrientation = 0x4f524931u;  // "ORI1"
-
-// A uniform random rotation: four normals, normalised (Marsaglia).
-Quatd random_orientation(uint32_t tag, uint64_t seed) {
-  const physics::Philox4x32Key key{{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
-  const auto a = physics::philox4x32_10({{tag, 0u, kStreamOrientation, 0u}}, key);
-  const auto b = physics::philox4x32_10({{tag, 1u, kStreamOrientation, 0u}}, key);
-  const auto g01 = physics::box_muller2(physics::uniform_open01(a.v[0], a.v[1]), physics::uniform_open01(a.v[2], a.v[3]));
-  const auto g23 = physics::box_muller2(physics::uniform_open01(b.v[0], b.v[1]), physics::uniform_open01(b.v[2], b.v[3]));
-  return normalized(Quatd{g01.z0, {g01.z1, g23.z0, g23.z1}});
-}
-
-}  // namespace
-
 double SsdWaterParams::box_length() const { return std::cbrt(double(n) / water_units::number_density(density)); }
 
 void SsdWaterParams::validate(double skin) const {

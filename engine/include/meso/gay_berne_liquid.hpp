@@ -1,7 +1,7 @@
 // Orientational particles in a System: the Gay-Berne liquid (the
 // `gb-liquid` workload, the nve-drift-rigid and rotational-equipartition
-// gates), the Maxwell-Boltzmann draw of body-frame angular momenta, and the
-// nematic order parameter.
+// gates), uniform random orientations, the Maxwell-Boltzmann draw of
+// body-frame angular momenta, and the nematic order parameter.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,11 @@ void validate_gay_berne(const physics::GayBerneParams& p);
 // refuses densities the aligned lattice cannot hold. A Langevin run melts
 // it (orientations randomise at the default kT).
 System make_gb_liquid(const GbLiquidParams& p);
+
+// A rotation uniform over SO(3) (so its body axes are uniform on the
+// sphere), from Philox keyed by (tag, seed): the random starts of
+// ssd-water and janus-triblock.
+Quatd random_orientation(uint32_t tag, uint64_t seed);
 
 // Body-frame angular momenta L_k = sqrt(I_k kT) g_k, g_k standard normal
 // from Philox keyed by (tag, seed), and 0 about axes without inertia.

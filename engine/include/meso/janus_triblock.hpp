@@ -28,9 +28,9 @@ struct JanusTriblockParams {
   void validate() const;  // InputError naming the bad value
 };
 
-// Uniform random positions and patch axes (Philox keyed by tag and seed: n
-// uniform on the sphere), Maxwell-Boltzmann velocities and angular momenta
-// at kT with zero net momentum.
+// Uniform random positions and patch axes (random_orientation: n uniform
+// on the sphere), Maxwell-Boltzmann velocities and angular momenta at kT
+// with zero net momentum.
 System make_janus_triblock(const JanusTriblockParams& p);
 
 }  // namespace meso
