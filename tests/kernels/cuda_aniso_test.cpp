@@ -106,8 +106,9 @@ double tolerance(const std::string& precision) { return precision == "double" ? 
 // force; in fp32 the patch test itself flips for pairs within an ulp (1e-7)
 // of an edge, where the force is 10 a^A / sqrt(delta) or more. The closest
 // pair to an edge among ~30,000 is random and its error heavy-tailed: rel
-// L2 of the double forces 2.7e-15, 4.2e-14, 7.5e-12 and 1.4e-10 in four
-// seeds on an H100, of the fp32 ones 3.5e-6 and 9.0e-4. So the bound is per
+// L2 of the double forces 2.7e-15, 5.6e-15, 4.2e-14, 7.5e-12 and 7.9e-11
+// (torques up to 1.4e-10) in five seeds on an H100, of the fp32 ones 3.5e-6
+// and 9.0e-4. So the bound is per
 // particle: the median relative force and torque error at the precision's
 // round-off (1e-12 double, 1e-5 fp32; measured 4e-7 fp32) and at most 1% of
 // the particles beyond 1e-8 (double) or 1e-3 (fp32; measured 1-2 of 1536);
