@@ -19,13 +19,17 @@
 #   lj      lj-liquid strong 1M (Nose-Hoover) for each of LJ_TRANSPORTS
 #   grid    dpd-fluid weak and srd-fluid weak (nccl) on 4 GPUs with --grid 2x2x1 and 4x1x1
 #   grid2   dpd-fluid weak on 4 GPUs, 4x1x1 and 2x2x1 alternated twice; srd-fluid (nccl) on both
-#   phases  srd-fluid on 2 and 4 GPUs (nccl) with MESO_SOLVENT_PHASES=1
+#   phases  srd-fluid on PHASE_RANKS GPUs (default "2 4"; nccl) with MESO_SOLVENT_PHASES=1
+#   srdbase srd-fluid weak (and strong L = 100 with SRD_BASE_STRONG=1) through nccl, this tree's
+#           mesobench against .carry's mesobench-base (an earlier commit's), alternated BASE_ROUNDS
+#           times (default 2); BASE_SOCKET=1 adds both through NCCL's socket transport
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
 #   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
 #           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
 #   votes   dpd-fluid weak (twice) and lj-liquid strong 1M through ipc (a vote every step), nccl
 #           (VoteSchedule) and nccl with MESO_VOTE_EVERY_STEP=1, alternated
 #   setup   lj-liquid weak 1M per GPU (each rank builds its own lattice sites)
+#   nsys    srd-fluid weak on 2 GPUs (nccl) under Nsight Systems: kernel and CUDA API sums per rank
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
 #           (racecheck with MESO_CUDA_GRAPHS=0; RACECHECK_X adds mpirun arguments)
@@ -133,12 +137,50 @@ if part grid2; then  # the two grids of 4 GPUs alternated twice on one machine, 
   pack
 fi
 if part phases; then  # where an SRD collision period's GPU time goes (MESO_SOLVENT_PHASES=1)
-  for r in 2 4; do
+  for r in ${PHASE_RANKS:-2 4}; do
     timeout 60 mpirun -np $r $X -x MESO_SOLVENT_PHASES=1 "$MB" scale-point --workload srd-fluid \
       --n $((1250000 * r)) --steps 300 --warmup 50 --repeats 1 --backend cuda --transport nccl \
       > "$O/srd-phases-$r.log" 2>&1
     stamp "srd phases on $r GPUs rc=$?"
   done
+  pack
+fi
+if part srdbase; then
+  MB0=$MB
+  for k in $(seq 1 ${BASE_ROUNDS:-2}); do
+    for b in base new; do
+      MB=$MB0
+      [ $b = base ] && MB=$BIN/mesobench-base
+      sweep srd-weak-nccl-$b-$k ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
+        --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl
+      if [ "${BASE_SOCKET:-0}" = 1 ]; then
+        X0=$X
+        X="$X -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1"
+        sweep srd-weak-socket-$b-$k ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
+          --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl
+        X=$X0
+      fi
+      [ "${SRD_BASE_STRONG:-0}" = 1 ] && sweep srd-strong-nccl-$b-$k ${SWEEP_TIMEOUT:-150} --mode strong \
+        --workload srd-fluid --param L=100 --ranks "$RANKS" --total 10000000 --steps ${SRD_STRONG_STEPS:-200} \
+        --warmup 20 --repeats ${REPEATS:-3} --transport nccl
+      pack
+    done
+  done
+  MB=$MB0
+fi
+if part nsys; then  # where a decomposed solvent period's device and host time go
+  NSYS=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+  echo "nsys: ${NSYS:-none}" > "$O/nsys.txt"
+  if [ -n "$NSYS" ]; then
+    timeout 150 mpirun -np 2 $X "$NSYS" profile -t cuda,nvtx -o /tmp/srd-nsys-%q{OMPI_COMM_WORLD_RANK} -f true \
+      "$MB" scale-point --workload srd-fluid --n 2500000 --steps 300 --warmup 50 --repeats 1 --backend cuda \
+      --transport nccl >> "$O/nsys.txt" 2>&1
+    for r in 0 1; do
+      "$NSYS" stats -q -r cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum -f csv -o "$O/nsys-r$r" \
+        /tmp/srd-nsys-$r.nsys-rep >> "$O/nsys.txt" 2>&1
+    done
+    stamp "nsys rc=$?"
+  fi
   pack
 fi
 if part dpdsocket; then

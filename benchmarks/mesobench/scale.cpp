@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <vector>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -132,6 +133,25 @@ void print_summary(const json& doc) {
               << std::setw(9) << 1e3 * s["mpi_wait"].get<double>() << "\n";
     std::cout.unsetf(std::ios::fixed);
   }
+  // Points that ran another variant than the sweep's (the default's half
+  // rows run on one rank only): the axes that differ.
+  const auto axes = [](const std::string& v) {
+    std::vector<std::string> out;
+    for (std::size_t a = 0; a <= v.size();) {
+      const std::size_t b = std::min(v.find(',', a), v.size());
+      out.push_back(v.substr(a, b - a));
+      a = b + 1;
+    }
+    return out;
+  };
+  const std::vector<std::string> sweep = axes(doc["variant"].get<std::string>());
+  for (const auto& p : doc["points"]) {
+    if (!p.contains("variant") || p["variant"] == doc["variant"]) continue;
+    std::string diff;
+    for (const std::string& a : axes(p["variant"].get<std::string>()))
+      if (std::find(sweep.begin(), sweep.end(), a) == sweep.end()) diff += (diff.empty() ? "" : ",") + a;
+    std::cout << "  " << p["ranks"].get<int>() << " ranks ran " << diff << " (the sweep's variant runs on one rank only)\n";
+  }
 }
 
 }  // namespace
@@ -245,7 +265,10 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   // Half rows run on one rank (the ghosts' forces are not sent back): where
   // the workload's default chose them (dpd-fluid in mixed), several ranks run
   // the full rows of the default before it (nlist=ballot); a --variant that
-  // names nlist=half is refused by the backend.
+  // names nlist=half is refused by the backend. The sweep is the default's:
+  // its one-rank base runs the fastest one-GPU variant, and each point
+  // records the variant it ran.
+  const Variant asked = rv.variant;
   if (ranks > 1 && rv.variant.nlist == NlistKind::half && rv.given.find("nlist=") == std::string::npos)
     rv.variant.nlist = NlistKind::ballot;
   // The setup: each rank builds only its own particles where the workload
@@ -313,7 +336,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
                      o.warmup + o.steps * static_cast<uint64_t>(o.repeats));
   if (rank != 0) return 0;
 
-  const std::string variant = rv.variant.to_string(b->applicable_axes());
+  const std::string variant = asked.to_string(b->applicable_axes());
   json p;
   p["ranks"] = ranks;
   p["grid"] = scaling::to_string(grid);
@@ -349,6 +372,7 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
     p["device_bytes_per_particle"] = dev_per_particle;
   p["device_bytes_per_particle_by_part"] = parts;
   }
+  p["variant"] = rv.variant.to_string(b->applicable_axes());  // the sweep's but for the fallback above
   p["final_temperature"] = temperature;
   if (sim.has_md()) p["final_pressure"] = pressure;  // the solvent's is not computed
   json doc = result_document("scaling", collect_provenance());

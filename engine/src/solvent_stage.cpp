@@ -49,4 +49,8 @@ void SolventStage::end_period(uint64_t collision) {
   collide_->collide(collision);
 }
 
+void SolventStage::end_run() {
+  if (comm_) comm_->settle_solvent();
+}
+
 }  // namespace meso

@@ -183,6 +183,7 @@ void StepPlan::advance(Backend& b, uint64_t first, uint64_t n, bool sums_on_last
     if (polymerize_ && last % reaction_period_ == 0) polymerize_->apply(last);
     s = last + 1;
   }
+  if (solvent_) solvent_->end_run();
 }
 
 void StepPlan::rebuild() {

@@ -79,13 +79,14 @@ __global__ void mpcd_range_count_kernel(MpcdView<S4> p, physics::MpcdGrid grid, 
                                         MpcdRangeView r, MpcdCellView c, uint32_t* outside) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   const Vec3d shift{w->shift[0], w->shift[1], w->shift[2]};
+  const uint32_t n = solvent_count(p);  // slots [n, p.n) hold no particle
   uint32_t cell = kMpcdNoCell;
-  if (j < p.n) {
+  if (j < n) {
     cell = r.local_of(grid.cell_of(xyz(ldg4(p.pos + j)), shift));
     if (cell == kMpcdNoCell) atomicAdd(outside, 1u);
   }
   const uint32_t slot = aggregated_slot(c.count, cell);
-  if (j < p.n) {
+  if (j < p.n) {  // the vacant slots too: the scatter reads every one
     c.cell[j] = cell;
     c.slot[j] = slot;
   }

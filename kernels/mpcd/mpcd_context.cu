@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -40,6 +41,9 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
   image.resize(n);
   step_word.resize(1);
   MESO_CUDA_CHECK(cudaMemsetAsync(step_word.data(), 0, sizeof(MpcdStepWord), stream));
+  live.resize(2);
+  MESO_CUDA_CHECK(cudaMemsetAsync(live.data(), 0, live.bytes(), stream));
+  count_on_device = false;
   word_step = 0;
   // On the operations' (non-blocking) stream, waited for: a plain cudaMemcpy
   // from pageable memory may return before its DMA lands, and the legacy
@@ -52,6 +56,8 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
     MESO_CUDA_CHECK(cudaMemcpyAsync(image.data(), hi.data(), image.bytes(), cudaMemcpyHostToDevice,
                                     stream));
   }
+  // From pageable memory, staged before the call returns; ordered before the sync below.
+  MESO_CUDA_CHECK(cudaMemcpyAsync(live.data(), &n, sizeof n, cudaMemcpyHostToDevice, stream));
   MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
   grid = g;
   scan_bytes = mpcd_scan_temp_bytes(g.ncells());
@@ -65,8 +71,24 @@ void CudaMpcd<S4>::load(const MpcdSystem& s, cudaStream_t stream) {
 }
 
 template <class S4>
-void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
+uint32_t CudaMpcd<S4>::count(cudaStream_t stream) const {
   MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (!count_on_device) return n;
+  uint32_t w[2] = {0, 0};
+  MESO_CUDA_CHECK(cudaMemcpy(w, live.data(), sizeof w, cudaMemcpyDeviceToHost));
+  // The migration's own report names a fault first (MpiCommunicator); this
+  // stops a run that ends before that report is read.
+  if (w[1] != 0)
+    throw_input_error("MPCD: ", w[1], " solvent migration(s) on this rank left particles on the wrong rank (a ",
+                      "particle moved more than one domain, or more left than a message holds): the solvent ",
+                      "is no longer the one-rank solvent");
+  if (w[0] > n) throw std::logic_error("cuda mpcd: the device's solvent count exceeds its bound");
+  return w[0];
+}
+
+template <class S4>
+void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
+  const uint32_t n = count(stream);  // the bound n of the member may exceed it
   std::vector<S4> hp(n), hv(n);
   std::vector<uint32_t> ht(n);
   std::vector<Image> hi(n);
@@ -90,7 +112,7 @@ void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
 
 template <class S4>
 std::size_t CudaMpcd<S4>::bytes() const {
-  return pos.bytes() + vel.bytes() + tag.bytes() + image.bytes() + step_word.bytes() + pool_.bytes();
+  return pos.bytes() + vel.bytes() + tag.bytes() + image.bytes() + step_word.bytes() + live.bytes() + pool_.bytes();
 }
 
 template <class S4>

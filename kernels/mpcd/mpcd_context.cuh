@@ -32,6 +32,11 @@
 
 namespace meso::cuda {
 
+// n: the particles, or (several ranks, --transport nccl) a bound on them,
+// with the count itself on the device at *live: a migration there moves
+// particles in and out without the host learning how many
+// (CudaMpcd::count_on_device). Kernels over particles launch over n and
+// stop at solvent_count().
 template <class S4>
 struct MpcdView {
   S4* pos;  // x, y, z, type
@@ -39,7 +44,12 @@ struct MpcdView {
   uint32_t* tag;
   Image* image;
   uint32_t n;
+  const uint32_t* live = nullptr;
 };
+template <class S4>
+__device__ __forceinline__ uint32_t solvent_count(const MpcdView<S4>& p) {
+  return p.live ? *p.live : p.n;
+}
 
 // The collision number and its grid shift, on the device: the collision's
 // kernels read them from here, so that one captured graph serves every
@@ -122,12 +132,19 @@ class CudaMpcd {
   void load(const MpcdSystem& sys, cudaStream_t s);
   // The solvent in double precision, in tag order (waits for the stream).
   void get(MpcdParticles& out, cudaStream_t s) const;
+  // The number of particles (waits for the stream when it is on the device).
+  uint32_t count(cudaStream_t s) const;
   std::size_t bytes() const;
 
   MpcdSystem sys;  // box and parameters; its particles are cleared once loaded
   physics::MpcdGrid grid{};
-  uint32_t n = 0;
+  uint32_t n = 0;  // the particles, or a bound on them while count_on_device
   bool loaded = false;
+  // Several ranks through device links: the count is live[0], n bounds it
+  // (the solvent's "mpcd/domain" sets this, and keeps the bound).
+  bool count_on_device = false;
+  // live[1] counts the migrations that left a particle on the wrong rank.
+  DeviceBuffer<uint32_t> live;  // two words, set by load
   std::size_t scan_bytes = 0;  // CUB's scratch for the cell list's scan
   // MD particles the cell list makes room for (the collide operation sets it
   // before each collision; 0 without solute).
@@ -143,7 +160,9 @@ class CudaMpcd {
   DeviceBuffer<MpcdStepWord> step_word;  // one
   uint64_t word_step = 0;  // the collision number step_word holds once the stream gets there
 
-  MpcdView<S4> view() { return {pos.data(), vel.data(), tag.data(), image.data(), n}; }
+  MpcdView<S4> view() {
+    return {pos.data(), vel.data(), tag.data(), image.data(), n, count_on_device ? live.data() : nullptr};
+  }
   // Room for `count` particles (several ranks: migration changes n), the
   // first n kept; capacity grows by a quarter beyond the request, so that
   // the arrays move rarely.

@@ -1,19 +1,28 @@
 // The MPCD solvent's side of domain decomposition on the device (operation
 // "mpcd/domain", meso/ops/mpcd.hpp; its CPU reference is
-// reference/src/mpcd/mpcd_domain.cpp): after streaming, the particles outside the
-// rank's slab along one axis are selected by a code per particle and a
-// prefix-sum compaction (domain_storage.cuh, as for MD particles: Tang &
-// Karniadakis, CPC 2014, Alg. 6), packed into records of kRecord doubles
-// (exact for every storage precision), copied to the host for MPI, and their
-// holes closed by moving the last stayers into them (O(leavers) work, not a
-// compaction of every array). Arrivals are copied up and appended. The order
-// of the solvent changes; the collision's fixed-point cell sums do not see
-// it (bitwise one rank's, decomposition_test).
+// reference/src/mpcd/mpcd_domain.cpp). After streaming, the particles outside
+// the rank's slab along one axis are selected, packed into records of
+// kRecord doubles (exact for every storage precision), and their holes
+// closed by moving the last stayers into them (O(leavers) work, not a
+// compaction of every array); arrivals are appended. The order of the
+// solvent changes; the collision's fixed-point cell sums do not see it
+// (bitwise one rank's, decomposition_test).
+//
+// Two paths. Through the host (--transport ipc, host): the counts and the
+// records are copied down for MPI, the arrivals up. On the device
+// (--transport nccl): messages of a capacity every rank agrees on, their
+// counts in a header record, so that the host never needs the counts; the
+// solvent's count then stays on the device too (CudaMpcd::count_on_device:
+// the host keeps a bound), and what the host must know (the most leavers
+// of a message, strays, overflows, the count that tightens the bound) comes
+// back through a ring of pinned slots, read once their migration is done.
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "core/cuda_operations.cuh"
 #include "core/device_timeline.cuh"
@@ -22,28 +31,20 @@
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/mpcd.hpp"
+#include "mpcd/mpcd_domain_messages.cuh"
 #include "mpcd/mpcd_kernels.cuh"
 
 namespace meso::cuda {
 namespace {
 
-constexpr uint32_t kBlock = 256;
-uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
-constexpr uint32_t kRec = MpcdDomainOp::kRecord;
+constexpr uint32_t kBlock = kMpcdMigrationBlock;
+constexpr uint32_t kRec = kMpcdRecord;
+using mpcd_migration::blocks;
 
 template <class S4>
 __global__ void pack_kernel(MpcdView<S4> p, const uint32_t* __restrict__ list, uint32_t m, double* __restrict__ out) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= m) return;
-  const uint32_t i = list[k];
-  const S4 r = p.pos[i], v = p.vel[i];
-  const Image im = p.image[i];
-  double* o = out + std::size_t(k) * kRec;
-  o[0] = double(r.x), o[1] = double(r.y), o[2] = double(r.z);
-  o[3] = double(v.x), o[4] = double(v.y), o[5] = double(v.z);
-  o[6] = double(im.x), o[7] = double(im.y), o[8] = double(im.z);
-  o[9] = double(type_of(r));
-  o[10] = double(p.tag[i]);
+  if (k < m) pack_record(p, list[k], out + std::size_t(k) * kRec);
 }
 
 // Mover k into hole k, for the *h movers (a count that may stay on the
@@ -60,82 +61,10 @@ __global__ void move_kernel(MpcdView<S4> p, const uint32_t* __restrict__ from,
   p.image[j] = p.image[i];
 }
 
-// Appends i to list (*count entries so far) where `want`: one atomic a warp.
-// Every lane of the warp calls it. Entries from `cap` on are counted, not
-// stored (the caller grows the list and selects again).
-__device__ __forceinline__ void append(bool want, uint32_t* __restrict__ list, uint32_t* __restrict__ count,
-                                       uint32_t i, uint32_t cap = 0xffffffffu) {
-  const unsigned mask = __ballot_sync(0xffffffffu, want);
-  if (!mask) return;
-  const unsigned lane = threadIdx.x & 31u;
-  const int leader = __ffs(mask) - 1;
-  uint32_t base = 0;
-  if (int(lane) == leader) base = atomicAdd(count, uint32_t(__popc(mask)));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  const uint32_t at = base + __popc(mask & ((1u << lane) - 1u));
-  if (want && at < cap) list[at] = i;
-}
-
-// The device path's leavers in one pass (classify_leavers' rule, then the
-// selection): code[i] (0 stays, 1 towards lo, 2 towards hi), leavers
-// appended to list0 (counts[0]) and list1 (counts[1]), each of cap entries
-// (a larger count says that it overflowed), and the strays,
-// leavers whose position lies beyond the neighbour they go to (domains of
-// equal width hi - lo; none with two ranks along the axis), in counts[2].
-// The lists' order is the order warps arrive in: the collision's
-// fixed-point cell sums do not see the order of the solvent.
-template <class S4>
-__global__ void leavers_kernel(const S4* __restrict__ pos, uint32_t n, SlabArgs s, uint8_t* __restrict__ code,
-                               uint32_t* __restrict__ list0, uint32_t* __restrict__ list1, uint32_t cap,
-                               uint32_t* __restrict__ counts) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  uint8_t c = 0;
-  if (i < n) {
-    const Vec3d r = xyz(pos[i]);
-    double u = (s.axis == 0 ? r.x : s.axis == 1 ? r.y : r.z) - s.lo;
-    if (u < 0.0) u += s.length;
-    if (u >= s.length) u -= s.length;
-    const double w = s.hi - s.lo;
-    c = u < w ? 0 : (s.length - u) < (u - w) ? 1 : 2;
-    code[i] = c;
-    if (c == 1 ? s.length - u > w : c == 2 && u >= 2.0 * w) atomicAdd(counts + 2, 1u);
-  }
-  append(c == 1, list0, counts, i, cap);
-  append(c == 2, list1, counts + 1, i, cap);
-}
-
-// The holes the leavers leave below the new count `kept` (from the leaver
-// lists: c0 + c1 entries) and the stayers at or above it (slots [kept, n),
-// as many), appended to holes (counts[3]) and movers (counts[4]): mover k
-// then fills hole k. Work in proportion to the leavers.
-__global__ void holes_kernel(const uint8_t* __restrict__ code, const uint32_t* __restrict__ list0, uint32_t c0,
-                             const uint32_t* __restrict__ list1, uint32_t c1, uint32_t kept,
-                             uint32_t* __restrict__ holes, uint32_t* __restrict__ movers,
-                             uint32_t* __restrict__ counts) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  bool hole = false, mover = false;
-  uint32_t h = 0, m = 0;
-  if (k < c0 + c1) {
-    h = k < c0 ? list0[k] : list1[k - c0];
-    hole = h < kept;
-    m = kept + k;  // < n: n - kept = c0 + c1
-    mover = code[m] == 0;
-  }
-  append(hole, holes, counts + 3, h);
-  append(mover, movers, counts + 4, m);
-}
-
 template <class S4>
 __global__ void unpack_kernel(MpcdView<S4> p, const double* __restrict__ in, uint32_t m, uint32_t at) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= m) return;
-  const double* r = in + std::size_t(k) * kRec;
-  const uint32_t i = at + k;
-  // The sender's stored values: the conversion back is exact.
-  p.pos[i] = make4<S4>(Vec3d{r[0], r[1], r[2]}, r[9]);
-  p.vel[i] = make4<S4>(Vec3d{r[3], r[4], r[5]}, 0.0);
-  p.image[i] = {int32_t(r[6]), int32_t(r[7]), int32_t(r[8])};
-  p.tag[i] = uint32_t(r[10]);
+  if (k < m) unpack_record(p, in + std::size_t(k) * kRec, at + k);
 }
 
 }  // namespace
@@ -170,11 +99,12 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   using S4 = typename P::S4;
 
  public:
-  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(5) {}
+  explicit CudaMpcdDomain(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx), counts_(kAxisWords) {}
 
   void take_leavers(const DomainSlab& s, Records& to_lo, Records& to_hi) override {
     auto& m = ctx_.mpcd;
     if (!m.loaded) throw_input_error("mpcd/domain: the cuda backend holds no MPCD solvent");
+    if (m.count_on_device) throw std::logic_error("cuda mpcd/domain: the host path after the device path");
     const uint32_t n = m.n;
     scratch(n);
     cudaStream_t st = ctx_.stream;
@@ -222,78 +152,76 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
     ctx_.synchronize();
   }
 
-  // The device path (--transport nccl): as take_leavers, with one wait (for
-  // the counts and the strays) and the records left in rec_; the leavers
-  // are selected in one pass, and the holes are found among them and
-  // closed by a move whose count stays on the device.
+  // The device path (--transport nccl): nothing here waits for the device
+  // but the ring, when kRing migrations are still unreported.
   bool device_records() const override { return true; }
-  DeviceLeavers take_leavers_device(const DomainSlab& s) override {
+  std::size_t local_bound() const override { return ctx_.mpcd.n; }
+
+  const double* pack_messages(const DomainSlab& s, std::size_t capacity) override {
     auto& m = ctx_.mpcd;
     if (!m.loaded) throw_input_error("mpcd/domain: the cuda backend holds no MPCD solvent");
-    const uint32_t n = m.n;
+    if (capacity == 0 || capacity > (1u << 26))
+      throw std::logic_error("cuda mpcd/domain: message capacity out of range");
+    if (!m.count_on_device) start_device_count();
     cudaStream_t st = ctx_.stream;
+    const uint32_t cap = uint32_t(capacity), n = m.n;
     DeviceTimeline* timeline = DeviceTimeline::solvent();
-    if (timeline) timeline->mark("stream", st);
-    const SlabArgs sa{s.axis, s.lo, s.hi, s.length, s.width};
-    // A code for every particle; leaver lists for a sixteenth of them (a
-    // period moves far fewer across a face), grown and the selection run
-    // again when it overflows them (it only reads the positions).
-    grow_buffer(code_, n);
-    std::size_t cap = std::max<std::size_t>(n / 16 + 1024, std::min(list_[0].size(), list_[1].size()));
-    for (;;) {
-      grow_buffer(list_[0], cap);
-      grow_buffer(list_[1], cap);
-      cap = std::min(list_[0].size(), list_[1].size());
-      MESO_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 5 * sizeof(uint32_t), st));
-      if (n) {
-        leavers_kernel<S4><<<blocks(n), kBlock, 0, st>>>(m.pos.data(), n, sa, code_.data(), list_[0].data(),
-                                                         list_[1].data(), uint32_t(cap), counts_.data());
-        MESO_CUDA_CHECK(cudaGetLastError());
-      }
-      if (timeline) timeline->mark("select", st);
-      MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, st));
-      ctx_.synchronize();
-      const std::size_t most = std::max(h_counts_[0], h_counts_[1]);
-      if (most <= cap) break;
-      cap = most + most / 8;
-    }
-    const uint32_t c0 = h_counts_[0], c1 = h_counts_[1];
-    DeviceLeavers out;
-    out.count = {c0, c1};
-    out.strays = h_counts_[2];
-    grow_buffer(rec_, std::max<std::size_t>(std::size_t(c0 + c1) * kRec, 1));
-    mpcd_pack_migrants<S4>(m.view(), list_[0].data(), c0, rec_.data(), st);
-    mpcd_pack_migrants<S4>(m.view(), list_[1].data(), c1, rec_.data() + std::size_t(c0) * kRec, st);
-    const uint32_t kept = n - c0 - c1;
-    if (c0 + c1) {
-      grow_buffer(holes_, c0 + c1);
-      grow_buffer(movers_, c0 + c1);
-      holes_kernel<<<blocks(c0 + c1), kBlock, 0, st>>>(code_.data(), list_[0].data(), c0, list_[1].data(), c1, kept,
-                                                       holes_.data(), movers_.data(), counts_.data());
-      MESO_CUDA_CHECK(cudaGetLastError());
-      mpcd_move_slots<S4>(m.view(), movers_.data(), holes_.data(), counts_.data() + 3, c0 + c1, st);
-    }
-    m.n = kept;
+    if (timeline && !grew_) timeline->mark("stream", st);
+    grow_buffer(code_, std::max<uint32_t>(n, 1));
+    grow_buffer(list_[0], cap);
+    grow_buffer(list_[1], cap);
+    grow_buffer(holes_, 2 * cap);
+    grow_buffer(movers_, 2 * cap);
+    grow_buffer(rec_, 2 * (capacity + 1) * kRec);
+    mpcd_pack_messages<S4>(m.view(), {s.axis, s.lo, s.hi, s.length, s.width}, cap, code_.data(), list_[0].data(),
+                           list_[1].data(), holes_.data(), movers_.data(), counts_.data(), acc_.data(),
+                           m.live.data() + 1, rec_.data(), st);
+    if (timeline) timeline->mark("select", st);
     m.cells_valid = false;
-    out.records = rec_.data();
-    return out;
+    return rec_.data();
   }
-  double* arrivals(std::size_t records, std::size_t width) override {
-    if (width != kRec) throw std::logic_error("cuda mpcd/domain: arrivals of another record size");
-    grow_buffer(in_, std::max<std::size_t>(records * kRec, 1));
+  double* arrivals(std::size_t capacity) override {
+    grow_buffer(in_, 2 * (capacity + 1) * kRec);
     return in_.data();
   }
-  void add_arrivals(std::size_t records) override {
-    if (!records) return;
+  void add_arrivals(std::size_t capacity) override {
     auto& m = ctx_.mpcd;
-    if (uint64_t(m.n) + records >= (1ull << 32))
-      throw_input_error("MPCD solvent of ", uint64_t(m.n) + records, " particles on one rank is too large");
-    const uint32_t k = uint32_t(records);
-    m.reserve(m.n + k, ctx_.stream);
-    mpcd_unpack_migrants<S4>(m.view(), in_.data(), k, m.n, ctx_.stream);
-    m.n += k;
+    const uint32_t cap = uint32_t(capacity);
+    // The bound grows by what may arrive; the arrays hold it.
+    if (uint64_t(m.n) + 2 * uint64_t(cap) >= (1ull << 32))
+      throw_input_error("MPCD solvent of up to ", uint64_t(m.n) + 2 * uint64_t(cap),
+                        " particles on one rank is too large");
+    m.reserve(m.n + 2 * cap, ctx_.stream);
+    m.n += 2 * cap;
+    grew_ += 2 * cap;
+    mpcd_unpack_messages<S4>(m.view(), in_.data(), counts_.data(), cap, m.live.data(), ctx_.stream);
     m.cells_valid = false;
     if (DeviceTimeline* t = DeviceTimeline::solvent()) t->mark("exchange", ctx_.stream);
+  }
+  // The migration's report words and count into the next slot of the ring.
+  void end_migration() override {
+    auto& m = ctx_.mpcd;
+    if (!m.count_on_device) return;
+    while (pending_.size() >= kRing) drain(true, 1);
+    const uint32_t slot = uint32_t(next_slot_++ % kRing);
+    cudaStream_t st = ctx_.stream;
+    MESO_CUDA_CHECK(cudaMemcpyAsync(ring_ + slot * kSlotWords, acc_.data(), kAccWords * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, st));
+    MESO_CUDA_CHECK(cudaMemcpyAsync(ring_ + slot * kSlotWords + kAccWords, m.live.data(), sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, st));
+    MESO_CUDA_CHECK(cudaMemsetAsync(acc_.data(), 0, kAccWords * sizeof(uint32_t), st));
+    MESO_CUDA_CHECK(cudaEventRecord(events_[slot], st));
+    pending_.push_back({slot, grew_});
+    grew_ = 0;
+  }
+  MigrationReport migration_report(bool wait) override {
+    drain(wait, pending_.size());
+    return std::exchange(report_, MigrationReport{});
+  }
+  ~CudaMpcdDomain() override {
+    for (cudaEvent_t e : events_)
+      if (e) cudaEventDestroy(e);
+    if (ring_) cudaFreeHost(ring_);
   }
   void* device_stream() override { return ctx_.stream; }
 
@@ -301,8 +229,8 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   std::pmr::memory_resource* message_memory() override { return &pinned_; }
 
   std::size_t device_bytes() const override {
-    return code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes() + list_[0].bytes() +
-           list_[1].bytes() + holes_.bytes() + movers_.bytes();
+    return code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes() + acc_.bytes() +
+           list_[0].bytes() + list_[1].bytes() + holes_.bytes() + movers_.bytes();
   }
 
  private:
@@ -311,12 +239,69 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   DeviceBuffer<unsigned char> temp_;
   DeviceBuffer<double> rec_;
   DeviceBuffer<double> in_;  // arrivals of the device path
-  DeviceBuffer<uint32_t> counts_;  // the two selections' counts, the strays, holes and movers
+  DeviceBuffer<uint32_t> counts_;  // the host path's selection counts; the device path's Word
+  DeviceBuffer<uint32_t> acc_;     // the device path's Acc words of the current migration
   DeviceBuffer<uint32_t> holes_, movers_;  // the device path's hole closing
   std::array<DeviceBuffer<uint32_t>, 2> list_;
   PinnedMemory pinned_;  // the message buffers: records cross in one copy
   uint32_t h_counts_[3] = {0, 0, 0};
   double copy_s_ = 0.0;
+
+  // The device path's ring: per migration its Acc words and the count after
+  // it (pinned), an event that says they landed, and by how much the bound
+  // grew in it (the bound is the last count the host read, plus what may
+  // have arrived since).
+  static constexpr uint32_t kRing = 4, kSlotWords = kAccWords + 1;
+  struct Pending {
+    uint32_t slot;
+    uint32_t grew;
+  };
+  uint32_t* ring_ = nullptr;
+  std::array<cudaEvent_t, kRing> events_{};
+  std::deque<Pending> pending_;
+  uint64_t next_slot_ = 0;
+  uint32_t grew_ = 0;  // of the migration in progress
+  MigrationReport report_;
+
+  // At the first migration, and after a load (which puts the count back on
+  // the host): the reports of an earlier solvent are void.
+  void start_device_count() {
+    auto& m = ctx_.mpcd;
+    if (!ring_) {
+      MESO_CUDA_CHECK(cudaMallocHost(&ring_, kRing * kSlotWords * sizeof(uint32_t)));
+      for (cudaEvent_t& e : events_) MESO_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    }
+    ctx_.synchronize();
+    pending_.clear();
+    grew_ = 0;
+    acc_.resize(kAccWords);
+    MESO_CUDA_CHECK(cudaMemsetAsync(acc_.data(), 0, kAccWords * sizeof(uint32_t), ctx_.stream));
+    // live[0] holds n since the load (the host path keeps n exact), live[1] no fault.
+    MESO_CUDA_CHECK(cudaMemcpyAsync(m.live.data(), &m.n, sizeof(uint32_t), cudaMemcpyHostToDevice, ctx_.stream));
+    m.count_on_device = true;
+    ctx_.invalidate_graphs();  // views now carry the device count
+  }
+  // Reports the finished migrations of the ring, oldest first, up to `most`
+  // of them, waiting for them with `wait`; each one read tightens the bound.
+  void drain(bool wait, std::size_t most) {
+    auto& m = ctx_.mpcd;
+    for (std::size_t k = 0; k < most && !pending_.empty(); ++k) {
+      const Pending p = pending_.front();
+      const cudaError_t e = wait ? cudaEventSynchronize(events_[p.slot]) : cudaEventQuery(events_[p.slot]);
+      if (e == cudaErrorNotReady) break;
+      MESO_CUDA_CHECK(e);
+      const uint32_t* w = ring_ + p.slot * kSlotWords;
+      ++report_.finished;
+      report_.most = std::max<std::size_t>(report_.most, w[kMost]);
+      report_.strays += w[kStrayTotal];
+      report_.overflow += w[kOverflowTotal];
+      pending_.pop_front();
+      uint64_t bound = w[kAccWords];
+      for (const Pending& q : pending_) bound += q.grew;
+      bound += grew_;
+      m.n = uint32_t(std::min<uint64_t>(bound, m.n));
+    }
+  }
 
   void scratch(uint32_t n) { reserve_selection(n, code_, temp_, list_[0], list_[1]); }
   void select(uint32_t begin, uint32_t end, CodeMatch cm, uint32_t* out, int slot) {

@@ -251,9 +251,11 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
     if (const DeviceLinks* links = comm_->device_links()) {
       // The layers combined on the device (--transport nccl): the host
-      // waits for nothing. No particle can be outside the range's cells
-      // here: the migration before this collision found none that moved
-      // more than a domain (MpcdDomainOp::take_leavers_device's strays).
+      // waits for nothing. A particle outside the range's cells (one that
+      // moved more than a domain, or stayed when a migration message
+      // overflowed) joins no cell here; its migration reports that a few
+      // periods later and the run stops (MpiCommunicator::
+      // migrate_solvent_device).
       L.combine_device(*links, la.v1, 3, 0b110u);
       mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
       L.combine_device(*links, la.q2, 3);

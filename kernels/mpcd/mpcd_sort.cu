@@ -20,13 +20,14 @@
 namespace meso::cuda {
 namespace {
 
+// The slots past the device's count (a bound n, MpcdView::live) take the
+// key one past the last cell: the stable sort leaves them at the end.
 template <class S4>
-__global__ void mpcd_sort_keys_kernel(const S4* __restrict__ pos, uint32_t n,
-                                      physics::MpcdGrid grid, unsigned long long* __restrict__ keys,
+__global__ void mpcd_sort_keys_kernel(MpcdView<S4> p, physics::MpcdGrid grid, unsigned long long* __restrict__ keys,
                                       uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  keys[i] = grid.cell_of(xyz(ldg4(pos + i)), Vec3d{0.0, 0.0, 0.0});
+  if (i >= p.n) return;
+  keys[i] = i < solvent_count(p) ? grid.cell_of(xyz(ldg4(p.pos + i)), Vec3d{0.0, 0.0, 0.0}) : grid.ncells();
   vals[i] = i;
 }
 
@@ -69,9 +70,9 @@ void mpcd_sort(MpcdView<S4> p, const physics::MpcdGrid& grid, unsigned char* scr
   ks.temp = scratch + L.keys_region + 2 * L.vals;
   ks.temp_bytes = L.temp;
   ks.overwrite = true;
-  mpcd_sort_keys_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(p.pos, n, grid, ks.keys[0], ks.vals[0]);
+  mpcd_sort_keys_kernel<S4><<<(n + 255) / 256, 256, 0, s>>>(p, grid, ks.keys[0], ks.vals[0]);
   MESO_CUDA_CHECK(cudaGetLastError());
-  const uint32_t* perm = sort_pairs(ks, n, bits_for(grid.ncells()), s);
+  const uint32_t* perm = sort_pairs(ks, n, bits_for(grid.ncells() + (p.live ? 1u : 0u)), s);
   // The keys are spent: their buffers take the gathers (perm is in a value buffer).
   permute(p.pos, perm, gather, n, s);
   permute(p.vel, perm, gather, n, s);

@@ -15,7 +15,7 @@ template <class S4, bool kForce>
 __global__ void mpcd_stream_kernel(MpcdView<S4> p, Box box, double dt, double mass,
                                    physics::BodyForce bf) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p.n) return;
+  if (i >= solvent_count(p)) return;
   const S4 r4 = p.pos[i];
   Vec3d r = xyz(r4);
   const S4 v4 = p.vel[i];

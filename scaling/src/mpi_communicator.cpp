@@ -10,6 +10,7 @@
 #include "ghost_transport.hpp"
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
+#include "meso/ops/mpcd.hpp"
 #include "mpi_links.hpp"
 
 namespace meso::scaling {
@@ -25,16 +26,6 @@ void check(int rc, const char* what) {
     throw std::runtime_error(std::string(what) + ": " + std::string(msg, len));
   }
 }
-
-// The MD storage's device records as migrate_device's store (the solvent's
-// MpcdDomainOp has these names itself).
-struct DeviceMigrants {
-  DeviceRecordsOp& op;
-  DeviceLeavers take_leavers_device(const DomainSlab& s) { return op.take_leavers_device(s); }
-  double* arrivals(std::size_t n, std::size_t width) { return op.arrivals(n, width); }
-  void add_arrivals(std::size_t n) { op.add_locals_device(n); }
-  void* device_stream() { return op.device_stream(); }
-};
 
 }  // namespace
 
@@ -184,14 +175,15 @@ void MpiCommunicator::migrate_through(Store& store, MpiTag tag, double& pack_s) 
   }
   ++migrations_;
 }
+// The solvent's host path (solvent_migration.cpp).
+template void MpiCommunicator::migrate_through(MpcdDomainOp&, MpiTag, double&);
 
 void MpiCommunicator::migrate() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
   storage_->clear_ghosts();
   double timed_by_the_storage = 0.0;  // DomainStorageOp::pack_seconds
   if (device_ghosts_) {
-    DeviceMigrants m{*device_records_};
-    migrate_device(m, DomainStorageOp::kMigrateRecord, 2, timed_by_the_storage);
+    migrate_device(*device_records_, timed_by_the_storage);
     return;
   }
   migrate_through(*storage_, MpiTag::migrate, timed_by_the_storage);
@@ -292,30 +284,13 @@ void MpiCommunicator::update_ghosts() {
   if (peer) ++peer_updates_;
 }
 
-void MpiCommunicator::attach_solvent(Backend& b) {
-  solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
-  if (!msg_) msg_ = std::make_unique<MessageBuffers>(solvent_->message_memory());
-  connect_nccl(b, solvent_->device_records());
-}
-
-void MpiCommunicator::migrate_solvent() {
-  if (size_ == 1) return;
-  if (!solvent_) throw std::logic_error("MpiCommunicator::migrate_solvent before attach_solvent");
-  if (nccl_) {
-    migrate_device(*solvent_, MpcdDomainOp::kRecord, 4, solvent_pack_s_);
-    return;
-  }
-  migrate_through(*solvent_, MpiTag::solvent_migrate, solvent_pack_s_);
-}
-
-// As migrate_through, with the records left on the device (a store with
-// take_leavers_device, arrivals and add_arrivals: the solvent's
-// MpcdDomainOp or the MD storage's DeviceRecordsOp): the leavers' counts
-// are the one host wait of an axis (they size the messages), a note of two
-// counts goes to each neighbour through MPI, and the records cross by
-// DeviceLinks on the store's stream, where they are unpacked.
-template <class Store>
-void MpiCommunicator::migrate_device(Store& store, std::size_t record, int note_k, double& pack_s) {
+// As migrate_through, with the MD particles' records left on the device
+// (the storage's DeviceRecordsOp): the leavers' counts are the one host
+// wait of an axis (they size the messages), a note of two counts goes to
+// each neighbour through MPI, and the records cross by DeviceLinks on the
+// storage's stream, where they are unpacked.
+void MpiCommunicator::migrate_device(DeviceRecordsOp& store, double& pack_s) {
+  constexpr std::size_t record = DomainStorageOp::kMigrateRecord;
   for (int a = 0; a < 3; ++a) {
     if (d_.grid[a] == 1) continue;
     DeviceLeavers out;
@@ -323,18 +298,14 @@ void MpiCommunicator::migrate_device(Store& store, std::size_t record, int note_
       MpiTimer t{pack_s};
       out = store.take_leavers_device(slab(a));
     }
-    if (out.strays != 0)
-      throw_input_error("MPCD: ", out.strays, " solvent particle(s) of rank ", rank_, " moved more than one domain (",
-                        axis_of(d_.hi, a) - axis_of(d_.lo, a), " along axis ", "xyz"[a],
-                        ") in a collision period: use fewer ranks or a shorter period");
     const AxisLinks l = links(a);
-    const std::array<std::size_t, 2> in = exchange_counts(l, out.count, tag_of(MpiTag::device_notes, a, note_k), mpi_s_);
+    const std::array<std::size_t, 2> in = exchange_counts(l, out.count, tag_of(MpiTag::device_notes, a, 2), mpi_s_);
     MpiTimer t{pack_s};
     double* arrivals = store.arrivals(in[0] + in[1], record);
     const std::size_t b = record * sizeof(double);
     nccl_->exchange(a, {out.records, out.records + out.count[0] * record}, {out.count[0] * b, out.count[1] * b},
                     {arrivals, arrivals + in[0] * record}, {in[0] * b, in[1] * b}, store.device_stream());
-    store.add_arrivals(in[0] + in[1]);
+    store.add_locals_device(in[0] + in[1]);
   }
   ++migrations_;
 }

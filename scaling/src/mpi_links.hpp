@@ -25,7 +25,7 @@ enum class MpiTag : int {
   peer_handles = 600,   // update buffers' handles, when peer updates are set up
   peer_ready = 700,     // "my update is packed" of a peer update
   layers = 800,         // the MPCD solvent's shared cell layers
-  device_notes = 900,   // counts of device records (NCCL): ghosts k = 0, 1; migrants 2, 3; solvent 4, 5
+  device_notes = 900,   // counts of device records (NCCL): ghosts k = 0, 1; migrants 2, 3
 };
 constexpr int tag_of(MpiTag kind, int axis, int k = 0) { return static_cast<int>(kind) + 10 * axis + k; }
 

@@ -153,5 +153,22 @@ json_arg=$(grep -A1 -x -- --json "$W/srun.args" | tail -n 1)
 [[ $json_arg == "$dir/point-r2.json" ]] || fail "the point's --json is '$json_arg', not '$dir/point-r2.json'"
 grep -qx -- "rho=3" "$W/srun.args" || fail "the point lost --param rho=3"
 
+# A sweep whose points ran different variants: the default's half rows run
+# on one rank only, so the several-rank points fall back to nlist=ballot.
+# The summary takes them (one sweep: the default's) and names the fallback.
+mkdir "$W/mixed"
+point() {  # ranks, the variant the point ran
+  printf '{"kind":"scaling","mode":"strong","workload":"dpd-fluid","backend":"cuda","variant":"nlist=half,precision=mixed",%s' \
+    '"provenance":{},' > "$W/mixed/point-r$1.json"
+  printf '"points":[{"ranks":%s,"grid":"%sx1x1","N":1000,"tps_median":%s,"tps_min":%s,"tps_max":%s,' "$1" "$1" \
+    "$((100 * $1))" "$((100 * $1))" "$((100 * $1))" >> "$W/mixed/point-r$1.json"
+  printf '"variant":"%s","split":{"compute":1e-3,"pack":0,"copy":0,"mpi_wait":0}}]}\n' "$2" >> "$W/mixed/point-r$1.json"
+}
+point 1 nlist=half,precision=mixed
+point 2 nlist=ballot,precision=mixed
+out=$("$bin" scale --summarize "$W/mixed" 2>&1) || fail "a sweep with the several-rank fallback does not summarize: $out"
+[[ $out == *"2 ranks ran nlist=ballot (the sweep's variant runs on one rank only)"* ]] ||
+  fail "the summary does not name the several-rank fallback: $out"
+
 if [[ $failures -ne 0 ]]; then echo "$failures scale check(s) failed"; exit 1; fi
 echo "all scale checks passed"

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -52,16 +53,19 @@ bool same(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a
 // collision's cell sums are fixed-point integers, so combining a shared
 // cell's parts over ranks is exact); the global thermo agrees to round-off
 // of the kinetic-energy sum over ranks.
+// `per_call` collisions run in one call between comparisons: through NCCL
+// the host then runs ahead of the device, and the solvent's count stays on
+// it across migrations, capacity agreements and sorts.
 void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, const Variant& v, uint64_t collisions,
-                                   Transport transport = Transport::ipc) {
+                                   Transport transport = Transport::ipc, uint64_t per_call = 1) {
   SCOPED_TRACE(std::string(name) + ", transport " + to_string(transport));
   const std::size_t n = sys.particles.size();
   Simulation one(backend(v), sys);
   Simulation many(backend(v), sys, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, transport));
   EXPECT_EQ(many.ranks(), world_size());
-  for (uint64_t k = 1; k <= collisions; ++k) {
-    one.run(1);
-    many.run(1);
+  for (uint64_t k = per_call; k <= collisions; k += per_call) {
+    one.run(per_call);
+    many.run(per_call);
     const MpcdParticles got = many.solvent_particles();  // collective
     int failed = 0;
     if (world_rank() == 0) {
@@ -166,6 +170,32 @@ TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
   compare_solvent_with_one_rank("body force", srd_case(flow), srd_variant(), 10, Transport::nccl);
   compare_solvent_with_one_rank("mixed, sorted", srd_case(MpcdParams{}, 12.0),
                                 Variant::parse("precision=mixed,reorder=cell,sort=25"), 30, Transport::nccl);
+  // Runs of 40 collisions a call: the capacity is agreed anew every 8
+  // migrations from reports the host reads late; sorting every 3 sorts the
+  // slots past the device's count to the end.
+  compare_solvent_with_one_rank("srd, 40 a call", srd_case(prm), srd_variant(), 80, Transport::nccl, 40);
+  compare_solvent_with_one_rank("mixed, sorted, 30 a call", srd_case(flow, 12.0),
+                                Variant::parse("precision=mixed,reorder=cell,sort=3"), 60, Transport::nccl, 30);
+}
+
+// Messages too small for what leaves a face (MESO_SOLVENT_CAPACITY=2; a
+// face passes about 25 particles a period here): no leaver moves on that
+// axis, and after the run every rank stops with the overflow named, none
+// hangs.
+TEST(Decomposition, SrdNcclOverflowStopsEveryRank) {
+  if (const std::string why = test::nccl_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  setenv("MESO_SOLVENT_CAPACITY", "2", 1);
+  std::string what;
+  try {
+    Simulation many(backend(srd_variant()), srd_case(MpcdParams{}),
+                    MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, Transport::nccl));
+    many.run(20);
+  } catch (const InputError& e) {
+    what = e.what();
+  }
+  unsetenv("MESO_SOLVENT_CAPACITY");
+  EXPECT_NE(what.find("than a migration message holds"), std::string::npos) << what;
+  EXPECT_NE(what.find("2 a message"), std::string::npos) << what;
 }
 #endif
 

@@ -43,6 +43,8 @@ class SolventStage {
   void begin_period();
   // Ends the period of the collision numbered `collision`.
   void end_period(uint64_t collision);
+  // After a run of periods (several ranks: Communicator::settle_solvent).
+  void end_run();
 
   MpcdStreamOp& stream_op() { return *stream_; }
   MpcdCollideOp& collide_op() { return *collide_; }

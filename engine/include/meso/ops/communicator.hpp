@@ -156,6 +156,11 @@ class Communicator {
   // their new owner (after streaming, before a collision).
   virtual void attach_solvent(Backend&) {}
   virtual void migrate_solvent() {}
+  // After a run of steps (collective): whatever the migrations found that
+  // only the device knew so far is settled (InputError on every rank where
+  // a particle was left on the wrong rank). Nothing to do where migration
+  // waits for its counts.
+  virtual void settle_solvent() {}
   // Cells that neighbouring ranks share (the first and the last layer of a
   // CellRange along each split axis) combined over those ranks, axis by
   // axis (edges and corners forwarded), so that every rank holding a cell

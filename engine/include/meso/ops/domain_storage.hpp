@@ -56,13 +56,10 @@ using Records = std::pmr::vector<double>;
 // The leavers of a migration packed on a device (a storage whose records
 // move by the communicator's DeviceLinks, --transport nccl): count[0]
 // towards lo, then count[1] towards hi, in one device buffer valid until the
-// storage's next call. `strays`: leavers whose new position lies beyond the
-// neighbouring domain (the MPCD solvent's check: one moved more than a
-// domain in a period).
+// storage's next call.
 struct DeviceLeavers {
   std::array<std::size_t, 2> count{0, 0};
   const double* records = nullptr;
-  std::size_t strays = 0;
 };
 
 class DomainStorageOp : public Operation {

@@ -68,24 +68,45 @@ class MpcdDomainOp : public Operation {
   // Where the communicator's message buffers live (DomainStorageOp's).
   virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
 
-  // Migration with the records left on the device (a storage on a GPU, for
-  // the communicator's DeviceLinks: --transport nccl). take_leavers_device
-  // removes the leavers as take_leavers does and packs them into a device
-  // buffer; it waits only for their counts, which size the messages, and
-  // counts the strays (a particle that moved more than a domain in one
-  // period).
+  // Migration with the records and the solvent's count left on the device
+  // (a storage on a GPU, for the communicator's DeviceLinks: --transport
+  // nccl), so that nothing in a collision period waits for the device. Along
+  // each split axis every rank sends each neighbour one message of
+  // message_bytes(capacity): a header record that holds how many records
+  // follow, then room for `capacity` of them, the same capacity on every
+  // rank. pack_messages removes the leavers and packs them into the two
+  // messages (towards lo, then towards hi, back to back); if either side's
+  // leavers exceed the capacity, none leave that axis and the overflow is
+  // reported. arrivals() is where the neighbours' two messages land, and
+  // add_arrivals appends what they hold. end_migration closes one migration
+  // (every axis); migration_report gives what the device found in those
+  // that have finished since the last report (all, with wait).
+  struct MigrationReport {
+    uint64_t finished = 0;  // migrations reported
+    std::size_t most = 0;   // the most leavers of one message (wanted, not only sent)
+    std::size_t strays = 0;    // leavers beyond the neighbour's domain (moved more than a domain)
+    std::size_t overflow = 0;  // leavers left in place because a message could not hold them
+  };
   virtual bool device_records() const { return false; }
-  virtual DeviceLeavers take_leavers_device(const DomainSlab&) {
+  static constexpr std::size_t message_bytes(std::size_t capacity) {
+    return (capacity + 1) * kRecord * sizeof(double);
+  }
+  virtual const double* pack_messages(const DomainSlab&, std::size_t capacity) {
+    (void)capacity;
     throw std::logic_error("mpcd/domain: this storage keeps no records on a device");
   }
-  // A device buffer for `records` arriving records (of width = kRecord
-  // doubles), then their appending as local particles (enqueued on
-  // device_stream, behind what fills them).
-  virtual double* arrivals(std::size_t records, std::size_t width) {
-    (void)records, (void)width;
+  virtual double* arrivals(std::size_t capacity) {
+    (void)capacity;
     throw std::logic_error("mpcd/domain: this storage keeps no records on a device");
   }
-  virtual void add_arrivals(std::size_t records) { (void)records; }
+  virtual void add_arrivals(std::size_t capacity) { (void)capacity; }
+  virtual void end_migration() {}
+  virtual MigrationReport migration_report(bool wait) {
+    (void)wait;
+    return {};
+  }
+  // The particles this rank holds, or a bound on them (a first capacity).
+  virtual std::size_t local_bound() const { return 0; }
   virtual void* device_stream() { return nullptr; }
 };
 

@@ -68,6 +68,7 @@ class MpiCommunicator final : public Communicator {
   bool updates_without_vote() const override { return device_ghosts_ != nullptr; }
   void attach_solvent(Backend& b) override;
   void migrate_solvent() override;
+  void settle_solvent() override;
   void combine_layers(const CellRange& r, std::vector<int64_t>& v, int width, const Overlap& overlap) const override;
   void combine_layers(const CellRange& r, std::vector<double>& v, int width, uint32_t max_mask,
                       const Overlap& overlap) const override;
@@ -93,12 +94,22 @@ class MpiCommunicator final : public Communicator {
   // MPI carrying the setup's collectives) when the transport is NCCL;
   // `device`: whether the backend's storage lives on a GPU.
   void connect_nccl(Backend& b, bool device);
-  // Migration with the records moved by nccl_ (no host copy): the
-  // solvent's, or the MD particles' (an adapter of their DeviceRecordsOp in
-  // mpi_communicator.cpp); `note_k` numbers its count notes among
-  // MpiTag::device_notes.
-  template <class Store>
-  void migrate_device(Store& store, std::size_t record, int note_k, double& pack_s);
+  // The MD particles' migration with the records moved by nccl_ (no host copy).
+  void migrate_device(DeviceRecordsOp& store, double& pack_s);
+  // The solvent's migration by nccl_ with its counts on the device
+  // (MpcdDomainOp::pack_messages): messages of solvent_capacity_ records,
+  // agreed by all ranks from the reports every kCapacityEvery migrations.
+  void migrate_solvent_device();
+  // Takes the solvent's reports (all, waiting, with `wait`), then over the
+  // ranks: a fault stops every rank, and the capacity is set anew.
+  void agree_solvent(bool wait);
+  static constexpr uint64_t kCapacityEvery = 8;
+  std::size_t solvent_capacity_ = 0;
+  std::size_t solvent_fixed_capacity_ = 0;  // MESO_SOLVENT_CAPACITY, for tests and measurements
+  // Reported since the last agreement: the most leavers of one message,
+  // the strays and the overflowed leavers.
+  std::size_t solvent_most_ = 0, solvent_strays_ = 0, solvent_overflow_ = 0;
+  uint64_t solvent_migrations_ = 0;
   DeviceRecordsOp* device_records_ = nullptr;           // the storage's device records, if any
   std::unique_ptr<DeviceGhostTransport> device_ghosts_;  // MD ghosts by nccl_
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
