@@ -113,7 +113,8 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
     const double t = static_cast<double>(sim.step()) * dt;
     if (sim.has_md()) {
       const ParticleData<double> p = sim.particles();
-      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});
+      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type,
+                    p.rotational ? &p.orientation : nullptr, p.rotational ? &p.angmom : nullptr});
     } else {
       const MpcdParticles p = sim.solvent_particles();
       traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});

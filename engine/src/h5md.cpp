@@ -49,7 +49,8 @@ H5mdData read_h5md_frame(const std::string& path, std::size_t) {
 
 bool h5md_available() { return true; }
 
-static_assert(sizeof(Vec3d) == 3 * sizeof(double) && sizeof(Image) == 3 * sizeof(int32_t));
+static_assert(sizeof(Vec3d) == 3 * sizeof(double) && sizeof(Image) == 3 * sizeof(int32_t) &&
+              sizeof(Quatd) == 4 * sizeof(double));
 
 namespace {
 
@@ -134,6 +135,8 @@ struct H5mdWriter::Impl {
   std::size_t n = 0;
   Vec3d edges{0, 0, 0};
   Handle file, step, time, edges_value, position, velocity, image, species;
+  Handle orientation, angular_momentum;  // made by the first frame that has them
+  bool rotational = false;
   hsize_t frames = 0;
   uint64_t last_step = 0;
   bool closed = false;
@@ -142,7 +145,9 @@ struct H5mdWriter::Impl {
   std::vector<Vec3d> velocity_buf;
 
   void release_datasets() {
-    for (Handle* h : {&edges_value, &step, &time, &position, &velocity, &image, &species}) h->reset();
+    for (Handle* h : {&edges_value, &step, &time, &position, &velocity, &image, &species, &orientation,
+                      &angular_momentum})
+      h->reset();
   }
 };
 
@@ -235,6 +240,23 @@ void write_header(H5mdWriter::Impl& w, const Box& box, const H5mdMetadata& meta)
   text_attribute(w.velocity, "unit", meta.units.velocity);
 }
 
+// The orientational particles' elements, beside the others (their step and
+// time the position's).
+void add_rotational(H5mdWriter::Impl& w) {
+  const hsize_t nn = w.n;
+  Handle all(H5Gopen2(w.file, "/particles/trajectory", H5P_DEFAULT), H5Gclose, "/particles/trajectory");
+  Handle pos_g(H5Gopen2(all, "position", H5P_DEFAULT), H5Gclose, "position");
+  auto element = [&](const char* name, std::vector<hsize_t> inner) {
+    Handle g = group(all, name);
+    check(H5Lcreate_hard(pos_g, "step", g, "step", H5P_DEFAULT, H5P_DEFAULT), "link step");
+    check(H5Lcreate_hard(pos_g, "time", g, "time", H5P_DEFAULT, H5P_DEFAULT), "link time");
+    return extensible(g, "value", H5T_IEEE_F64LE, std::move(inner));
+  };
+  w.orientation = element("orientation", {nn, 4});
+  w.angular_momentum = element("angular_momentum", {nn, 3});
+  w.rotational = true;
+}
+
 }  // namespace
 
 H5mdWriter::~H5mdWriter() {
@@ -264,6 +286,11 @@ void H5mdWriter::append(const H5mdFrame& f) {
   if (f.position->size() != w.n || f.velocity->size() != w.n || f.image->size() != w.n ||
       f.species->size() != w.n)
     throw std::logic_error("H5mdWriter::append: a frame of another particle count");
+  const bool rotational = f.orientation != nullptr;
+  if (rotational != (f.angular_momentum != nullptr) ||
+      (rotational && (f.orientation->size() != w.n || f.angular_momentum->size() != w.n)) ||
+      (w.frames > 0 && rotational != w.rotational))
+    throw std::logic_error("H5mdWriter::append: orientations in some frames only, or of another count");
   const int64_t step = static_cast<int64_t>(f.step);
   const double time = f.time * w.time_factor;
   const double edges[3] = {w.edges.x, w.edges.y, w.edges.z};
@@ -275,6 +302,7 @@ void H5mdWriter::append(const H5mdFrame& f) {
     velocity = &w.velocity_buf;
   }
   try {
+    if (rotational && !w.rotational) add_rotational(w);
     append_row(w.step, H5T_NATIVE_INT64, w.frames, &step);
     append_row(w.time, H5T_NATIVE_DOUBLE, w.frames, &time);
     append_row(w.edges_value, H5T_NATIVE_DOUBLE, w.frames, edges);
@@ -283,6 +311,10 @@ void H5mdWriter::append(const H5mdFrame& f) {
     append_row(w.velocity, H5T_NATIVE_DOUBLE, w.frames, velocity->data());
     append_row(w.image, H5T_NATIVE_INT32, w.frames, f.image->data());
     append_row(w.species, H5T_NATIVE_INT32, w.frames, w.species_buf.data());
+    if (rotational) {  // Quatd: s, x, y, z packed (asserted above)
+      append_row(w.orientation, H5T_NATIVE_DOUBLE, w.frames, f.orientation->data());
+      append_row(w.angular_momentum, H5T_NATIVE_DOUBLE, w.frames, f.angular_momentum->data());
+    }
     check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
   } catch (const std::runtime_error& e) {
     fail("at step " + std::to_string(f.step), e);

@@ -91,6 +91,12 @@ H5mdData read_h5md_frame(const std::string& path, std::size_t frame) {
   read_row(file, all + "velocity/value", H5T_NATIVE_DOUBLE, frame, d.velocity.data(), 3 * n);
   read_row(file, all + "image/value", H5T_NATIVE_INT32, frame, d.image.data(), 3 * n);
   read_row(file, all + "species/value", H5T_NATIVE_INT32, frame, d.species.data(), n);
+  if (H5Lexists(file, (all + "orientation").c_str(), H5P_DEFAULT) > 0) {
+    d.orientation.resize(n);
+    d.angular_momentum.resize(n);
+    read_row(file, all + "orientation/value", H5T_NATIVE_DOUBLE, frame, d.orientation.data(), 4 * n);
+    read_row(file, all + "angular_momentum/value", H5T_NATIVE_DOUBLE, frame, d.angular_momentum.data(), 3 * n);
+  }
   auto unit_of = [&](const std::string& dataset) {
     Handle ds(H5Dopen2(file, (all + dataset).c_str(), H5P_DEFAULT), H5Dclose, dataset.c_str());
     return text_attribute_of(ds, "unit");

@@ -294,7 +294,8 @@ void Simulation::emit_frame() {
   if (plan_->has_md()) {
     const ParticleData<double> p = particles();
     sink->frame(serial_, system_.box,
-                {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type});
+                {step_, static_cast<double>(step_) * params_.dt, &p.position, &p.velocity, &p.image, &p.type,
+                 p.rotational ? &p.orientation : nullptr, p.rotational ? &p.angmom : nullptr});
   }
   if (solvent_sys_) {
     const MpcdParticles p = solvent_particles();

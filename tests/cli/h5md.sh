@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `run --trajectory` writes H5MD 1.1 that h5py reads the way MDAnalysis's
 # H5MD reader does (groups, attributes, time-dependent elements with
-# step/time/value, box edges per frame), for an MD workload and the MPCD
-# solvent; the last frame is the run's final state, bit for bit (compared
+# step/time/value, box edges per frame), for an MD workload, orientational
+# particles (quaternions and angular momenta) and the MPCD solvent; the last frame is the run's final state, bit for bit (compared
 # with the final checkpoint). MDAnalysis opens the files as a Universe with
 # its defaults (units converted), in reduced and in physical units. A full
 # disk ends the run with exit 2 naming the file and the reason, and leaves
@@ -128,6 +128,30 @@ PY
 grep -qx "wrote $work/lj.h5md" "$work/lj.txt" && grep -qx "wrote $work/lj.ckpt" "$work/lj.txt" ||
   { echo "FAIL: no 'wrote' line for the trajectory or the checkpoint"; cat "$work/lj.txt"; exit 1; }
 check "$work/lj.h5md" "$work/lj.ckpt" 100 25 0.005 1000 "reduced units (LJ units"
+
+# Orientational particles (gb-liquid): two more time-dependent elements,
+# orientation (unit quaternions s, x, y, z) and angular_momentum (body
+# frame), sharing the position's step and time; an isotropic file has none.
+"$bin" run --backend cpu --filter 'gb-liquid.*N=64000' --param N=500 --steps 20 --every 10 \
+  --trajectory "$work/gb.h5md" > /dev/null
+"$py" - "$work/gb.h5md" "$work/lj.h5md" <<'PY'
+import sys
+import h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    pg = f["particles/trajectory"]
+    for name, width in (("orientation", 4), ("angular_momentum", 3)):
+        el = pg[name]
+        assert set(el) == {"step", "time", "value"}, (name, set(el))
+        assert el["value"].shape == (3, 500, width) and el["value"].dtype == np.float64, (name, el["value"].shape)
+        assert el["step"] == pg["position/step"] and el["time"] == pg["position/time"], name
+    q = pg["orientation/value"][()]
+    assert np.abs(np.linalg.norm(q, axis=2) - 1.0).max() < 1e-12  # unit quaternions
+    assert not np.array_equal(q[0], q[-1])  # the particles rotate
+    assert np.all(np.isfinite(pg["angular_momentum/value"][()]))
+with h5py.File(sys.argv[2], "r") as f:
+    assert "orientation" not in f["particles/trajectory"] and "angular_momentum" not in f["particles/trajectory"]
+print(f"ok: {sys.argv[1]}: orientations and angular momenta of 3 frames; none in an isotropic file")
+PY
 
 # MDAnalysis itself, with its defaults: Universe(FILE) (a *.h5md name picks its
 # H5MD reader), units converted to its Angstrom and ps. Reduced units come

@@ -4,7 +4,9 @@
 // h5py, as MDAnalysis reads it, by tests/cli/h5md.sh.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <filesystem>
 #include <string>
 
@@ -70,6 +72,66 @@ TEST(H5md, FramesReadBackExactly) {
     EXPECT_EQ(d.species[i], int32_t(f.type[i]));
   }
   EXPECT_THROW(read_h5md_frame(path, 3), InputError);
+  std::remove(path.c_str());
+}
+
+// Orientational particles: the body-to-space quaternion (s, x, y, z) and
+// the body-frame angular momentum of every frame, read back exactly; a file
+// without them reads none; a frame that drops them, or brings them late, is
+// a caller's error.
+TEST(H5md, OrientationsReadBackExactly) {
+  if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
+  const std::string path = temp_file("orient.h5");
+  std::remove(path.c_str());
+  const std::size_t n = 5;
+  auto orient = [&](int k) {
+    std::vector<Quatd> q;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double a = 0.3 * double(i) + 0.1 * k;  // unit: cos^2 + sin^2 (0.6^2 + 0.8^2)
+      q.push_back({std::cos(a), {0.6 * std::sin(a), 0.0, -0.8 * std::sin(a)}});
+    }
+    return q;
+  };
+  auto angmom = [&](int k) {
+    std::vector<Vec3d> l;
+    for (std::size_t i = 0; i < n; ++i) l.push_back({double(i) / 7.0, -double(k), 1e-3 * double(i * k)});
+    return l;
+  };
+  {
+    H5mdWriter w(path, n, Box(3.0), {});
+    for (int k = 0; k < 2; ++k) {
+      const Frame f = frame(n, k);
+      const std::vector<Quatd> q = orient(k);
+      const std::vector<Vec3d> l = angmom(k);
+      w.append({uint64_t(k), 0.1 * k, &f.pos, &f.vel, &f.img, &f.type, &q, &l});
+    }
+    const Frame f = frame(n, 2);
+    EXPECT_THROW(w.append({2, 0.2, &f.pos, &f.vel, &f.img, &f.type}), std::logic_error);
+    w.close();
+  }
+  const H5mdData d = read_h5md_frame(path, 1);
+  const std::vector<Quatd> q = orient(1);
+  const std::vector<Vec3d> l = angmom(1);
+  ASSERT_EQ(d.orientation.size(), n);
+  ASSERT_EQ(d.angular_momentum.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(d.orientation[i].s, q[i].s);
+    EXPECT_EQ(d.orientation[i].v.x, q[i].v.x);
+    EXPECT_EQ(d.orientation[i].v.z, q[i].v.z);
+    EXPECT_EQ(d.angular_momentum[i].x, l[i].x);
+    EXPECT_EQ(d.angular_momentum[i].z, l[i].z);
+  }
+  std::remove(path.c_str());
+  {  // isotropic frames, then one with orientations: refused
+    H5mdWriter w(path, n, Box(3.0), {});
+    const Frame f = frame(n, 0);
+    w.append({0, 0.0, &f.pos, &f.vel, &f.img, &f.type});
+    const std::vector<Quatd> q0 = orient(0);
+    const std::vector<Vec3d> l0 = angmom(0);
+    EXPECT_THROW(w.append({1, 0.1, &f.pos, &f.vel, &f.img, &f.type, &q0, &l0}), std::logic_error);
+    w.close();
+  }
+  EXPECT_TRUE(read_h5md_frame(path, 0).orientation.empty());
   std::remove(path.c_str());
 }
 

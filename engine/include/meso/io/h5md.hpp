@@ -12,6 +12,9 @@
 //     velocity/{step,time,value}       value: (frames, N, 3) f64
 //     image/{step,time,value}          value: (frames, N, 3) i32, periodic crossings
 //     species/{step,time,value}        value: (frames, N) i32, the particle type
+//     orientation/{step,time,value}    value: (frames, N, 4) f64, the body-to-space unit
+//                                      quaternion (s, x, y, z); orientational particles only
+//     angular_momentum/{step,time,value}  value: (frames, N, 3) f64, in the body frame
 //   /parameters/mesobench      workload, setup, backend, variant; box_origin (3) f64
 //
 // Each step (i64) and time (f64) dataset is the position's, hard-linked into
@@ -33,6 +36,7 @@
 #include <vector>
 
 #include "meso/box.hpp"
+#include "meso/physics/quaternion.hpp"
 #include "meso/physics/vec3.hpp"
 
 namespace meso::io {
@@ -79,6 +83,10 @@ struct H5mdFrame {
   const std::vector<Vec3d>* velocity = nullptr;
   const std::vector<Image>* image = nullptr;
   const std::vector<uint32_t>* species = nullptr;
+  // Orientational particles: both, in every frame of a file, or in none
+  // (the elements are made with the first frame that has them).
+  const std::vector<Quatd>* orientation = nullptr;
+  const std::vector<Vec3d>* angular_momentum = nullptr;
 };
 
 class H5mdWriter {
@@ -114,6 +122,8 @@ struct H5mdData {
   std::vector<Vec3d> position, velocity;
   std::vector<Image> image;
   std::vector<int32_t> species;
+  std::vector<Quatd> orientation;      // empty where the file has none
+  std::vector<Vec3d> angular_momentum;
 };
 // Throws InputError when the file lacks an element of the layout above.
 H5mdData read_h5md_frame(const std::string& path, std::size_t frame);
