@@ -155,7 +155,16 @@ class CudaMpcdDomain final : public MpcdDomainOp, public DeviceOp {
   // The device path (--transport nccl): nothing here waits for the device
   // but the ring, when kRing migrations are still unreported.
   bool device_records() const override { return true; }
-  std::size_t local_bound() const override { return ctx_.mpcd.n; }
+  std::size_t probe_leavers(const DomainSlab& s) override {
+    auto& m = ctx_.mpcd;
+    if (!m.loaded) throw_input_error("mpcd/domain: the cuda backend holds no MPCD solvent");
+    grow_buffer(code_, std::max<uint32_t>(m.n, 1));
+    mpcd_count_leavers<S4>(m.view(), {s.axis, s.lo, s.hi, s.length, s.width}, code_.data(), counts_.data(),
+                           ctx_.stream);
+    MESO_CUDA_CHECK(cudaMemcpyAsync(h_counts_, counts_.data(), sizeof h_counts_, cudaMemcpyDeviceToHost, ctx_.stream));
+    ctx_.synchronize();
+    return std::max(h_counts_[0], h_counts_[1]);
+  }
 
   const double* pack_messages(const DomainSlab& s, std::size_t capacity) override {
     auto& m = ctx_.mpcd;

@@ -134,6 +134,15 @@ void mpcd_pack_messages(MpcdView<S4> v, const SlabArgs& s, uint32_t cap, uint8_t
 }
 
 template <class S4>
+void mpcd_count_leavers(MpcdView<S4> v, const SlabArgs& s, uint8_t* code, uint32_t* w, cudaStream_t st) {
+  MESO_CUDA_CHECK(cudaMemsetAsync(w, 0, kAxisWords * sizeof(uint32_t), st));
+  if (!v.n) return;
+  // Lists of no entries: the leavers are counted, none stored.
+  leavers_kernel<S4><<<mpcd_migration::blocks(v.n), kMpcdMigrationBlock, 0, st>>>(v, s, code, nullptr, nullptr, 0u, w);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class S4>
 void mpcd_unpack_messages(MpcdView<S4> v, const double* in, const uint32_t* w, uint32_t cap, uint32_t* live,
                           cudaStream_t st) {
   const uint32_t b = mpcd_migration::blocks(2 * cap);
@@ -148,7 +157,8 @@ void mpcd_unpack_messages(MpcdView<S4> v, const double* in, const uint32_t* w, u
                                        uint32_t*, uint32_t*, uint32_t*, uint32_t*, uint32_t*, double*,          \
                                        cudaStream_t);                                                           \
   template void mpcd_unpack_messages<S4>(MpcdView<S4>, const double*, const uint32_t*, uint32_t, uint32_t*,     \
-                                         cudaStream_t);
+                                         cudaStream_t);                                                         \
+  template void mpcd_count_leavers<S4>(MpcdView<S4>, const SlabArgs&, uint8_t*, uint32_t*, cudaStream_t);
 MESO_INSTANTIATE(Double4)
 MESO_INSTANTIATE(float4)
 #undef MESO_INSTANTIATE

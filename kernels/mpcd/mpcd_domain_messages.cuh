@@ -84,6 +84,10 @@ template <class S4>
 void mpcd_pack_messages(MpcdView<S4> v, const SlabArgs& s, uint32_t cap, uint8_t* code, uint32_t* list0,
                         uint32_t* list1, uint32_t* holes, uint32_t* movers, uint32_t* w, uint32_t* acc,
                         uint32_t* faults, double* out, cudaStream_t st);
+// The leavers of slab s counted into w[kLo], w[kHi] (w zeroed here; code:
+// n words), nothing moved.
+template <class S4>
+void mpcd_count_leavers(MpcdView<S4> v, const SlabArgs& s, uint8_t* code, uint32_t* w, cudaStream_t st);
 // The two arrived messages at `in` appended at w[kKept], and *live set to the new count.
 template <class S4>
 void mpcd_unpack_messages(MpcdView<S4> v, const double* in, const uint32_t* w, uint32_t cap, uint32_t* live,

@@ -35,9 +35,10 @@ void MpiCommunicator::settle_solvent() {
 // since the last agreement, plus 256 (at least 1024), so that a message
 // holds what a face passes in a period with room for fluctuations (the
 // count of a face is about Poisson: at 1000 a period, twice is 30 standard
-// deviations) and a change of flow; the first, before any report, is a
-// 64th of the largest rank's particles. Messages are sent whole: a larger
-// factor costs bandwidth every period.
+// deviations) and a change of flow; the first is set the same way from the
+// first migration's leavers, counted on every rank before it (the one wait
+// for the device's counts). Messages are sent whole: a larger factor costs
+// bandwidth every period, and the solvent's arrays hold the bound it sets.
 void MpiCommunicator::agree_solvent(bool wait) {
   if (wait) {
     MpiTimer t{solvent_pack_s_};
@@ -46,27 +47,30 @@ void MpiCommunicator::agree_solvent(bool wait) {
     solvent_strays_ += r.strays;
     solvent_overflow_ += r.overflow;
   }
+  if (solvent_capacity_ == 0) {  // the first: from the leavers of the first migration, counted
+    MpiTimer t{solvent_pack_s_};
+    for (int a = 0; a < 3; ++a)
+      if (d_.grid[a] > 1) solvent_most_ = std::max(solvent_most_, solvent_->probe_leavers(slab(a)));
+  }
   MpiTimer t{mpi_s_};
-  const unsigned long long mine[4] = {solvent_most_, solvent_->local_bound(), solvent_strays_, solvent_overflow_};
-  unsigned long long all[4] = {0, 0, 0, 0};
-  MPI_Allreduce(mine, all, 4, MPI_UNSIGNED_LONG_LONG, MPI_MAX, cart_);
-  if (all[2] != 0 || all[3] != 0) {
+  const unsigned long long mine[3] = {solvent_most_, solvent_strays_, solvent_overflow_};
+  unsigned long long all[3] = {0, 0, 0};
+  MPI_Allreduce(mine, all, 3, MPI_UNSIGNED_LONG_LONG, MPI_MAX, cart_);
+  if (all[1] != 0 || all[2] != 0) {
     // An overflow leaves leavers behind, and they may stray next: both named.
     std::string why;
-    if (all[3] != 0)
-      why = "more solvent particles had to leave a rank across one face in a collision period than a migration "
-            "message holds (up to " + std::to_string(all[3]) + " on one rank, " + std::to_string(solvent_capacity_) +
-            " a message)";
     if (all[2] != 0)
+      why = "more solvent particles had to leave a rank across one face in a collision period than a migration "
+            "message holds (up to " + std::to_string(all[2]) + " on one rank, " + std::to_string(solvent_capacity_) +
+            " a message)";
+    if (all[1] != 0)
       why += (why.empty() ? "" : "; ") + std::string("solvent particles moved more than one domain in a collision ") +
-             "period (up to " + std::to_string(all[2]) + " on one rank: use fewer ranks or a shorter period)";
+             "period (up to " + std::to_string(all[1]) + " on one rank: use fewer ranks or a shorter period)";
     throw_input_error("MPCD: ", why, ". They stayed on the wrong rank, and the run is stopped");
   }
   if (solvent_fixed_capacity_ != 0)
     solvent_capacity_ = solvent_fixed_capacity_;
-  else if (solvent_capacity_ == 0)
-    solvent_capacity_ = std::max<unsigned long long>(all[1] / 64, 1024);
-  else if (all[0] != 0)
+  else if (solvent_capacity_ == 0 || all[0] != 0)
     solvent_capacity_ = std::max<unsigned long long>(2 * all[0] + 256, 1024);
   solvent_most_ = 0;
 }

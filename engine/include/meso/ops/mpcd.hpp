@@ -105,8 +105,9 @@ class MpcdDomainOp : public Operation {
     (void)wait;
     return {};
   }
-  // The particles this rank holds, or a bound on them (a first capacity).
-  virtual std::size_t local_bound() const { return 0; }
+  // The most leavers towards either side of slab s now, without moving
+  // any (waits for the device): the first capacity.
+  virtual std::size_t probe_leavers(const DomainSlab&) { return 0; }
   virtual void* device_stream() { return nullptr; }
 };
 
