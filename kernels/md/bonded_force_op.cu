@@ -30,12 +30,6 @@
 namespace meso::cuda {
 namespace {
 
-template <class T>
-void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
-  d.resize(h.size());
-  if (!h.empty()) MESO_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
-}
-
 template <class P>
 class CudaBondedForce final : public ForceOp, public DeviceForce {
   using S4 = typename P::S4;

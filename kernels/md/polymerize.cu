@@ -223,12 +223,6 @@ __global__ void tally_kernel(DeviceStats* __restrict__ st, AttemptCounts* __rest
   *c = AttemptCounts{};
 }
 
-template <class T>
-void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
-  d.resize(std::max<std::size_t>(h.size(), 1));
-  if (!h.empty()) MESO_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
-
 template <class P>
 class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
   using S4 = typename P::S4;
@@ -247,8 +241,8 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
     for (uint32_t t : ends) free[t] = 0;
     n_ends_ = uint32_t(ends.size());
     initial_ = uint64_t(std::count(free.begin(), free.end(), uint8_t{1}));
-    upload(free_, free);
-    upload(ends_d_, ends);
+    upload(free_, free, 1);
+    upload(ends_d_, ends, 1);
     growth_.resize(std::max<uint32_t>(n_ends_, 1));
     MESO_CUDA_CHECK(cudaMemset(growth_.data(), 0, growth_.bytes()));
     index_of_tag_.resize(std::max<uint32_t>(n, 1));

@@ -125,12 +125,6 @@ __global__ void grid_origin_kernel(MdscfGate gate, MdscfState* state, Vec3d lo, 
   state->lo = lo;
 }
 
-template <class T>
-void upload(DeviceBuffer<T>& d, const std::vector<T>& h) {
-  d.resize(h.size());
-  if (!h.empty()) MESO_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), d.bytes(), cudaMemcpyHostToDevice));
-}
-
 template <class P>
 class CudaMdscfForce final : public MdscfFieldOp, public DeviceForce {
   using S4 = typename P::S4;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "meso/cuda/check.hpp"
 
@@ -74,5 +75,14 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   std::size_t size_ = 0;
 };
+
+// Host data copied in once (set-up: the copy waits for itself): d resized to
+// h's size, or to `min_size` when h is smaller (a buffer a kernel takes even
+// when it is empty).
+template <class T>
+void upload(DeviceBuffer<T>& d, const std::vector<T>& h, std::size_t min_size = 0) {
+  d.resize(h.size() < min_size ? min_size : h.size());
+  if (!h.empty()) MESO_CUDA_CHECK(cudaMemcpy(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
 
 }  // namespace meso::cuda
