@@ -29,6 +29,14 @@ void MpiCommunicator::settle_solvent() {
   if (size_ > 1 && nccl_ && solvent_ && solvent_capacity_ != 0) agree_solvent(true);
 }
 
+void MpiCommunicator::take_solvent_reports(bool wait) {
+  MpiTimer t{solvent_pack_s_};
+  const MpcdDomainOp::MigrationReport r = solvent_->migration_report(wait);
+  solvent_most_ = std::max(solvent_most_, r.most);
+  solvent_strays_ += r.strays;
+  solvent_overflow_ += r.overflow;
+}
+
 // A fault (a particle that moved more than a domain, or leavers beyond a
 // message's capacity, which stay on the wrong rank) stops every rank here
 // at once. The capacity is twice the most leavers of one message reported
@@ -40,13 +48,7 @@ void MpiCommunicator::settle_solvent() {
 // for the device's counts). Messages are sent whole: a larger factor costs
 // bandwidth every period, and the solvent's arrays hold the bound it sets.
 void MpiCommunicator::agree_solvent(bool wait) {
-  if (wait) {
-    MpiTimer t{solvent_pack_s_};
-    const MpcdDomainOp::MigrationReport r = solvent_->migration_report(true);
-    solvent_most_ = std::max(solvent_most_, r.most);
-    solvent_strays_ += r.strays;
-    solvent_overflow_ += r.overflow;
-  }
+  if (wait) take_solvent_reports(true);
   if (solvent_capacity_ == 0) {  // the first: from the leavers of the first migration, counted
     MpiTimer t{solvent_pack_s_};
     for (int a = 0; a < 3; ++a)
@@ -91,13 +93,7 @@ void MpiCommunicator::migrate_solvent() {
 // (MpcdDomainOp::migration_report) and is agreed over the ranks every
 // kCapacityEvery migrations and after every run of steps (agree_solvent).
 void MpiCommunicator::migrate_solvent_device() {
-  {
-    MpiTimer t{solvent_pack_s_};
-    const MpcdDomainOp::MigrationReport r = solvent_->migration_report(false);
-    solvent_most_ = std::max(solvent_most_, r.most);
-    solvent_strays_ += r.strays;
-    solvent_overflow_ += r.overflow;
-  }
+  take_solvent_reports(false);
   if (solvent_capacity_ == 0 || solvent_migrations_ % kCapacityEvery == 0) agree_solvent(false);
   ++solvent_migrations_;
   const std::size_t c = solvent_capacity_, bytes = MpcdDomainOp::message_bytes(c);

@@ -103,6 +103,8 @@ class MpiCommunicator final : public Communicator {
   // Takes the solvent's reports (all, waiting, with `wait`), then over the
   // ranks: a fault stops every rank, and the capacity is set anew.
   void agree_solvent(bool wait);
+  // The reports of finished migrations (all, waiting, with `wait`) into the counts below.
+  void take_solvent_reports(bool wait);
   static constexpr uint64_t kCapacityEvery = 8;
   std::size_t solvent_capacity_ = 0;
   std::size_t solvent_fixed_capacity_ = 0;  // MESO_SOLVENT_CAPACITY, for tests and measurements
