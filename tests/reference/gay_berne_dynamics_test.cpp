@@ -16,6 +16,7 @@
 #include "meso/gay_berne_liquid.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
+#include "meso/testing/rotational_system.hpp"
 
 namespace {
 
@@ -25,22 +26,9 @@ std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<d
 
 // n GB particles at given positions and axes (body z), in a box of side L.
 System gb_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L) {
-  System sys;
-  sys.box = Box(L);
+  System sys = meso::testing::rotational_system(r, q, L, {0.5, 0.5, 0.0});
   sys.pair_style = PairStyle::gay_berne;
   sys.gay_berne = PairTable<physics::GayBerneParams>(1, physics::GayBerneParams{});
-  auto& p = sys.particles;
-  p.set_rotational(true);
-  p.resize(r.size());
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    p.position[i] = r[i];
-    p.orientation[i] = q[i];
-    p.tag[i] = uint32_t(i);
-    p.type[i] = 0;
-    p.velocity[i] = {0, 0, 0};
-    p.image[i] = {0, 0, 0};
-    p.inertia[i] = {0.5, 0.5, 0.0};
-  }
   return sys;
 }
 

@@ -14,6 +14,7 @@
 #include "meso/physics/rigid_body.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
+#include "meso/testing/rotational_system.hpp"
 
 namespace {
 
@@ -23,22 +24,9 @@ std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<d
 
 // Janus particles at given positions and orientations in a box of side L.
 System janus_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L) {
-  System sys;
-  sys.box = Box(L);
+  System sys = meso::testing::rotational_system(r, q, L, {0.1, 0.1, 0.0});
   sys.pair_style = PairStyle::janus;
   sys.janus = PairTable<physics::JanusParams>(1, physics::JanusParams{});
-  auto& p = sys.particles;
-  p.set_rotational(true);
-  p.resize(r.size());
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    p.position[i] = r[i];
-    p.orientation[i] = q[i];
-    p.tag[i] = uint32_t(i);
-    p.type[i] = 0;
-    p.velocity[i] = {0, 0, 0};
-    p.image[i] = {0, 0, 0};
-    p.inertia[i] = {0.1, 0.1, 0.0};
-  }
   return sys;
 }
 
