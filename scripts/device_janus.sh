@@ -7,8 +7,11 @@
 #   bench    GALAMOST Table 1: janus-triblock at L = 20, 40, 60, 80 in each of PRECISIONS
 #            (default "mixed single double") with BENCH_VARIANT added (default: the tpp part's
 #            fastest), REPEATS (5)
+#   gate     the janus-assembly long form (GATE_ARGS: --param ..., --variant), its JSON
+#   picture  janus-triblock at L = 20, seed 1, for PICTURE_STEPS (100000) with a trajectory, drawn
+#            with the gate's series by scripts/plot_janus_assembly.py (the trajectory is not kept)
 # The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
-# Usage: PARTS="tests sanitize tpp bench" scripts/device_janus.sh <output dir>
+# Usage: PARTS="tests sanitize tpp bench gate picture" scripts/device_janus.sh <output dir>
 set -u
 O=$1
 PARTS=${PARTS:-tests sanitize tpp bench}
@@ -49,5 +52,20 @@ print(best.split("tpp-", 1)[1][:-5])' "$O"/tpp-*.json)
       --repeats ${REPEATS:-5} --json "$O/bench-$p.json" > "$O/bench-$p.log" 2>&1
     stamp "bench $p rc=$?"
   done
+fi
+if part gate; then
+  timeout ${GATE_TIMEOUT:-400} "$MB" validate --filter janus-assembly --long --backend cuda ${GATE_ARGS:-} \
+    --json "$O/janus-assembly-long.json" > "$O/janus-assembly-long.log" 2>&1
+  stamp "gate rc=$? $(grep -E '^janus-assembly' "$O/janus-assembly-long.log" | tail -1)"
+fi
+if part picture; then
+  T=/tmp/janus-picture.h5
+  rm -f $T
+  timeout 300 "$MB" run --filter 'janus-triblock/.*L=20/' --backend cuda --param seed=1 \
+    --steps ${PICTURE_STEPS:-100000} --every ${PICTURE_EVERY:-50000} --trajectory $T > "$O/picture-run.log" 2>&1
+  stamp "picture run rc=$?"
+  python3 scripts/plot_janus_assembly.py --gate "$O/janus-assembly-long.json" --trajectory $T \
+    -o "$O/janus-assembly" > "$O/picture.log" 2>&1
+  stamp "picture rc=$? $(grep '^phase' "$O/janus-assembly-peaks.txt")"
 fi
 tar czf "$OUT/janus.tgz" -C "$O" . 2>/dev/null || true

@@ -27,6 +27,7 @@ Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& d
 Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
 Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data);
 Result run_rotational_equipartition(const Context& ctx);  // rotational-equipartition/
+Result run_janus_assembly(const Context& ctx);              // janus-assembly/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -115,6 +116,12 @@ const std::vector<Case>& all_cases() {
        "kT = 2, Langevin then NVE",
        run_rotational_equipartition,
        {"sample: steps sampled under Langevin and again in NVE"}},
+      {"janus-assembly",
+       "GALAMOST's soft triblock Janus particles (Zhu et al., J. Comput. Chem. 34, 2197 (2013)): a^R = 396, "
+       "a^A = 132, theta_m = 65 deg, nu = 0.5, rho = 3, kT = 1, leapfrog with Berendsen; the patch axes align "
+       "and the patches face as in the model's ordered columnar and body-centred tetragonal phases",
+       run_janus_assembly,
+       {"L: box edge", "time: run time per seed", "runs: independent seeds"}},
   };
   return cases;
 }

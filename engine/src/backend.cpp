@@ -16,6 +16,7 @@ const char* to_string(Integrator i) {
     case Integrator::nve: return "nve";
     case Integrator::nvt: return "nvt";
     case Integrator::langevin: return "langevin";
+    case Integrator::berendsen: return "berendsen";
   }
   return "?";
 }
@@ -26,7 +27,9 @@ Integrator parse_integrator(const std::string& name) {
   if (name == "nve") return Integrator::nve;
   if (name == "nvt") return Integrator::nvt;
   if (name == "langevin") return Integrator::langevin;
-  throw_input_error("integrator '", name, "' is unknown: allowed values are vv, gw, nve, nvt, langevin");
+  if (name == "berendsen") return Integrator::berendsen;
+  throw_input_error("integrator '", name,
+                    "' is unknown: allowed values are vv, gw, nve, nvt, langevin, berendsen");
 }
 
 void RunParams::validate() const {
@@ -35,12 +38,15 @@ void RunParams::validate() const {
   if (integrator == Integrator::groot_warren && !(lambda >= 0.0 && lambda <= 1.0))
     throw_input_error("lambda = ", lambda, " is invalid: it must be in [0, 1]");
   const int k = static_cast<int>(integrator);
-  if (k < 0 || k > static_cast<int>(Integrator::langevin))
-    throw_input_error("integrator = ", k, " is invalid: allowed vv, gw, nve, nvt, langevin");
-  if (integrator == Integrator::nvt || integrator == Integrator::langevin) require_positive("kT", kT);
-  if (integrator == Integrator::nvt) require_positive("tau", tau);
+  if (k < 0 || k > static_cast<int>(Integrator::berendsen))
+    throw_input_error("integrator = ", k, " is invalid: allowed vv, gw, nve, nvt, langevin, berendsen");
+  const bool thermostat = integrator == Integrator::nvt || integrator == Integrator::langevin ||
+                          integrator == Integrator::berendsen;
+  if (thermostat) require_positive("kT", kT);
+  if (integrator == Integrator::nvt || integrator == Integrator::berendsen) require_positive("tau", tau);
   if (integrator == Integrator::langevin) require_non_negative("Langevin gamma", gamma);
   if (integrator == Integrator::langevin) require_non_negative("Langevin gamma_r", gamma_r);
+  if (integrator == Integrator::berendsen) require_non_negative("Berendsen tau_r", tau_r);
 }
 
 void Backend::set_mpcd(const MpcdSystem&) {

@@ -39,9 +39,9 @@ std::unique_ptr<IntegrationMethodOp> create_method(Backend& b, const System& sys
   std::string name = std::string("integrate/") + to_string(rp.integrator);
   if (!sys.particles.rotational) return b.create_as<IntegrationMethodOp>(name);
   if (rp.integrator == Integrator::velocity_verlet) name = "integrate/nve";  // the same steps
-  if (name != "integrate/nve" && rp.integrator != Integrator::langevin)
+  if (name != "integrate/nve" && rp.integrator != Integrator::langevin && rp.integrator != Integrator::berendsen)
     throw_input_error("integrator ", to_string(rp.integrator), " has no rotational form for orientational "
-                      "particles: use nve (or vv) or langevin");
+                      "particles: use nve (or vv), langevin or berendsen");
   try {
     return b.create_as<IntegrationMethodOp>(name + "/aniso");
   } catch (const InputError& e) {

@@ -16,6 +16,8 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("integrate/langevin", make_cuda_langevin<P>);
     t.add("integrate/nve/aniso", [](CudaContext<P>& c) { return make_cuda_aniso<P>(c, false); });
     t.add("integrate/langevin/aniso", [](CudaContext<P>& c) { return make_cuda_aniso<P>(c, true); });
+    t.add("integrate/berendsen", [](CudaContext<P>& c) { return make_cuda_berendsen<P>(c, false); });
+    t.add("integrate/berendsen/aniso", [](CudaContext<P>& c) { return make_cuda_berendsen<P>(c, true); });
     t.add("reorder", make_cuda_reorder<P>);
     t.add("cell_list", make_cuda_cell_list<P>);
     t.add("neighbor_list", make_cuda_neighbor_list<P>);

@@ -44,6 +44,9 @@ std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx);
 // langevin: integrate/langevin/aniso, else integrate/nve/aniso.
 template <class P>
 std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>& ctx, bool langevin);
+// rotation: integrate/berendsen/aniso, else integrate/berendsen.
+template <class P>
+std::unique_ptr<Operation> make_cuda_berendsen(CudaContext<P>& ctx, bool rotation);
 // aniso_pair_force_op.cu: forces and torques of orientational particles.
 template <class P>
 std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx);

@@ -8,16 +8,20 @@
 //                           half also opens the step (folds_step_opening);
 //   integrate/langevin      CudaLangevin: BAOAB first half, the vv kick second;
 //   integrate/nve/aniso,    CudaAniso: translation and rotation of
-//   integrate/langevin/aniso  orientational particles (integrate_aniso.cu).
+//   integrate/langevin/aniso  orientational particles (integrate_aniso.cu);
+//   integrate/berendsen(/aniso)  CudaBerendsen: leapfrog, the whole step in
+//                           the first half (integrate_berendsen.cu).
 // The synchronous halves (engine interface) enqueue and wait; the noise and
 // the step number come from the device's StepControl (ctl->step + 1 is the
 // step a first half advances).
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "md/integrate_aniso.cuh"
+#include "md/integrate_berendsen.cuh"
 #include "md/integrate_langevin.cuh"
 #include "md/integrate_nose_hoover.cuh"
 #include "meso/ops/communicator.hpp"
@@ -58,6 +62,23 @@ class CudaMethod : public IntegrationMethodOp, public DeviceMethod {
     const RunParams& p = ctx_.params;
     // g = 3N - 3, as the reference
     return {p.kT, p.tau, p.gamma, physics::nose_hoover_dof(ctx_.n), p.seed};
+  }
+
+  // n device doubles summed over the ranks: on the device by the
+  // communicator's DeviceLinks (NCCL all-reduce on the stream), else
+  // through the host (waits).
+  void sum_over_ranks(const Communicator& comm, double* values, std::size_t n) {
+    if (const DeviceLinks* links = comm.device_links()) {
+      links->sum(values, n, ctx_.stream);
+      return;
+    }
+    std::vector<double> local(n);
+    MESO_CUDA_CHECK(cudaMemcpyAsync(local.data(), values, n * sizeof(double), cudaMemcpyDeviceToHost, ctx_.stream));
+    ctx_.synchronize();
+    for (double& x : local) x = comm.sum(x);
+    // From pageable memory: staged before the call returns.
+    MESO_CUDA_CHECK(cudaMemcpyAsync(values, local.data(), n * sizeof(double), cudaMemcpyHostToDevice, ctx_.stream));
+    ctx_.synchronize();
   }
 
   CudaContext<P>& ctx_;
@@ -170,22 +191,8 @@ class CudaNoseHoover final : public CudaMethod<P> {
   void fit_partials() {
     if (ke_partials_.size() < ke_blocks(ctx_.n)) ke_partials_.resize(ke_blocks(ctx_.n) + ke_blocks(ctx_.n) / 4);
   }
-  // ctl->nh.mv2 summed over the ranks: on the device by the communicator's
-  // DeviceLinks (NCCL all-reduce on the stream), else through the host.
-  void global_mv2() {
-    double* mv2 = &ctx_.ctl.data()->nh.mv2;
-    if (const DeviceLinks* links = comm_->device_links()) {
-      links->sum(mv2, 1, ctx_.stream);
-      return;
-    }
-    double local = 0.0;
-    MESO_CUDA_CHECK(cudaMemcpyAsync(&local, mv2, sizeof local, cudaMemcpyDeviceToHost, ctx_.stream));
-    ctx_.synchronize();
-    const double global = comm_->sum(local);
-    // From pageable memory: staged before the call returns.
-    MESO_CUDA_CHECK(cudaMemcpyAsync(mv2, &global, sizeof global, cudaMemcpyHostToDevice, ctx_.stream));
-    ctx_.synchronize();
-  }
+  // ctl->nh.mv2 summed over the ranks.
+  void global_mv2() { this->sum_over_ranks(*comm_, &ctx_.ctl.data()->nh.mv2, 1); }
 
   void ensure_nh_mv2() {
     if (ctx_.nh_mv2_known) return;
@@ -242,8 +249,57 @@ class CudaAniso final : public CudaMethod<P> {
   AnisoMethod method_;
 };
 
+template <class P>
+class CudaBerendsen final : public CudaMethod<P> {
+  using Base = CudaMethod<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  CudaBerendsen(CudaContext<P>& ctx, bool rotation) : Base(ctx), rotation_(rotation) {
+    if (rotation && !ctx.rotational)
+      throw_input_error("integrate/berendsen/aniso integrates orientational particles: the system has none");
+    sums_.resize(3);
+  }
+  // Several ranks: the sums are those of every rank's particles.
+  void set_communicator(const Communicator* comm) override {
+    comm_ = comm && comm->size() > 1 ? comm : nullptr;
+    n_total_ = 0;
+  }
+  void enqueue_first_half(const StepOpening*) override {
+    const BerendsenArgs b = args();
+    if (partials_.size() < 3 * berendsen_blocks(ctx_.n)) partials_.resize(3 * berendsen_blocks(ctx_.n));
+    const RotationalView<S4> rot = rotation_ ? ctx_.rotation() : RotationalView<S4>{};
+    berendsen_sums<S4>(ctx_.view(), rot, this->integrate_args(), b, partials_.data(), sums_.data(), ctx_.ctl.data(),
+                       ctx_.stream);
+    if (comm_) this->sum_over_ranks(*comm_, sums_.data(), 3);
+    berendsen_update<S4>(ctx_.view(), rot, this->integrate_args(), b, sums_.data(), ctx_.ctl.data(), ctx_.stream);
+  }
+  void enqueue_second_half() override {}
+  std::size_t device_bytes() const override { return partials_.bytes() + sums_.bytes(); }
+
+ private:
+  bool rotation_;
+  DeviceBuffer<double> partials_;  // 3 doubles per block
+  DeviceBuffer<double> sums_;      // sum m v^2, sum L_k^2 / I_k, the rotational degrees of freedom
+  const Communicator* comm_ = nullptr;
+  uint64_t n_total_ = 0;  // every rank's particles (several ranks; set at the first step)
+
+  BerendsenArgs args() {
+    const RunParams& rp = ctx_.params;
+    if (comm_ && n_total_ == 0) n_total_ = uint64_t(comm_->sum(double(ctx_.n)) + 0.5);
+    return {rp.kT, rp.tau, rp.tau_r > 0.0 ? rp.tau_r : rp.tau, physics::nose_hoover_dof(comm_ ? n_total_ : ctx_.n),
+            rotation_};
+  }
+
+};
+
 }  // namespace
 
+template <class P>
+std::unique_ptr<Operation> make_cuda_berendsen(CudaContext<P>& ctx, bool rotation) {
+  return std::make_unique<CudaBerendsen<P>>(ctx, rotation);
+}
 template <class P>
 std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>& ctx, bool langevin) {
   return std::make_unique<CudaAniso<P>>(ctx, langevin ? AnisoMethod::langevin : AnisoMethod::nve);
@@ -265,7 +321,8 @@ std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>& ctx) {
   template std::unique_ptr<Operation> make_cuda_verlet(CudaContext<P>&, bool);    \
   template std::unique_ptr<Operation> make_cuda_nose_hoover(CudaContext<P>&);     \
   template std::unique_ptr<Operation> make_cuda_langevin(CudaContext<P>&);        \
-  template std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>&, bool);
+  template std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>&, bool);     \
+  template std::unique_ptr<Operation> make_cuda_berendsen(CudaContext<P>&, bool);
 MESO_INSTANTIATE(PrecDouble)
 MESO_INSTANTIATE(PrecMixed)
 MESO_INSTANTIATE(PrecSingle)

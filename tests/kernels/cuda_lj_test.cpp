@@ -145,8 +145,8 @@ TEST(CudaLj, AtomicAndTiledListsAreTheSameForEveryTpp) {
 }
 
 // Each integrator for 100 steps (with rebuilds) in double against the
-// reference. Nose-Hoover's kinetic energy is summed in another order on the
-// GPU, so the trajectories separate by round-off amplified by the dynamics;
+// reference. Nose-Hoover's and Berendsen's kinetic energies are summed in
+// another order on the GPU, so the trajectories separate by round-off amplified by the dynamics;
 // the bound is 10x the separation of two reference runs whose starts differ
 // by 1e-13 (as for DPD).
 TEST(CudaLj, IntegratorsTrackReference) {
@@ -155,7 +155,7 @@ TEST(CudaLj, IntegratorsTrackReference) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const System sys = lj_liquid(seed, physics::LjMode::shift, 5000);
-  for (Integrator integ : {Integrator::nve, Integrator::nvt, Integrator::langevin}) {
+  for (Integrator integ : {Integrator::nve, Integrator::nvt, Integrator::langevin, Integrator::berendsen}) {
     RunParams rp;
     rp.integrator = integ;
     rp.kT = 1.2;

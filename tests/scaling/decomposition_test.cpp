@@ -15,7 +15,8 @@
 //     the single-rank run within a bound from round-off growth: 20 times the
 //     difference between two single-rank runs that differ only in the order
 //     particles are stored (hence summed), plus 1e-12 relative.
-// The MPCD solvent's tests: decomposition_mpcd_test.cpp.
+// The MPCD solvent's tests: decomposition_mpcd_test.cpp; the thermostats':
+// decomposition_thermostat_test.cpp.
 #include <mpi.h>
 
 #include <algorithm>
@@ -42,7 +43,10 @@ namespace meso::scaling {
 namespace {
 
 using test::backend;
+using test::Case;
 using test::cpu;
+using test::dpd_case;
+using test::lj_case;
 using test::kBackend;
 using test::world_rank;
 using test::world_size;
@@ -86,35 +90,6 @@ void expect_each_tag_once(const ParticleData<double>& p, std::size_t n, uint64_t
   ASSERT_EQ(p.n_local, n) << "particles after step " << step;
   for (std::size_t k = 0; k < n; ++k)
     ASSERT_EQ(p.tag[k], k) << "after step " << step << ": tag " << k << " is missing or duplicated";
-}
-
-struct Case {
-  const char* name;
-  System sys;
-  RunParams rp;
-};
-
-Case dpd_case() {
-  DpdFluidParams f;
-  f.n = 3000;  // L = 10: 8 ranks make domains of 5 > r_c + skin
-  f.seed = 7;
-  Case c{"dpd", make_dpd_fluid(f), {}};
-  c.rp.dt = 0.02;
-  c.rp.skin = 0.3;
-  c.rp.seed = 11;
-  return c;
-}
-
-Case lj_case() {
-  LjLiquidParams l;
-  l.n = 4000;
-  l.rho = 0.5;  // L = 20: 8 ranks make domains of 10 > r_c + skin = 2.8
-  l.seed = 3;
-  Case c{"lj", make_lj_liquid(l), {}};
-  c.rp.dt = 0.004;
-  c.rp.integrator = Integrator::nve;
-  c.rp.skin = 0.3;
-  return c;
 }
 
 // How the ghosts travelled in `many`: on CUDA ranks of one node (every
@@ -230,33 +205,6 @@ TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
     compare_with_one_rank(c, {r, 1, 1});
   }
   unsetenv("MESO_OVERLAP");
-}
-
-// On CUDA ranks the kinetic energy of each rank is summed on its device and
-// over the ranks between the second half-step and the thermostat update:
-// through the host (ipc), or by an NCCL all-reduce on the stream (nccl).
-void nose_hoover_follows_one_rank(Transport transport) {
-  SCOPED_TRACE(std::string("transport ") + to_string(transport));
-  Case c = lj_case();
-  c.rp.integrator = Integrator::nvt;
-  c.rp.kT = 1.2;
-  Simulation one(cpu(), c.sys, c.rp);
-  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, transport));
-  one.run(50);
-  many.run(50);
-  const IntegratorState a = one.integrator_state(), b = many.integrator_state();
-  const ThermoSample ta = one.thermo(), tb = many.thermo();
-  // xi integrates (T/kT - 1) from the global kinetic energy: the same on
-  // every rank and as on one rank, up to round-off growth.
-  EXPECT_NEAR(b.xi, a.xi, 1e-8 * std::max(1.0, std::fabs(a.xi)));
-  EXPECT_NEAR(tb.conserved_energy(), ta.conserved_energy(), 1e-7 * std::fabs(ta.conserved_energy()));
-}
-
-TEST(Decomposition, NoseHooverThermostatIsGlobal) {
-  nose_hoover_follows_one_rank(Transport::ipc);
-#ifdef MESO_DECOMPOSITION_CUDA
-  if (test::nccl_unavailable().empty()) nose_hoover_follows_one_rank(Transport::nccl);
-#endif
 }
 
 TEST(Decomposition, GrootWarrenPredictionReachesGhosts) {

@@ -1,7 +1,8 @@
 // Shared by the domain decomposition tests (decomposition_test.cpp,
 // decomposition_mpcd_test.cpp; both in decomposition_test and, built with
 // MESO_DECOMPOSITION_CUDA, decomposition_gpu_test): this rank and the number
-// of ranks, and the backend the ranks run (CPU reference or CUDA).
+// of ranks, the backend the ranks run (CPU reference or CUDA), and the DPD
+// and LJ systems they compare.
 #pragma once
 
 #include <mpi.h>
@@ -17,6 +18,7 @@
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #endif
+#include "meso/init.hpp"
 #include "meso/simulation.hpp"
 
 namespace meso::scaling::test {
@@ -56,5 +58,36 @@ inline constexpr const char* kBackend = "cpu";
 inline std::unique_ptr<Backend> backend(const Variant& v) { return std::make_unique<reference::CpuBackend<double>>(v); }
 inline std::unique_ptr<Backend> cpu() { return backend(Variant{}); }
 #endif
+
+// A system and its run parameters, as the tests compare them on one rank
+// and on many.
+struct Case {
+  const char* name;
+  System sys;
+  RunParams rp;
+};
+
+inline Case dpd_case() {
+  DpdFluidParams f;
+  f.n = 3000;  // L = 10: 8 ranks make domains of 5 > r_c + skin
+  f.seed = 7;
+  Case c{"dpd", make_dpd_fluid(f), {}};
+  c.rp.dt = 0.02;
+  c.rp.skin = 0.3;
+  c.rp.seed = 11;
+  return c;
+}
+
+inline Case lj_case() {
+  LjLiquidParams l;
+  l.n = 4000;
+  l.rho = 0.5;  // L = 20: 8 ranks make domains of 10 > r_c + skin = 2.8
+  l.seed = 3;
+  Case c{"lj", make_lj_liquid(l), {}};
+  c.rp.dt = 0.004;
+  c.rp.integrator = Integrator::nve;
+  c.rp.skin = 0.3;
+  return c;
+}
 
 }  // namespace meso::scaling::test

@@ -2,10 +2,13 @@
 // anisotropic particle model"): soft one-site triblock Janus particles, an
 // attractive patch at each pole (meso/physics/janus.hpp), a^R = 396,
 // a^A = 132, theta_m = 65 degrees, nu = 0.5, r_c = 1, at density 3 in boxes
-// of 20, 40, 60 and 80 (24,000 to 1,536,000 particles). GALAMOST integrates
-// them by leapfrog with a Berendsen thermostat; these run Langevin for
-// translation and rotation (gamma = 4.5, gamma_r = 1), kT = 1, dt = 0.005,
-// skin 0.3, from uniform random positions and patch axes.
+// of 20, 40, 60 and 80 (24,000 to 1,536,000 particles). Integrated as
+// GALAMOST does, by leapfrog with Berendsen scaling of translation and of
+// rotation (integrate/berendsen/aniso; the time constants 30 dt and 10 dt
+// of the Janus example of GALAMOST's successor PYGAMD), kT = 1, dt = 0.005,
+// skin 0.3, from uniform random positions and patch axes; Langevin for
+// translation and rotation (gamma = 4.5, gamma_r = 1) with
+// --param integrator=langevin.
 #include <cmath>
 #include <sstream>
 
@@ -41,6 +44,12 @@ class JanusTriblock final : public Workload {
               [g](BenchCase& c, const std::string& v) { g(c).janus.nu = parse_param_double("nu", v); });
     add_param("dt", "tau", "time step (0.005)", ParamRange{1e-06, 0.02},
               [](BenchCase& c, const std::string& v) { c.run.dt = parse_param_double("dt", v); });
+    add_param("integrator", "", "berendsen (leapfrog, GALAMOST's) or langevin (berendsen)",
+              [](BenchCase& c, const std::string& v) { c.run.integrator = parse_integrator(v); });
+    add_param("tau", "tau", "Berendsen time constant of translation (0.15)", ParamRange{1e-06, 1e6},
+              [](BenchCase& c, const std::string& v) { c.run.tau = parse_param_double("tau", v); });
+    add_param("tau_r", "tau", "Berendsen time constant of rotation (0.05)", ParamRange{1e-06, 1e6},
+              [](BenchCase& c, const std::string& v) { c.run.tau_r = parse_param_double("tau_r", v); });
     add_param("gamma", "m/tau", "translational Langevin drag (4.5)", ParamRange{0.0, 1000.0},
               [](BenchCase& c, const std::string& v) { c.run.gamma = parse_param_double("gamma", v); });
     add_param("gamma_r", "m r_c^2/tau", "rotational drag (1)", ParamRange{0.0, 1000.0},
@@ -61,7 +70,9 @@ class JanusTriblock final : public Workload {
       BenchCase c = make_case(p, false);
       c.run.dt = 0.005;
       c.run.skin = 0.3;
-      c.run.integrator = Integrator::langevin;
+      c.run.integrator = Integrator::berendsen;
+      c.run.tau = 30 * c.run.dt;
+      c.run.tau_r = 10 * c.run.dt;
       c.run.kT = p.kT;
       c.run.gamma = 4.5;
       c.run.gamma_r = 1.0;
@@ -94,9 +105,14 @@ class JanusTriblock final : public Workload {
     const auto& p = params_of<JanusTriblockParams>(c);
     p.validate();
     c.run.validate();
-    if (c.run.integrator != Integrator::langevin)
+    if (c.run.integrator != Integrator::berendsen && c.run.integrator != Integrator::langevin)
       throw_input_error("integrator=", to_string(c.run.integrator),
-                        " is not provided for janus-triblock: it runs langevin");
+                        " is not provided for janus-triblock: use berendsen or langevin");
+    const bool langevin = c.run.integrator == Integrator::langevin;
+    require_used(c, "tau", !langevin, "with integrator=berendsen");
+    require_used(c, "tau_r", !langevin, "with integrator=berendsen");
+    require_used(c, "gamma", langevin, "with integrator=langevin");
+    require_used(c, "gamma_r", langevin, "with integrator=langevin");
     check_list_step(c, p.kT, p.mass, p.janus.rcut);
   }
 
@@ -116,7 +132,8 @@ class JanusTriblock final : public Workload {
             {"a_att", p.janus.a_att}, {"theta_m_deg", p.janus.theta_m / kDegree}, {"nu", p.janus.nu},
             {"rc", p.janus.rcut}, {"triblock", p.janus.triblock}, {"mass", p.mass},
             {"inertia_perp", p.inertia_perp()}, {"seed", p.seed}, {"dt", run.dt}, {"skin", run.skin},
-            {"integrator", to_string(run.integrator)}, {"gamma", run.gamma}, {"gamma_r", run.gamma_r},
+            {"integrator", to_string(run.integrator)}, {"tau", run.tau}, {"tau_r", run.tau_r},
+            {"gamma", run.gamma}, {"gamma_r", run.gamma_r},
             {"box", {box[0], box[1], box[2]}}};
   }
 
@@ -129,7 +146,8 @@ class JanusTriblock final : public Workload {
        << " aR=" << exact_number(p.janus.a_rep) << " aA=" << exact_number(p.janus.a_att)
        << " theta_m=" << exact_number(p.janus.theta_m) << " nu=" << exact_number(p.janus.nu)
        << " rc=" << exact_number(p.janus.rcut) << " triblock=" << p.janus.triblock << " m=" << exact_number(p.mass)
-       << " init_seed=" << p.seed << " gamma_r=" << exact_number(c.run.gamma_r);
+       << " init_seed=" << p.seed << " gamma_r=" << exact_number(c.run.gamma_r)
+       << " tau_r=" << exact_number(c.run.tau_r);
     return os.str() + run_setup(c.run);
   }
 

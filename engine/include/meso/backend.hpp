@@ -33,6 +33,7 @@ enum class Integrator {
   nve,              // plain velocity Verlet (MD name; the same steps as velocity_verlet)
   nvt,              // Nose-Hoover, one thermostat variable, time constant tau
   langevin,         // BAOAB Langevin (Leimkuhler & Matthews 2013), drag gamma, Philox noise
+  berendsen,        // leapfrog with Berendsen scaling, time constant tau (GALAMOST's integrator)
 };
 
 const char* to_string(Integrator i);
@@ -45,14 +46,16 @@ struct RunParams {
   double skin = 0.3;           // Verlet skin added to the largest r_c
   uint32_t rebuild_every = 0;  // 0: rebuild when a particle moved > skin/2
   uint32_t seed = 1;           // key of the pair noise and of the Langevin noise
-  // Thermostats (nvt, langevin). kT is their target temperature; the DPD
+  // Thermostats (nvt, langevin, berendsen). kT is their target temperature; the DPD
   // thermostat lives in the pair force and its kT in the DPD table instead.
   double kT = 1.0;
-  double tau = 0.5;    // Nose-Hoover time constant (HOOMD-blue's tau)
+  double tau = 0.5;    // Nose-Hoover's (HOOMD-blue's tau) and Berendsen's time constant
   double gamma = 1.0;  // Langevin drag coefficient: F = -gamma v + noise (rate gamma/m)
   // Rotational Langevin drag of orientational particles: torque -gamma_r
   // omega_k + noise per body axis (rate gamma_r / I_k).
   double gamma_r = 1.0;
+  // Berendsen's time constant of rotation (GALAMOST's tauR); 0: tau.
+  double tau_r = 0.0;
 
   void validate() const;  // throws InputError naming the bad value
 };

@@ -10,6 +10,7 @@
 #include "meso/reference/janus_force.hpp"
 #include "meso/reference/ssd_water_force.hpp"
 #include "meso/reference/integrate_aniso.hpp"
+#include "meso/reference/integrate_berendsen.hpp"
 #include "meso/reference/integrate_langevin.hpp"
 #include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
@@ -48,6 +49,8 @@ void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   t.add("integrate/langevin", [](C& c) { return make_langevin(c); });
   t.add("integrate/nve/aniso", [](C& c) { return make_nve_aniso(c); });
   t.add("integrate/langevin/aniso", [](C& c) { return make_langevin_aniso(c); });
+  t.add("integrate/berendsen", [](C& c) { return make_berendsen(c, false); });
+  t.add("integrate/berendsen/aniso", [](C& c) { return make_berendsen(c, true); });
   t.add("domain", [](C& c) { return make_domain_storage(c); });
   t.add("mpcd/stream", [](C& c) { return make_mpcd_stream(c); });
   t.add("mpcd/sort", [](C& c) { return make_mpcd_sort(c); });

@@ -62,6 +62,38 @@ TEST(Janus, TriblockPolesAreAlikeDiblockOnesAreNot) {
   EXPECT_GT(janus_pair(d, -1.0 * ni, nj, di).energy, janus_pair(d, ni, nj, di).energy);
 }
 
+// The patch factor the structure analysis counts bonds by is the one the
+// energy weighs: U = U_rep - (a^A / 2) f^nu rho (1 - rho) for random pairs,
+// triblock and diblock; 30 degrees and 0 by hand.
+TEST(Janus, PatchFactorIsTheEnergys) {
+  EXPECT_NEAR(physics::janus_factor(0.6 * kE, at_angle(30.0), -1.0 * kE, JanusParams{}),
+              std::cos(kPi * 30.0 / 130.0), 1e-14);
+  EXPECT_EQ(physics::janus_factor(0.6 * kE, at_angle(90.0), -1.0 * kE, JanusParams{}), 0.0);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> u(0.05, 0.95);
+  int facing = 0;
+  for (const bool triblock : {true, false}) {
+    JanusParams jp;
+    jp.triblock = triblock;
+    JanusParams rep = jp;
+    rep.a_att = 0.0;
+    for (int k = 0; k < 2000; ++k) {
+      auto unit = [&] {
+        const Vec3d v{g(rng), g(rng), g(rng)};
+        return (1.0 / std::sqrt(dot(v, v))) * v;
+      };
+      const double rho = u(rng);
+      const Vec3d d = rho * unit(), ni = unit(), nj = unit();
+      const double f = physics::janus_factor(d, ni, nj, jp);
+      const double att = janus_pair(d, ni, nj, rep).energy - janus_pair(d, ni, nj, jp).energy;
+      EXPECT_NEAR(att, 0.5 * jp.a_att * std::pow(f, jp.nu) * rho * (1.0 - rho), 1e-9);
+      facing += f > 0.0;
+    }
+  }
+  EXPECT_GT(facing, 400);  // both kinds of pair were met
+}
+
 // Random pairs, patches inside and out (away from their edges, where f^nu
 // has an infinite slope): F_i = dU/dd and torque_i . a = -dU/dphi for a
 // rotation of n_i by phi about a, by central differences; and the pair's

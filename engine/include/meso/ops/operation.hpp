@@ -12,7 +12,7 @@
 //   pair_force/dpd, /lj    ForceOp              (force.hpp)
 //   bonded                 ForceOp: the topology's bonds and angles
 //   field/mdscf            MdscfFieldOp: the MD-SCF mean field (field.hpp)
-//   integrate/vv, gw, nve, nvt, langevin
+//   integrate/vv, gw, nve, nvt, langevin, berendsen
 //                          IntegrationMethodOp  (integration_method.hpp)
 //   polymerize             PolymerizeOp         (polymerize.hpp): chain growth
 //   domain                 DomainStorageOp      (domain_storage.hpp)

@@ -68,6 +68,22 @@ MESO_HD Lobe<T> lobe(T c, T k) {
 
 }  // namespace janus_detail
 
+// The patch factor f of the pair (0 unless both patches face the partner),
+// as janus_pair weighs the attraction: the structure analysis's measure of
+// a patch bond (meso/janus_assembly.hpp).
+template <class T>
+MESO_HD T janus_factor(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j, const JanusParams& p) {
+  using janus_detail::lobe;
+  const T r = sqrt(dot(d, d));
+  const T ci_raw = dot(n_i, d) / r, cj_raw = -dot(n_j, d) / r;
+  const T ci = p.triblock && ci_raw < T(0) ? -ci_raw : ci_raw;
+  const T cj = p.triblock && cj_raw < T(0) ? -cj_raw : cj_raw;
+  const T cm = T(cos(p.theta_m)), k = T(3.14159265358979323846) / (T(2) * T(p.theta_m));
+  if (!(ci > cm && cj > cm)) return T(0);
+  const T gi = lobe(ci, k).g, gj = lobe(cj, k).g;
+  return gi > T(0) && gj > T(0) ? gi * gj : T(0);
+}
+
 template <class T>
 MESO_HD JanusPair<T> janus_pair(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j, const JanusParams& p) {
   using janus_detail::lobe;

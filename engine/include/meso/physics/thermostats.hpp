@@ -9,6 +9,12 @@
 // conserved H = K + U + g kT (tau^2 xi^2/2 + eta).
 // Langevin BAOAB (Leimkuhler & Matthews 2013), the O step:
 //   v = c1 v + c2 R,  c1 = exp(-gamma dt/m),  c2 = sqrt((1 - c1^2) kT/m).
+// Berendsen (Berendsen et al., J. Chem. Phys. 81, 3684 (1984)), the weak
+// coupling GALAMOST's leapfrog uses: each step scales the velocities by
+//   lambda = sqrt(1 + (dt/tau) (kT/T - 1)),
+// so that T relaxes to kT as dT/dt = (kT - T)/tau; lambda is held to
+// [0.8, 1.25] per step (GROMACS's limits), so that a cold or empty start
+// cannot scale by an unbounded factor.
 #pragma once
 
 #include <cmath>
@@ -43,6 +49,16 @@ MESO_HD LangevinCoeffs langevin_coeffs(double gamma, double dt, double m, double
   using std::sqrt;
   const double c1 = exp(-gamma * dt / m);
   return {c1, sqrt((1.0 - c1 * c1) * kT / m)};
+}
+
+// Berendsen's scale of one step from the temperature T the velocities have
+// before it (T = 0: the largest scale; no velocity to scale either way).
+MESO_HD double berendsen_scale(double temperature, double kT, double dt, double tau) {
+  const double lo = 0.8, hi = 1.25;
+  if (!(temperature > 0.0)) return hi;
+  const double l2 = 1.0 + dt / tau * (kT / temperature - 1.0);
+  const double l = l2 > 0.0 ? std::sqrt(l2) : 0.0;
+  return l < lo ? lo : (l > hi ? hi : l);
 }
 
 }  // namespace meso::physics
