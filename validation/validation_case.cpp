@@ -28,6 +28,7 @@ Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
 Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data);
 Result run_rotational_equipartition(const Context& ctx);  // rotational-equipartition/
 Result run_janus_assembly(const Context& ctx);              // janus-assembly/
+Result run_ssd_water(const Context& ctx);                   // ssd-water/
 
 const char* to_string(Form f) { return f == Form::short_form ? "short" : "long"; }
 
@@ -122,6 +123,12 @@ const std::vector<Case>& all_cases() {
        "and the patches face as in the model's ordered columnar and body-centred tetragonal phases",
        run_janus_assembly,
        {"L: box edge", "time: run time per seed", "runs: independent seeds"}},
+      {"ssd-water",
+       "Fennell & Gezelter, J. Chem. Phys. 120, 9175 (2004): SSD/RF at 0.997 g/cm^3 and 298 K, the O-O "
+       "coordination number n_C = 4.4 and D = 2.32(6) x 10^-5 cm^2/s",
+       run_ssd_water,
+       {"N: molecules", "equilibrate: Langevin time before sampling, ps", "sample: NVE time sampled, ps",
+        "blocks: blocks of the NVE run for D", "fit_to: the longest lag of the MSD fit, ps"}},
   };
   return cases;
 }
