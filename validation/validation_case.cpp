@@ -122,7 +122,8 @@ const std::vector<Case>& all_cases() {
        "a^A = 132, theta_m = 65 deg, nu = 0.5, rho = 3, kT = 1, leapfrog with Berendsen; the patch axes align "
        "and the patches face as in the model's ordered columnar and body-centred tetragonal phases",
        run_janus_assembly,
-       {"L: box edge", "time: run time per seed", "runs: independent seeds"}},
+       {"L: box edge", "time: run time per seed", "runs: independent seeds", "dt: time step (0.005)",
+        "langevin: 1 for Langevin (gamma 4.5, gamma_r 1) instead of the leapfrog"}},
       {"ssd-water",
        "Fennell & Gezelter, J. Chem. Phys. 120, 9175 (2004): SSD/RF at 0.997 g/cm^3 and 298 K, the O-O "
        "coordination number n_C = 4.4 and D = 2.32(6) x 10^-5 cm^2/s",
