@@ -44,9 +44,9 @@ class LjLiquid final : public Workload {
               [](BenchCase& c, const std::string& v) {
                 c.run.rebuild_every = static_cast<uint32_t>(parse_param_uint("rebuild_every", v));
               });
-    add_param("integrator", "", "nvt (Nose-Hoover), nve, vv or langevin (nvt)",
+    add_param("integrator", "", "nvt (Nose-Hoover), nve, vv, langevin or berendsen (leapfrog) (nvt)",
               [](BenchCase& c, const std::string& v) { c.run.integrator = parse_integrator(v); });
-    add_param("tau", "tau", "Nose-Hoover time constant (0.5)", ParamRange{0.01, 1000.0},
+    add_param("tau", "tau", "Nose-Hoover or Berendsen time constant (0.5)", ParamRange{0.01, 1000.0},
               [](BenchCase& c, const std::string& v) { c.run.tau = parse_param_double("tau", v); });
     add_param("gamma", "m/tau", "Langevin drag, F = -gamma v + noise (integrator=langevin; 1)", ParamRange{0.0, 1000.0},
               [](BenchCase& c, const std::string& v) { c.run.gamma = parse_param_double("gamma", v); });
@@ -117,10 +117,11 @@ class LjLiquid final : public Workload {
     l.validate();
     c.run.validate();
     if (c.run.integrator == Integrator::groot_warren)
-      throw_input_error("integrator=gw is not provided for lj-liquid (Groot-Warren is a DPD scheme): use nvt, nve, vv "
-                        "or langevin");
+      throw_input_error("integrator=gw is not provided for lj-liquid (Groot-Warren is a DPD scheme): use nvt, nve, vv, "
+                        "langevin or berendsen");
     require_used(c, "ron", l.mode == physics::LjMode::xplor, "with mode=xplor");
-    require_used(c, "tau", c.run.integrator == Integrator::nvt, "with integrator=nvt");
+    require_used(c, "tau", c.run.integrator == Integrator::nvt || c.run.integrator == Integrator::berendsen,
+                 "with integrator=nvt or berendsen");
     require_used(c, "gamma", c.run.integrator == Integrator::langevin, "with integrator=langevin");
     check_list_step(c, l.kT, l.mass, l.rcut);
   }
