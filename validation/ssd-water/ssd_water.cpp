@@ -13,6 +13,7 @@
 
 #include "meso/block_average.hpp"
 #include "meso/init.hpp"
+#include "meso/linear_fit.hpp"
 #include "meso/progress.hpp"
 #include "meso/rdf.hpp"
 #include "meso/simulation.hpp"
@@ -51,7 +52,7 @@ double block_diffusion(const std::vector<std::vector<Vec3d>>& s, std::size_t fir
                        double dt_sample, double from, double to) {
   const std::size_t lag_a = std::max<std::size_t>(1, std::size_t(std::llround(from / dt_sample)));
   const std::size_t lag_b = std::min(count - 1, std::size_t(std::llround(to / dt_sample)));
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+  std::vector<double> lags, msds;
   for (std::size_t lag = lag_a; lag <= lag_b; ++lag) {
     double msd = 0.0;
     std::size_t origins = 0;
@@ -62,9 +63,10 @@ double block_diffusion(const std::vector<std::vector<Vec3d>>& s, std::size_t fir
       }
     msd /= double(origins) * double(s[first].size());
     const double t = double(lag) * dt_sample;
-    sx += t, sy += msd, sxx += t * t, sxy += t * msd, m += 1;
+    lags.push_back(t);
+    msds.push_back(msd);
   }
-  return (m * sxy - sx * sy) / (m * sxx - sx * sx) / 6.0;
+  return linear_fit(lags, msds, 2).slope / 6.0;
 }
 
 struct FirstShell {
