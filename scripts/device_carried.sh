@@ -2,7 +2,8 @@
 # .carry/bins.tar.xz (built here with -DCMAKE_CUDA_ARCHITECTURES=90) into
 # $BIN, puts the carried RE2 on the library path, and defines MB (mesobench),
 # part NAME (is NAME in $PARTS?), stamp MESSAGE (a timed line in
-# $O/status.txt) and counts LOG (of a GoogleTest log). Needs O (the output folder) and PARTS set.
+# $O/status.txt), counts LOG (of a GoogleTest log), aniso_tests KT and
+# sanitize KT FILTER. Needs O (the output folder) and PARTS set.
 mkdir -p "$O"
 BIN=/tmp/meso-bin
 mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
@@ -14,3 +15,19 @@ stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
 # "N ok, N skipped, N failed" of a GoogleTest log.
 counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed"; }
 { nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
+# aniso_tests KT: kernels_test's CudaAniso* first, then every test.
+aniso_tests() {
+  timeout 300 "$1" --gtest_color=no --gtest_filter='CudaAniso*' > "$O/aniso-tests.log" 2>&1
+  stamp "CudaAniso* rc=$? $(counts "$O/aniso-tests.log")"
+  timeout 400 "$1" --gtest_color=no > "$O/kernels-test.log" 2>&1
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
+}
+# sanitize KT FILTER: compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of FILTER.
+sanitize() {
+  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$1" --gtest_color=no --gtest_filter="$2" \
+    > "$O/memcheck.log" 2>&1
+  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+    "$1" --gtest_color=no --gtest_filter="$2" > "$O/racecheck.log" 2>&1
+  stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
+}

@@ -18,20 +18,8 @@ PARTS=${PARTS:-tests sanitize tpp bench}
 . scripts/device_carried.sh
 KT=$BIN/kernels_test
 SAN=${SANITIZE_FILTER:-CudaAniso.Janus*}
-if part tests; then
-  timeout 300 "$KT" --gtest_color=no --gtest_filter='CudaAniso*' > "$O/aniso-tests.log" 2>&1
-  stamp "CudaAniso* rc=$? $(counts "$O/aniso-tests.log")"
-  timeout 400 "$KT" --gtest_color=no > "$O/kernels-test.log" 2>&1
-  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
-fi
-if part sanitize; then
-  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$KT" --gtest_color=no --gtest_filter="$SAN" \
-    > "$O/memcheck.log" 2>&1
-  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
-    "$KT" --gtest_color=no --gtest_filter="$SAN" > "$O/racecheck.log" 2>&1
-  stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
-fi
+part tests && aniso_tests "$KT"
+part sanitize && sanitize "$KT" "$SAN"
 if part tpp; then
   for v in ${TPP_VARIANTS:-tpp=1 tpp=2 tpp=4 tpp=8 reorder=morton2,sort=100,tpp=4 nlist=atomic,tpp=4}; do
     timeout 200 "$MB" run --filter 'janus-triblock/.*L=40/' --backend cuda --variant precision=mixed,$v \

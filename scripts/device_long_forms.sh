@@ -16,6 +16,10 @@
 #       on the machine, so repeat the call while the machine is still warm.
 #       LONG_STEPS=N runs N NVE steps instead of 10^7 (e.g. 10^6, which one
 #       H200 does for one precision's 16 shards in about 2 minutes).
+#   scripts/device_long_forms.sh rigid     <bin> <out> [cases] [precisions]
+#       nve-drift-rigid and nve-drift-rigid-ssd long forms (default precision mixed), 8 shards
+#       each, as nve, with RIGID_VARIANT added (default tpp=32; 4 processes a GPU under MPS by
+#       default).
 #   scripts/device_long_forms.sh transient <bin> <out> <first> <last> <variant>
 #       poiseuille-transient long form: shards first..last of 10 (one repeat
 #       each), one per GPU.
@@ -33,7 +37,7 @@ nvidia-smi -L > "$O/gpus.txt"
 # MPS lets the small nve-drift systems of several processes share a GPU's SMs
 # at once (without it, processes time-slice). Fall back when it won't start.
 mps=0
-if [[ $what == nve ]] && command -v nvidia-cuda-mps-control > /dev/null; then
+if [[ $what == nve || $what == rigid ]] && command -v nvidia-cuda-mps-control > /dev/null; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
   if nvidia-cuda-mps-control -d && CUDA_VISIBLE_DEVICES=0 "$B/mesobench" run --backend cuda \
@@ -57,6 +61,31 @@ unit() {
   echo "$name rc=$? $((SECONDS - start))s" >> "$O/status.txt"
 }
 
+# shards <per_gpu>: runs the 8-way shards in ${jobs[@]} ("<name> <filter> <precision> <shard>"),
+# <per_gpu> processes a GPU, each under --time-limit; a finished shard file is kept, an
+# incomplete one continues (--resume), a missing one starts.
+shards() {
+  local per_gpu=$1 i=0 j name filter p s f files=()
+  for j in "${jobs[@]}"; do
+    read -r name filter p s <<< "$j"
+    f="$O/$name-$p-$s.json"
+    files+=("$f")
+    if [[ -f $f ]] && ! grep -q '"incomplete": true' "$f"; then continue; fi  # finished
+    while (($(jobs -rp | wc -l) >= ngpu * per_gpu)); do wait -n; done
+    if [[ -f $f ]]; then
+      what_to_do=(validate --resume "$f")
+    else
+      what_to_do=(validate --backend cuda --long --filter "$filter" --variant "precision=$p$VARIANT_EXTRA" --shard "$s/8")
+      [[ -n ${LONG_STEPS:-} ]] && what_to_do+=(--param "long_steps=$LONG_STEPS")
+    fi
+    unit $((i % ngpu)) "$name-$p-$s" "$B/mesobench" "${what_to_do[@]}" --time-limit @LIMIT@ --json "$f" &
+    i=$((i + 1))
+  done
+  wait
+  echo "finished shards: $(grep -L '"incomplete": true' "${files[@]}" 2> /dev/null | wc -l) of ${#jobs[@]}" \
+    >> "$O/status.txt"
+}
+
 case $what in
 probe)
   R="--backend cuda --repeats 3 --min-time 0.5 --warmup-time 0.3"
@@ -73,29 +102,23 @@ probe)
   ;;
 nve)
   modes=${1:-"shift xplor"} precs=${2:-"double mixed single"}
-  per_gpu=${PER_GPU:-$((mps ? 12 : 2))}
+  VARIANT_EXTRA=
   jobs=()
   for mode in $modes; do for p in $precs; do for s in 0 1 2 3 4 5 6 7; do
-    jobs+=("$mode $p $s")
+    jobs+=("nve-$mode nve-drift-$mode $p $s")
   done; done; done
-  i=0
-  for j in "${jobs[@]}"; do
-    read -r mode p s <<< "$j"
-    f="$O/nve-$mode-$p-$s.json"
-    if [[ -f $f ]] && ! grep -q '"incomplete": true' "$f"; then continue; fi  # finished
-    while (($(jobs -rp | wc -l) >= ngpu * per_gpu)); do wait -n; done
-    if [[ -f $f ]]; then
-      what_to_do=(validate --resume "$f")
-    else
-      what_to_do=(validate --backend cuda --long --filter "nve-drift-$mode" --variant "precision=$p" --shard "$s/8")
-      [[ -n ${LONG_STEPS:-} ]] && what_to_do+=(--param "long_steps=$LONG_STEPS")
-    fi
-    unit $((i % ngpu)) "nve-$mode-$p-$s" "$B/mesobench" "${what_to_do[@]}" --time-limit @LIMIT@ --json "$f" &
-    i=$((i + 1))
-  done
-  wait
-  echo "finished shards: $(grep -L '"incomplete": true' "$O"/nve-*.json 2> /dev/null | wc -l) of ${#jobs[@]}" \
-    >> "$O/status.txt"
+  shards ${PER_GPU:-$((mps ? 12 : 2))}
+  ;;
+rigid)
+  cases=${1:-"nve-drift-rigid nve-drift-rigid-ssd"} precs=${2:-mixed}
+  # 32 lanes a particle: at these small N the step is latency-bound; 16 shards side by side ran
+  # 4,160-4,344 steps a second each against 1,539 with the workloads' tpp=8 (one H200).
+  VARIANT_EXTRA=,${RIGID_VARIANT:-tpp=32}
+  jobs=()
+  for c in $cases; do for p in $precs; do for s in 0 1 2 3 4 5 6 7; do
+    jobs+=("$c ^$c\$ $p $s")
+  done; done; done
+  shards ${PER_GPU:-$((mps ? 4 : 2))}
   ;;
 transient)
   first=$1 last=$2 variant=$3

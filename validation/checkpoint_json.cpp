@@ -28,16 +28,30 @@ std::vector<T> unflat(const nlohmann::json& j, const char* key, std::size_t n) {
   return v;
 }
 
+// Quaternions as flat [s0, x0, y0, z0, s1, ...].
+nlohmann::json flat_quat(const std::vector<Quatd>& v, std::size_t n) {
+  nlohmann::json a = nlohmann::json::array();
+  for (std::size_t i = 0; i < n; ++i)
+    for (double c : {v[i].s, v[i].v.x, v[i].v.y, v[i].v.z}) a.push_back(c);
+  return a;
+}
+
+std::vector<Quatd> unflat_quat(const nlohmann::json& j, std::size_t n) {
+  const auto a = j.at("orientation").get<std::vector<double>>();
+  if (a.size() != 4 * n) throw_input_error("checkpoint: orientation has ", a.size(), " values, expected 4 x ", n);
+  std::vector<Quatd> q(n);
+  for (std::size_t i = 0; i < n; ++i) q[i] = {a[4 * i], {a[4 * i + 1], a[4 * i + 2], a[4 * i + 3]}};
+  return q;
+}
+
 }  // namespace
 
 nlohmann::json checkpoint_to_json(const Checkpoint& cp) {
   const auto& p = cp.particles;
-  // The resumable cases run isotropic particles; orientations would be lost.
-  if (p.rotational) throw_input_error("checkpoint_to_json: orientational particles are not stored in JSON");
   const std::vector<Vec3d> pos(p.position.begin(), p.position.begin() + p.n_local);
   const std::vector<Vec3d> vel(p.velocity.begin(), p.velocity.begin() + p.n_local);
   const std::vector<Image> img(p.image.begin(), p.image.begin() + p.n_local);
-  return {{"step", cp.step},
+  nlohmann::json j = {{"step", cp.step},
           {"xi", cp.integrator.xi},
           {"eta", cp.integrator.eta},
           {"n", p.n_local},
@@ -46,6 +60,16 @@ nlohmann::json checkpoint_to_json(const Checkpoint& cp) {
           {"image", flat(img)},
           {"type", std::vector<uint32_t>(p.type.begin(), p.type.begin() + p.n_local)},
           {"tag", std::vector<uint32_t>(p.tag.begin(), p.tag.begin() + p.n_local)}};
+  if (p.rotational) {
+    // Orientational particles: the body frame, its angular momentum and
+    // the moments of inertia (torques are recomputed, as forces are).
+    const std::vector<Vec3d> angmom(p.angmom.begin(), p.angmom.begin() + p.n_local);
+    const std::vector<Vec3d> inertia(p.inertia.begin(), p.inertia.begin() + p.n_local);
+    j["orientation"] = flat_quat(p.orientation, p.n_local);
+    j["angmom"] = flat(angmom);
+    j["inertia"] = flat(inertia);
+  }
+  return j;
 }
 
 Checkpoint checkpoint_from_json(const nlohmann::json& j) {
@@ -64,6 +88,13 @@ Checkpoint checkpoint_from_json(const nlohmann::json& j) {
     p.tag = j.at("tag").get<std::vector<uint32_t>>();
     if (p.type.size() != n || p.tag.size() != n)
       throw_input_error("checkpoint: type and tag must have n = ", n, " entries");
+    if (j.contains("orientation")) {
+      p.set_rotational(true);
+      p.orientation = unflat_quat(j, n);
+      p.angmom = unflat<Vec3d, double>(j, "angmom", n);
+      p.inertia = unflat<Vec3d, double>(j, "inertia", n);
+      p.torque.assign(n, Vec3d{0.0, 0.0, 0.0});
+    }
     return cp;
   } catch (const nlohmann::json::exception& e) {
     throw_input_error("checkpoint: ", e.what());

@@ -3,28 +3,62 @@
 #include <cmath>
 
 #include "meso/error.hpp"
+#include "meso/gay_berne_liquid.hpp"
 #include "meso/simulation.hpp"
+#include "meso/water.hpp"
 
 namespace meso::validation {
 
 RigidLiquid gay_berne_liquid(uint64_t n, uint64_t seed) {
+  GbLiquidParams params;
+  params.n = n;
+  params.rho = 0.30;
+  params.kT = 2.0;
+  params.seed = seed;
   RigidLiquid l;
-  l.params.n = n;
-  l.params.rho = 0.30;
-  l.params.kT = 2.0;
-  l.params.seed = seed;
+  l.model = "gay-berne GB(3, 5, 2, 1), r_cut 4, shifted";
+  l.start = make_gb_liquid(params);
+  l.kT = params.kT;
+  l.rho = params.rho;
   l.run.integrator = Integrator::nve;
   l.run.dt = 0.002;
   l.run.skin = 0.4;
-  l.run.kT = l.params.kT;
+  l.run.kT = params.kT;
   l.run.gamma = 1.0;
   l.run.gamma_r = 1.0;
   l.run.seed = static_cast<uint32_t>(seed);
+  l.window = 500;  // 1 tau
+  return l;
+}
+
+RigidLiquid ssd_water_liquid(uint64_t n, uint64_t seed) {
+  SsdWaterParams w;
+  w.n = n;
+  w.seed = seed;
+  const double ps = 1000.0 / water_units::kTimeFs;  // time units per ps
+  RigidLiquid l;
+  l.model = "SSD/RF water, 0.997 g/cm^3, 298.15 K, switched 7.7-9 A";
+  l.start = make_ssd_water(w);
+  l.kT = w.kT();
+  l.rho = water_units::number_density(w.density);
+  l.run.integrator = Integrator::nve;
+  l.run.dt = 2.0 / water_units::kTimeFs;  // 2 fs, as the ssd-water gate
+  l.run.skin = 1.0;
+  l.run.kT = w.kT();
+  l.run.gamma = w.mass / ps;  // 1 ps damping, as the ssd-water workload
+  l.run.gamma_r = (w.inertia.x + w.inertia.y + w.inertia.z) / 3.0 / ps;
+  l.run.seed = static_cast<uint32_t>(seed);
+  l.window = 500;  // 1 ps
+  // SSD/RF's LJ part: eps = 0.152 kcal/mol, sigma = 3.019 A, m = 18.0153
+  // amu: tau = sigma sqrt(m / eps) = 32.9 time units (1.6 ps).
+  l.lj_energy = w.ssd.epsilon;
+  l.lj_time = w.ssd.sigma * std::sqrt(w.mass / w.ssd.epsilon);
+  l.units = "A, kcal/mol, amu (time unit 48.888 fs)";
   return l;
 }
 
 System thermalized(const Context& ctx, const RigidLiquid& liquid, uint64_t steps) {
-  System sys = make_gb_liquid(liquid.params);
+  System sys = liquid.start;
   RunParams rp = liquid.run;
   rp.integrator = Integrator::langevin;
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);

@@ -25,6 +25,7 @@ Result run_living_polymerization(const Context& ctx);  // living-polymerization/
 Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
 Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
 Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
+Result run_nve_drift_rigid_ssd(const Context& ctx);
 Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data);
 Result run_rotational_equipartition(const Context& ctx);  // rotational-equipartition/
 Result run_janus_assembly(const Context& ctx);              // janus-assembly/
@@ -110,8 +111,17 @@ const std::vector<Case>& all_cases() {
        "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): Gay-Berne GB(3, 5, 2, 1) liquid, "
        "rho = 0.30, kT = 2",
        run_nve_drift_rigid,
-       {"runs: independent runs", "long_steps: NVE steps of the drift run"},
-       analyse_nve_drift_rigid},
+       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: ellipsoids"},
+       analyse_nve_drift_rigid,
+       true},
+      {"nve-drift-rigid-ssd",
+       "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 (protocol and bound); "
+       "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): SSD/RF water (Fennell & Gezelter, "
+       "J. Chem. Phys. 120, 9175 (2004)), 0.997 g/cm^3, 298 K, dt = 2 fs",
+       run_nve_drift_rigid_ssd,
+       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: molecules"},
+       analyse_nve_drift_rigid,
+       true},
       {"rotational-equipartition",
        "equipartition of kinetic energy: T_rot = T_trans = kT; Gay-Berne GB(3, 5, 2, 1) liquid, rho = 0.30, "
        "kT = 2, Langevin then NVE",
@@ -152,6 +162,38 @@ RunRange shard_runs(const Context& ctx, int runs) {
   r.first = k * base + std::min(k, extra);
   r.last = r.first + base + (k < extra ? 1 : 0);
   return r;
+}
+
+bool past_time_limit(const Context& ctx) {
+  return ctx.stop_at && std::chrono::steady_clock::now() >= *ctx.stop_at;
+}
+
+nlohmann::json run_repeats(const Context& ctx, int runs, const RepeatFn& one, bool& stopped) {
+  const RunRange range = shard_runs(ctx, runs);
+  const nlohmann::json* before = ctx.resume ? &ctx.resume->at("per_run") : nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  bool progressed = false;
+  stopped = false;
+  for (int r = range.first; r < range.last; ++r) {
+    const uint64_t seed = ctx.seed + static_cast<uint64_t>(r);
+    const nlohmann::json* from = nullptr;
+    if (before)
+      for (const auto& rec : *before)
+        if (rec.at("run").get<int>() == r) from = &rec;
+    if (from && !from->value("incomplete", false)) {
+      out.push_back(*from);
+      continue;
+    }
+    if (stopped || (progressed && past_time_limit(ctx))) {
+      stopped = true;
+      out.push_back(from ? *from : nlohmann::json{{"run", r}, {"seed", seed}, {"incomplete", true}});
+      continue;
+    }
+    out.push_back(one(r, seed, from));
+    stopped = out.back().value("incomplete", false);
+    progressed = true;
+  }
+  return out;
 }
 
 Result shard_result(const Context& ctx, std::string name, nlohmann::json data) {

@@ -69,7 +69,7 @@ struct CellGrid {
 
 double janus_facing_chance(const physics::JanusParams& jp) {
   const double cap = 1.0 - std::cos(jp.theta_m);  // both caps' share of the sphere (triblock)
-  return jp.triblock ? cap * cap : 0.25 * cap * cap;
+  return jp.two_patches() ? cap * cap : 0.25 * cap * cap;
 }
 
 JanusAssembly analyse_janus_assembly(const Box& box, const ParticleData<double>& p, const physics::JanusParams& jp) {

@@ -52,6 +52,24 @@ physics::LjMode parse_lj_mode(const std::string& name) {
   throw_input_error("LJ mode '", name, "' is unknown: allowed values are none, shift, xplor");
 }
 
+const char* to_string(physics::SoftShape s) {
+  switch (s) {
+    case physics::SoftShape::janus: return "janus";
+    case physics::SoftShape::triblock: return "triblock";
+    case physics::SoftShape::disk: return "disk";
+    case physics::SoftShape::rod: return "rod";
+  }
+  return "?";
+}
+
+physics::SoftShape parse_soft_shape(const std::string& name) {
+  if (name == "janus") return physics::SoftShape::janus;
+  if (name == "triblock") return physics::SoftShape::triblock;
+  if (name == "disk") return physics::SoftShape::disk;
+  if (name == "rod") return physics::SoftShape::rod;
+  throw_input_error("shape '", name, "' is unknown: allowed values are janus, triblock, disk, rod");
+}
+
 namespace {
 
 void validate_lj(const physics::LjPairParams& p) {
@@ -68,14 +86,25 @@ void validate_lj(const physics::LjPairParams& p) {
 }
 
 void validate_janus(const physics::JanusParams& p) {
+  using physics::SoftShape;
+  const int shape = static_cast<int>(p.shape);
+  if (shape < 0 || shape > 3)
+    throw_input_error("soft anisotropic shape = ", shape, " is invalid: allowed janus, triblock, disk, rod");
   require_non_negative("Janus a^R", p.a_rep);
-  require_non_negative("Janus a^A", p.a_att);
   require_positive("Janus nu", p.nu);
   require_positive("Janus r_cut", p.rcut);
+  if (p.shape == SoftShape::disk || p.shape == SoftShape::rod) {
+    // 1 - mu f^nu >= 0 for every f in [0, 1]: the repulsion stays a repulsion.
+    if (!(p.mu >= 0.0 && p.mu <= 1.0))
+      throw_input_error("mu = ", p.mu, " is invalid for the ", to_string(p.shape), ": allowed 0 .. 1");
+    return;
+  }
+  require_non_negative("Janus a^A", p.a_att);
   const double half_pi = 0.5 * std::acos(-1.0);
-  if (!(p.theta_m > 0.0 && p.theta_m <= (p.triblock ? half_pi : 2.0 * half_pi)))
+  if (!(p.theta_m > 0.0 && p.theta_m <= (p.two_patches() ? half_pi : 2.0 * half_pi)))
     throw_input_error("Janus theta_m = ", p.theta_m * 90.0 / half_pi, " degrees is invalid: it must lie in (0, ",
-                      p.triblock ? 90 : 180, "] (", p.triblock ? "a triblock's two patches" : "one patch", ")");
+                      p.two_patches() ? 90 : 180, "] (", p.two_patches() ? "a triblock's two patches" : "one patch",
+                      ")");
 }
 
 void validate_ssd(const physics::SsdParams& p) {

@@ -25,7 +25,7 @@ struct JanusEvaluator {
                        AnisoPair& out) const {
     // The evaluator's separation is d = r_j - r_i; the patch axes are body z.
     const physics::JanusPair<R> w =
-        physics::janus_pair(vec_cast<R>(-1.0 * dr), physics::body_axis_z(quat_cast<R>(qi)),
+        physics::soft_aniso_pair(vec_cast<R>(-1.0 * dr), physics::body_axis_z(quat_cast<R>(qi)),
                             physics::body_axis_z(quat_cast<R>(qj)), table[ti * ntypes + tj]);
     out = {vec_cast<double>(w.force_i), vec_cast<double>(w.torque_i), vec_cast<double>(w.torque_j),
            double(w.energy), double(w.virial)};

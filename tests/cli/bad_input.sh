@@ -135,6 +135,12 @@ expect_bad "--param ron does nothing in this run: it is used only with mode=xplo
 expect_bad "--param tau does nothing" run --filter 'lj-liquid' --param integrator=nve --param tau=1
 expect_bad "--param gamma does nothing" run --filter 'lj-liquid' --param gamma=2
 expect_bad "--param angle does nothing" run --filter 'srd-fluid.*L=10$' --param rule=at --param angle=90
+expect_bad "shape 'cube' is unknown: allowed values are janus, triblock, disk, rod" \
+  run --filter 'janus-triblock.*L=20/' --param shape=cube
+expect_bad "--param aA does nothing in this run: it is used only with shape=janus or triblock" \
+  run --filter 'janus-triblock.*L=20/' --param shape=disk --param aA=10
+expect_bad "--param mu does nothing in this run: it is used only with shape=disk or rod" \
+  run --filter 'janus-triblock.*L=20/' --param mu=0.5
 expect_bad "integrator=nvt is not provided for dpd-fluid" run --filter 'N=8192$' --param integrator=nvt
 expect_bad "integrator=gw is not provided for lj-liquid" run --filter 'lj-liquid' --param integrator=gw
 # gb-liquid: orientational particles run with langevin or nve, from an

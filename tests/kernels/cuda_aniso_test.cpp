@@ -1,6 +1,6 @@
 // GPU (label gpu): orientational particles on the CUDA backend against the
 // CPU reference on fresh random configurations: Gay-Berne, SSD/RF and soft
-// Janus (triblock and diblock) forces, torques, energy and virial in every
+// anisotropic (triblock and diblock Janus, disk, rod) forces, torques, energy and virial in every
 // precision and list builder and at several threads per particle (tpp), the
 // rotational integrators (nve/aniso, langevin/aniso, berendsen/aniso) over
 // 100 steps with rebuilds and reordering, and the refusal of interpenetrating
@@ -56,14 +56,14 @@ System ssd_water(uint64_t seed, uint64_t n) {
 }
 
 // Soft Janus particles at rho = 3 in a box of L (make_janus_triblock:
-// uniform random positions and patch axes), triblock or diblock, melted by
+// uniform random positions and axes) of any shape, melted by
 // `melt` Langevin steps on the reference (the random start's overlaps
 // relax in about 100).
-System janus(uint64_t seed, double L, bool triblock, uint64_t melt = 0) {
+System janus(uint64_t seed, double L, physics::SoftShape shape, uint64_t melt = 0) {
   JanusTriblockParams jp;
   jp.L = L;
   jp.seed = seed;
-  jp.janus.triblock = triblock;
+  jp.janus.shape = shape;
   System sys = make_janus_triblock(jp);
   if (!melt) return sys;
   RunParams rp;
@@ -184,14 +184,28 @@ TEST(CudaAniso, SsdForcesTorquesEnergyVirialMatchReference) {
   expect_forces_match(ssd_water(seed, 1000), rp, "SSD");
 }
 
-TEST(CudaAniso, JanusForcesTorquesEnergyVirialMatchReference) {
-  REQUIRE_GPU();
+// Soft anisotropic particles of two shapes on fresh random starts (seed
+// and seed + 1), 1536 in a box of 8.
+void expect_shapes_match(physics::SoftShape a, const char* name_a, physics::SoftShape b, const char* name_b) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   RunParams rp;
   rp.skin = 0.3;
-  expect_forces_match(janus(seed, 8.0, true), rp, "Janus triblock", true);
-  expect_forces_match(janus(seed + 1, 8.0, false), rp, "Janus diblock", true);
+  expect_forces_match(janus(seed, 8.0, a), rp, name_a, true);
+  expect_forces_match(janus(seed + 1, 8.0, b), rp, name_b, true);
+}
+
+TEST(CudaAniso, JanusForcesTorquesEnergyVirialMatchReference) {
+  REQUIRE_GPU();
+  expect_shapes_match(physics::SoftShape::triblock, "Janus triblock", physics::SoftShape::janus, "Janus diblock");
+}
+
+// The disk and rod (the same operation): f^nu's slope is infinite where f
+// -> 0 (an axis through the partner), the edge the Janus pairs have at
+// theta_m, so the same per-particle bounds.
+TEST(CudaAniso, DiskAndRodForcesTorquesEnergyVirialMatchReference) {
+  REQUIRE_GPU();
+  expect_shapes_match(physics::SoftShape::disk, "disk", physics::SoftShape::rod, "rod");
 }
 
 // max over particles of the distance between two runs' positions and of
@@ -286,7 +300,7 @@ TEST(CudaAniso, JanusIntegratorsTrackReference) {
   // and f^nu's slope is infinite at a patch's edge, so round-off grows
   // faster than in the Gay-Berne liquid (1e-13 to O(1) in 100 steps from
   // the random start).
-  expect_trajectories_track(janus(seed, 7.0, true, 400), rp, "Janus", 30);
+  expect_trajectories_track(janus(seed, 7.0, physics::SoftShape::triblock, 400), rp, "Janus", 30);
 }
 
 TEST(CudaAniso, SsdIntegratorsTrackReference) {

@@ -1,6 +1,7 @@
-// Soft Janus particles on the reference backend ("pair_force/janus"): a
-// pair through the whole machinery against the evaluator, momentum and
-// total angular momentum conserved in a free cluster under NVE, the
+// Soft anisotropic particles on the reference backend ("pair_force/janus"):
+// a pair through the whole machinery against the evaluator, momentum and
+// total angular momentum conserved in a free cluster under NVE (Janus,
+// triblock, disk, rod), the
 // janus-triblock builder's system, and a Langevin run that holds its bath.
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "meso/janus_triblock.hpp"
 #include "meso/physics/janus.hpp"
@@ -22,11 +24,14 @@ using namespace meso;
 
 std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<double>>(Variant{}); }
 
-// Janus particles at given positions and orientations in a box of side L.
-System janus_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L) {
+// Particles of a shape at given positions and orientations in a box of side L.
+System janus_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L,
+                    physics::SoftShape shape = physics::SoftShape::triblock) {
   System sys = meso::testing::rotational_system(r, q, L, {0.1, 0.1, 0.0});
   sys.pair_style = PairStyle::janus;
-  sys.janus = PairTable<physics::JanusParams>(1, physics::JanusParams{});
+  physics::JanusParams jp;
+  jp.shape = shape;
+  sys.janus = PairTable<physics::JanusParams>(1, jp);
   return sys;
 }
 
@@ -48,11 +53,13 @@ TEST(JanusDynamics, PairAcrossTheBoundaryMatchesTheEvaluator) {
   EXPECT_NEAR(sim.thermo().potential_energy, want.energy, 1e-12);
 }
 
-// A free cluster of 27 particles (1.0 apart, random axes, random velocities
-// and angular momenta) in a box of 40: NVE keeps the momentum and the total
-// angular momentum sum r x m v + L_space (the pair's torques balance its
-// force's moment, the drifts conserve it exactly).
-TEST(JanusDynamics, FreeClusterConservesMomentumAndAngularMomentum) {
+// A free cluster of 27 particles (0.8 apart, random axes, random velocities
+// and angular momenta) in a box of 40, of each shape: NVE keeps the momentum
+// and the total angular momentum sum r x m v + L_space (the pair's torques
+// balance its force's moment, the drifts conserve it exactly).
+class JanusShapes : public ::testing::TestWithParam<physics::SoftShape> {};
+
+TEST_P(JanusShapes, FreeClusterConservesMomentumAndAngularMomentum) {
   struct OneThread {
     int saved = omp_get_max_threads();
     OneThread() { omp_set_num_threads(1); }
@@ -68,7 +75,7 @@ TEST(JanusDynamics, FreeClusterConservesMomentumAndAngularMomentum) {
         r.push_back({0.8 * i, 0.8 * j, 0.8 * k});
         q.push_back(normalized(Quatd{g(rng), {g(rng), g(rng), g(rng)}}));
       }
-  System sys = janus_system(r, q, 40.0);
+  System sys = janus_system(r, q, 40.0, GetParam());
   for (std::size_t i = 0; i < r.size(); ++i) {
     sys.particles.velocity[i] = {0.5 * g(rng), 0.5 * g(rng), 0.5 * g(rng)};
     sys.particles.angmom[i] = {0.3 * g(rng), 0.3 * g(rng), 0.0};
@@ -91,6 +98,11 @@ TEST(JanusDynamics, FreeClusterConservesMomentumAndAngularMomentum) {
   EXPECT_LT(std::sqrt(dot(dj, dj)), 1e-10 * (1.0 + std::sqrt(dot(j0, j0))));
   EXPECT_LT(std::sqrt(dot(dm, dm)), 1e-12);
 }
+
+INSTANTIATE_TEST_SUITE_P(JanusDynamics, JanusShapes,
+                         ::testing::Values(physics::SoftShape::triblock, physics::SoftShape::janus,
+                                           physics::SoftShape::disk, physics::SoftShape::rod),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
 
 TEST(JanusDynamics, TriblockBuilderAndLangevinBath) {
   JanusTriblockParams jp;

@@ -91,6 +91,40 @@ TEST(CheckpointJson, RoundTripsBitForBit) {
   }
 }
 
+// Orientational particles: orientation, angular momentum and inertia come
+// back bit for bit (torques are recomputed, as forces are); a checkpoint
+// without them stays isotropic.
+TEST(CheckpointJson, RoundTripsOrientationsBitForBit) {
+  Checkpoint cp;
+  cp.particles.set_rotational(true);
+  cp.particles.resize(2);
+  cp.particles.orientation[0] = {0.1, {-1.0 / 3.0, 2.0 / 7.0, std::nextafter(0.5, 1.0)}};
+  cp.particles.orientation[1] = {-0.0, {1.0, 5e-324, -123.456}};
+  cp.particles.angmom[1] = {1e-300, -2.5, 1.0 / 3.0};
+  cp.particles.inertia[0] = {0.5, 0.5, 0.0};
+  cp.particles.inertia[1] = {1.7696, 0.6145, 1.155};
+  const Checkpoint back = checkpoint_from_json(nlohmann::json::parse(checkpoint_to_json(cp).dump()));
+  ASSERT_TRUE(back.particles.rotational);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto &q = cp.particles.orientation[i], &r = back.particles.orientation[i];
+    EXPECT_EQ(std::signbit(q.s), std::signbit(r.s));
+    EXPECT_EQ(q.s, r.s);
+    EXPECT_EQ(q.v.x, r.v.x);
+    EXPECT_EQ(q.v.y, r.v.y);
+    EXPECT_EQ(q.v.z, r.v.z);
+    EXPECT_EQ(cp.particles.angmom[i].x, back.particles.angmom[i].x);
+    EXPECT_EQ(cp.particles.angmom[i].z, back.particles.angmom[i].z);
+    EXPECT_EQ(cp.particles.inertia[i].y, back.particles.inertia[i].y);
+    EXPECT_EQ(back.particles.torque[i].x, 0.0);
+  }
+  Checkpoint plain;
+  plain.particles.resize(1);
+  EXPECT_FALSE(checkpoint_from_json(checkpoint_to_json(plain)).particles.rotational);
+  nlohmann::json cut = checkpoint_to_json(cp);
+  cut["orientation"].erase(cut["orientation"].begin());
+  EXPECT_THROW(checkpoint_from_json(cut), InputError);
+}
+
 TEST(CheckpointJson, RefusesATruncatedOne) {
   Checkpoint cp;
   cp.particles.resize(2);

@@ -59,10 +59,6 @@ std::vector<T> thin(const std::vector<T>& v, std::size_t max_points) {
   return out;
 }
 
-bool past(const Context& ctx) {
-  return ctx.stop_at && std::chrono::steady_clock::now() >= *ctx.stop_at;
-}
-
 // Runs repeat `run` (seed `seed`), or continues it from `from`, an incomplete
 // record of an earlier call. Returns its record; when ctx.stop_at passes
 // during the long run, an incomplete one holding the checkpoint and the
@@ -134,7 +130,7 @@ nlohmann::json one_run(const Context& ctx, const Protocol& pr, physics::LjMode m
   const uint64_t end = pr.short_steps + pr.long_steps, chunk = 50 * pr.long_every;
   bool ran = false;
   while (nve->step() < end) {
-    if (ran && past(ctx)) {
+    if (ran && past_time_limit(ctx)) {
       rec["incomplete"] = true;
       rec["long_t"] = t_long;
       rec["long_e_per_n"] = e_long;
@@ -232,33 +228,11 @@ Result analyse_nve_drift(const Context& ctx, physics::LjMode mode, const nlohman
 // Runs this shard's repeats; the per-repeat records go to data["per_run"].
 Result run_nve_drift(const Context& ctx, physics::LjMode mode) {
   const Protocol pr = protocol(ctx);
-  const RunRange range = shard_runs(ctx, pr.runs);
-  // Repeats a resumed shard finished before are kept; an incomplete one
-  // continues from its checkpoint; once the time limit passes (after this
-  // call has advanced at least one repeat), the rest are recorded as not
-  // started.
-  const nlohmann::json* before = ctx.resume ? &ctx.resume->at("per_run") : nullptr;
-  nlohmann::json runs = nlohmann::json::array();
-  bool stopped = false, progressed = false;
-  for (int r = range.first; r < range.last; ++r) {
-    const uint64_t seed = ctx.seed + static_cast<uint64_t>(r);
-    const nlohmann::json* from = nullptr;
-    if (before)
-      for (const auto& rec : *before)
-        if (rec.at("run").get<int>() == r) from = &rec;
-    if (from && !from->value("incomplete", false)) {
-      runs.push_back(*from);
-      continue;
-    }
-    if (stopped || (progressed && past(ctx))) {
-      stopped = true;
-      runs.push_back(from ? *from : nlohmann::json{{"run", r}, {"seed", seed}, {"incomplete", true}});
-      continue;
-    }
-    runs.push_back(one_run(ctx, pr, mode, r, seed, from));
-    stopped = runs.back().value("incomplete", false);
-    progressed = true;
-  }
+  bool stopped = false;
+  const nlohmann::json runs = run_repeats(
+      ctx, pr.runs,
+      [&](int r, uint64_t seed, const nlohmann::json* from) { return one_run(ctx, pr, mode, r, seed, from); },
+      stopped);
   const bool single = ctx.variant.precision != Precision::double_;
   nlohmann::json data = {{"N", pr.n},
                          {"rho", 0.4},

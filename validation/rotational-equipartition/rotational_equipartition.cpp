@@ -52,7 +52,7 @@ Result run_rotational_equipartition(const Context& ctx) {
   }
   pr.sample = static_cast<uint64_t>(knob(ctx, "sample", double(pr.sample)));
   const RigidLiquid liquid = gay_berne_liquid(pr.n, ctx.seed);
-  const double kT = liquid.params.kT, n = double(pr.n);
+  const double kT = liquid.kT, n = double(pr.n);
   progress::begin("rotational-equipartition", pr.thermalize + 2 * pr.sample);
   System sys = thermalized(ctx, liquid, pr.thermalize);
   // Under the thermostat: translation with 3N degrees of freedom (Langevin

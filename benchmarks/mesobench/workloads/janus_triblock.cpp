@@ -8,7 +8,8 @@
 // of the Janus example of GALAMOST's successor PYGAMD), kT = 1, dt = 0.005,
 // skin 0.3, from uniform random positions and patch axes; Langevin for
 // translation and rotation (gamma = 4.5, gamma_r = 1) with
-// --param integrator=langevin.
+// --param integrator=langevin. --param shape=disk|rod|janus gives the
+// model's other particles (the same force, GALAMOST's LZWForce).
 #include <cmath>
 #include <sstream>
 
@@ -42,6 +43,10 @@ class JanusTriblock final : public Workload {
               [g](BenchCase& c, const std::string& v) { g(c).janus.theta_m = parse_param_double("theta_m", v) * kDegree; });
     add_param("nu", "", "exponent of the patch factor (0.5)", ParamRange{0.01, 10.0},
               [g](BenchCase& c, const std::string& v) { g(c).janus.nu = parse_param_double("nu", v); });
+    add_param("shape", "", "triblock (a patch at each pole), janus (one), or the repulsive disk or rod",
+              [g](BenchCase& c, const std::string& v) { g(c).janus.shape = parse_soft_shape(v); });
+    add_param("mu", "", "disk and rod: side-by-side softening of a^R (1)", ParamRange{0.0, 1.0},
+              [g](BenchCase& c, const std::string& v) { g(c).janus.mu = parse_param_double("mu", v); });
     add_param("dt", "tau", "time step (0.005)", ParamRange{1e-06, 0.02},
               [](BenchCase& c, const std::string& v) { c.run.dt = parse_param_double("dt", v); });
     add_param("integrator", "", "berendsen (leapfrog, GALAMOST's) or langevin (berendsen)",
@@ -113,6 +118,10 @@ class JanusTriblock final : public Workload {
     require_used(c, "tau_r", !langevin, "with integrator=berendsen");
     require_used(c, "gamma", langevin, "with integrator=langevin");
     require_used(c, "gamma_r", langevin, "with integrator=langevin");
+    const bool patches = p.janus.shape == physics::SoftShape::janus || p.janus.shape == physics::SoftShape::triblock;
+    require_used(c, "aA", patches, "with shape=janus or triblock");
+    require_used(c, "theta_m", patches, "with shape=janus or triblock");
+    require_used(c, "mu", !patches, "with shape=disk or rod");
     check_list_step(c, p.kT, p.mass, p.janus.rcut);
   }
 
@@ -121,7 +130,12 @@ class JanusTriblock final : public Workload {
   std::string name_parameters(const BenchCase& c) const override {
     const auto& p = params_of<JanusTriblockParams>(c);
     std::ostringstream os;
-    os << "L=" << format_number(p.L) << "/theta_m=" << format_number(p.janus.theta_m / kDegree) << "/N=" << p.n();
+    os << "L=" << format_number(p.L);
+    if (p.janus.shape == physics::SoftShape::disk || p.janus.shape == physics::SoftShape::rod)
+      os << "/" << to_string(p.janus.shape) << "/mu=" << format_number(p.janus.mu);
+    else
+      os << (p.janus.two_patches() ? "" : "/janus") << "/theta_m=" << format_number(p.janus.theta_m / kDegree);
+    os << "/N=" << p.n();
     return os.str();
   }
 
@@ -130,7 +144,7 @@ class JanusTriblock final : public Workload {
     const RunParams& run = c.run;
     return {{"pair_style", "janus"}, {"rho", p.rho}, {"kT", p.kT}, {"a_rep", p.janus.a_rep},
             {"a_att", p.janus.a_att}, {"theta_m_deg", p.janus.theta_m / kDegree}, {"nu", p.janus.nu},
-            {"rc", p.janus.rcut}, {"triblock", p.janus.triblock}, {"mass", p.mass},
+            {"rc", p.janus.rcut}, {"shape", to_string(p.janus.shape)}, {"mu", p.janus.mu}, {"mass", p.mass},
             {"inertia_perp", p.inertia_perp()}, {"seed", p.seed}, {"dt", run.dt}, {"skin", run.skin},
             {"integrator", to_string(run.integrator)}, {"tau", run.tau}, {"tau_r", run.tau_r},
             {"gamma", run.gamma}, {"gamma_r", run.gamma_r},
@@ -145,7 +159,8 @@ class JanusTriblock final : public Workload {
     os << "L=" << exact_number(p.L) << " rho=" << exact_number(p.rho) << " kT0=" << exact_number(p.kT)
        << " aR=" << exact_number(p.janus.a_rep) << " aA=" << exact_number(p.janus.a_att)
        << " theta_m=" << exact_number(p.janus.theta_m) << " nu=" << exact_number(p.janus.nu)
-       << " rc=" << exact_number(p.janus.rcut) << " triblock=" << p.janus.triblock << " m=" << exact_number(p.mass)
+       << " rc=" << exact_number(p.janus.rcut) << " shape=" << to_string(p.janus.shape)
+       << " mu=" << exact_number(p.janus.mu) << " m=" << exact_number(p.mass)
        << " init_seed=" << p.seed << " gamma_r=" << exact_number(c.run.gamma_r)
        << " tau_r=" << exact_number(c.run.tau_r);
     return os.str() + run_setup(c.run);

@@ -51,7 +51,7 @@ class PairTable {
 // chosen per type pair by `table_of`), Gay-Berne ellipsoids (the `gay_berne`
 // table; forces and torques on orientational particles,
 // ParticleData::rotational), SSD/RF water (the `ssd` table; likewise),
-// GALAMOST's soft Janus particles (the `janus` table; likewise), or
+// GALAMOST's soft anisotropic particles (the `janus` table; likewise), or
 // none (no pair force, no cell or neighbor list: a hybrid particle-field
 // model whose intermolecular forces come from the MD-SCF field, plus bonded
 // forces). One style per system.
@@ -60,6 +60,8 @@ const char* to_string(PairStyle s);
 PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "janus" | "none"
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
+const char* to_string(physics::SoftShape s);
+physics::SoftShape parse_soft_shape(const std::string& name);  // "janus" | "triblock" | "disk" | "rod"
 
 struct System {
   Box box;
@@ -78,8 +80,9 @@ struct System {
   PairTable<physics::GayBerneParams> gay_berne{1};
   // Read when pair_style == ssd: SSD/RF water (meso/physics/ssd_water.hpp).
   PairTable<physics::SsdParams> ssd{1};
-  // Read when pair_style == janus: soft Janus particles, patch axis along
-  // body z (meso/physics/janus.hpp).
+  // Read when pair_style == janus: GALAMOST's soft anisotropic particles
+  // (Janus, triblock Janus, disk, rod), axis along body z
+  // (meso/physics/janus.hpp).
   PairTable<physics::JanusParams> janus{1};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every

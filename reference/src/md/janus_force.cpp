@@ -28,7 +28,7 @@ struct JanusEvaluator {
   }
   bool pair(std::size_t i, std::size_t j, const Vec3d& dr, Result& out) const {
     // The evaluator's separation is d = r_j - r_i; the patch axes are body z.
-    out = physics::janus_pair(-1.0 * dr, physics::body_axis_z(quat_cast<double>(p->orientation[i])),
+    out = physics::soft_aniso_pair(-1.0 * dr, physics::body_axis_z(quat_cast<double>(p->orientation[i])),
                               physics::body_axis_z(quat_cast<double>(p->orientation[j])),
                               table[p->type[i] * ntypes + p->type[j]]);
     return true;

@@ -52,7 +52,7 @@ TEST(Janus, PartialPatchByHand) {
 
 TEST(Janus, TriblockPolesAreAlikeDiblockOnesAreNot) {
   JanusParams tri, di;
-  di.triblock = false;
+  di.shape = physics::SoftShape::janus;
   const Vec3d d{0.4, 0.3, -0.2}, ni = at_angle(20.0), nj = -1.0 * at_angle(10.0);
   const auto a = janus_pair(d, ni, nj, tri), b = janus_pair(d, -1.0 * ni, nj, tri);
   EXPECT_NEAR(a.energy, b.energy, 1e-12);
@@ -75,7 +75,7 @@ TEST(Janus, PatchFactorIsTheEnergys) {
   int facing = 0;
   for (const bool triblock : {true, false}) {
     JanusParams jp;
-    jp.triblock = triblock;
+    jp.shape = triblock ? physics::SoftShape::triblock : physics::SoftShape::janus;
     JanusParams rep = jp;
     rep.a_att = 0.0;
     for (int k = 0; k < 2000; ++k) {
@@ -108,7 +108,7 @@ TEST(Janus, ForcesAndTorquesAreTheEnergysDerivatives) {
   };
   for (const bool triblock : {true, false}) {
     JanusParams prm;
-    prm.triblock = triblock;
+    prm.shape = triblock ? physics::SoftShape::triblock : physics::SoftShape::janus;
     const double cm = std::cos(prm.theta_m);
     int patched = 0;
     for (int trial = 0; trial < 400; ++trial) {

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
@@ -33,13 +34,19 @@
 
 namespace meso::physics {
 
+// The particle's kind: one patch (diblock Janus), a patch at each pole
+// (triblock, |cos theta|), or the repulsive disk and rod.
+enum class SoftShape : uint8_t { janus, triblock, disk, rod };
+
 struct JanusParams {
   double a_rep = 396.0;  // a^R: the soft repulsion
-  double a_att = 132.0;  // a^A: the patches' attraction
-  double theta_m = 65.0 * 3.14159265358979323846 / 180.0;  // the patch's half angle, radians
+  double a_att = 132.0;  // a^A: the patches' attraction (Janus shapes)
+  double theta_m = 65.0 * 3.14159265358979323846 / 180.0;  // the patch's half angle, radians (Janus)
   double nu = 0.5;
+  double mu = 1.0;  // the side-by-side softening, 0 .. 1 (disk and rod)
   double rcut = 1.0;
-  bool triblock = true;  // a patch at each pole (|cos theta|); false: one (diblock Janus)
+  SoftShape shape = SoftShape::triblock;
+  MESO_HD bool two_patches() const { return shape == SoftShape::triblock; }
 };
 
 // Force on i, torques on i and j, energy and virial (r_i - r_j) . F_i of one pair.
@@ -76,8 +83,8 @@ MESO_HD T janus_factor(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j,
   using janus_detail::lobe;
   const T r = sqrt(dot(d, d));
   const T ci_raw = dot(n_i, d) / r, cj_raw = -dot(n_j, d) / r;
-  const T ci = p.triblock && ci_raw < T(0) ? -ci_raw : ci_raw;
-  const T cj = p.triblock && cj_raw < T(0) ? -cj_raw : cj_raw;
+  const T ci = p.two_patches() && ci_raw < T(0) ? -ci_raw : ci_raw;
+  const T cj = p.two_patches() && cj_raw < T(0) ? -cj_raw : cj_raw;
   const T cm = T(cos(p.theta_m)), k = T(3.14159265358979323846) / (T(2) * T(p.theta_m));
   if (!(ci > cm && cj > cm)) return T(0);
   const T gi = lobe(ci, k).g, gj = lobe(cj, k).g;
@@ -92,8 +99,8 @@ MESO_HD JanusPair<T> janus_pair(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3
   const T rho = r / rc, w = T(1) - rho;
   // Patch cosines and the signs that make them |n . e| for a triblock.
   const T ci_raw = dot(n_i, e), cj_raw = -dot(n_j, e);
-  const T si = p.triblock && ci_raw < T(0) ? T(-1) : T(1);
-  const T sj = p.triblock && cj_raw < T(0) ? T(-1) : T(1);
+  const T si = p.two_patches() && ci_raw < T(0) ? T(-1) : T(1);
+  const T sj = p.two_patches() && cj_raw < T(0) ? T(-1) : T(1);
   const T ci = si * ci_raw, cj = sj * cj_raw;
   const T cm = T(cos(p.theta_m));
   const T a_rep = T(p.a_rep), a_att = T(p.a_att);
@@ -126,6 +133,60 @@ MESO_HD JanusPair<T> janus_pair(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3
   out.force_i = (du_drho / rc) * e + grad;
   out.virial = -dot(d, out.force_i);
   return out;
+}
+
+// The disk's and rod's pair: U = (a^R / 2) (1 - mu phi) (1 - rho)^2 with
+// phi = f^nu a function of c_i = n_i . e, c_j = n_j . e and n_i . n_j.
+// Where f = 0 (on the measure-zero set where phi's slope is infinite for
+// nu < 1) only the repulsion acts.
+template <class T>
+MESO_HD JanusPair<T> disk_rod_pair(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j, const JanusParams& p) {
+  const T rc = T(p.rcut), r = sqrt(dot(d, d));
+  const Vec3<T> e = (T(1) / r) * d;
+  const T rho = r / rc, w = T(1) - rho, half_a = T(0.5) * T(p.a_rep);
+  const T ci = dot(n_i, e), cj = dot(n_j, e);
+  // phi and its partial derivatives in c_i, c_j and n_i . n_j.
+  T phi = T(0), phi_ci = T(0), phi_cj = T(0), phi_nn = T(0);
+  if (p.shape == SoftShape::rod) {
+    const T si2 = T(1) - ci * ci, sj2 = T(1) - cj * cj;  // sin^2 theta
+    if (si2 > T(0) && sj2 > T(0)) {
+      phi = pow(si2 * sj2, T(0.5) * T(p.nu));  // (sin_i sin_j)^nu
+      phi_ci = -T(p.nu) * phi * ci / si2;
+      phi_cj = -T(p.nu) * phi * cj / sj2;
+    }
+  } else {
+    const T h = dot(n_i, n_j) - ci * cj;  // (n_i x e) . (n_j x e)
+    if (h != T(0)) {
+      const T ah = h < T(0) ? -h : h;
+      phi = pow(ah, T(p.nu));
+      const T dphi_dh = T(p.nu) * phi / h;  // sign(h) nu |h|^(nu - 1)
+      phi_ci = -dphi_dh * cj;
+      phi_cj = -dphi_dh * ci;
+      phi_nn = dphi_dh;
+    }
+  }
+  const T soft = T(1) - T(p.mu) * phi;
+  JanusPair<T> out;
+  out.energy = half_a * soft * w * w;
+  // dU/dphi, then dU/dd: the radial part and phi's through e
+  // (d c_i / dd = (n_i - c_i e) / r).
+  const T du_dphi = -half_a * T(p.mu) * w * w;
+  const T wi = du_dphi * phi_ci, wj = du_dphi * phi_cj, wn = du_dphi * phi_nn;
+  out.force_i = (-T(2) * half_a * soft * w / rc) * e + (wi / r) * (n_i - ci * e) + (wj / r) * (n_j - cj * e);
+  // torque = -n x dU/dn: dU/dn_i = wi e + wn n_j, dU/dn_j = wj e + wn n_i.
+  out.torque_i = -T(1) * cross(n_i, wi * e + wn * n_j);
+  out.torque_j = -T(1) * cross(n_j, wj * e + wn * n_i);
+  out.virial = -dot(d, out.force_i);
+  return out;
+}
+
+// The pair of any shape (GALAMOST's LZWForce): what the CPU and CUDA
+// evaluators call.
+template <class T>
+MESO_HD JanusPair<T> soft_aniso_pair(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j,
+                                     const JanusParams& p) {
+  if (p.shape == SoftShape::disk || p.shape == SoftShape::rod) return disk_rod_pair(d, n_i, n_j, p);
+  return janus_pair(d, n_i, n_j, p);
 }
 
 }  // namespace meso::physics

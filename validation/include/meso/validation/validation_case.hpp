@@ -77,6 +77,18 @@ struct RunRange {
 };
 RunRange shard_runs(const Context& ctx, int runs);
 
+// Whether the context's time limit (`--time-limit`) has passed.
+bool past_time_limit(const Context& ctx);
+
+// This shard's repeats of a resumable case, each a record with "run" and
+// "seed" (ctx.seed + its index). Repeats a resumed run finished are kept;
+// an incomplete one is continued by `one(run, seed, from)` from its record;
+// once the time limit passes (after this call has advanced one repeat) the
+// rest are recorded as not started ({"run", "seed", "incomplete": true}).
+// `stopped` tells whether any record is incomplete.
+using RepeatFn = std::function<nlohmann::json(int run, uint64_t seed, const nlohmann::json* from)>;
+nlohmann::json run_repeats(const Context& ctx, int runs, const RepeatFn& one, bool& stopped);
+
 // The value of knob `key` (an override from ctx.params, else `fallback`).
 double knob(const Context& ctx, const std::string& key, double fallback);
 
