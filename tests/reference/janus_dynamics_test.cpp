@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <ostream>
 #include <random>
 #include <string>
 
@@ -17,6 +18,11 @@
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/simulation.hpp"
 #include "meso/testing/rotational_system.hpp"
+
+namespace meso::physics {
+// Names the shape in test output (GoogleTest prints an enum as its bytes).
+void PrintTo(SoftShape s, std::ostream* os) { *os << to_string(s); }
+}  // namespace meso::physics
 
 namespace {
 
