@@ -164,6 +164,14 @@ RunRange shard_runs(const Context& ctx, int runs) {
   return r;
 }
 
+std::vector<double> thin_series(const std::vector<double>& v, std::size_t max_points) {
+  if (v.size() <= max_points) return v;
+  std::vector<double> out;
+  const std::size_t stride = (v.size() + max_points - 1) / max_points;
+  for (std::size_t i = 0; i < v.size(); i += stride) out.push_back(v[i]);
+  return out;
+}
+
 bool past_time_limit(const Context& ctx) {
   return ctx.stop_at && std::chrono::steady_clock::now() >= *ctx.stop_at;
 }

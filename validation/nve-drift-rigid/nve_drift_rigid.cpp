@@ -79,13 +79,6 @@ std::vector<double> energies(Simulation& sim, uint64_t steps, uint64_t every, do
   return e;
 }
 
-std::vector<double> thin(const std::vector<double>& v, std::size_t max_points) {
-  const std::size_t stride = std::max<std::size_t>(1, (v.size() + max_points - 1) / max_points);
-  std::vector<double> out;
-  for (std::size_t i = 0; i < v.size(); i += stride) out.push_back(v[i]);
-  return out;
-}
-
 // The long run's series and running sums, kept in an incomplete record.
 struct LongSeries {
   std::vector<double> t, e, p[3];
@@ -199,8 +192,8 @@ nlohmann::json one_run(const Context& ctx, const Protocol& pr, Model model, int 
               {"long_time", double(pr.long_steps) * dt},
               {"temperature", s.t_trans / s.samples},
               {"rotational_temperature", s.t_rot / s.samples},
-              {"long_t", thin(s.t, 2000)},
-              {"long_e_minus_e0_per_n", thin(e_rel, 2000)}});
+              {"long_t", thin_series(s.t, 2000)},
+              {"long_e_minus_e0_per_n", thin_series(e_rel, 2000)}});
   if (model == Model::gay_berne) rec["nematic_order"] = nematic_order(nve->particles());
   return rec;
 }

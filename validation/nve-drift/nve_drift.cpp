@@ -50,15 +50,6 @@ struct Protocol {
   uint64_t short_window = 1000;
 };
 
-template <class T>
-std::vector<T> thin(const std::vector<T>& v, std::size_t max_points) {
-  if (v.size() <= max_points) return v;
-  std::vector<T> out;
-  const std::size_t stride = (v.size() + max_points - 1) / max_points;
-  for (std::size_t i = 0; i < v.size(); i += stride) out.push_back(v[i]);
-  return out;
-}
-
 // Runs repeat `run` (seed `seed`), or continues it from `from`, an incomplete
 // record of an earlier call. Returns its record; when ctx.stop_at passes
 // during the long run, an incomplete one holding the checkpoint and the
@@ -168,9 +159,9 @@ nlohmann::json one_run(const Context& ctx, const Protocol& pr, physics::LjMode m
               {"p_drift", std::sqrt(sq)},
               {"p_drift_se", std::sqrt(se_sq / 3.0)},
               {"p_drift_components", {p_fit[0].slope, p_fit[1].slope, p_fit[2].slope}},
-              {"long_t", thin(t_long, 2000)},
-              {"long_e_minus_e0_per_n", thin(e_rel, 2000)},
-              {"long_abs_p_per_n", thin(p_mag, 2000)}});
+              {"long_t", thin_series(t_long, 2000)},
+              {"long_e_minus_e0_per_n", thin_series(e_rel, 2000)},
+              {"long_abs_p_per_n", thin_series(p_mag, 2000)}});
   return rec;
 }
 

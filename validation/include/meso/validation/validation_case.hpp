@@ -89,6 +89,11 @@ bool past_time_limit(const Context& ctx);
 using RepeatFn = std::function<nlohmann::json(int run, uint64_t seed, const nlohmann::json* from)>;
 nlohmann::json run_repeats(const Context& ctx, int runs, const RepeatFn& one, bool& stopped);
 
+// Every k-th sample of a series, k the least that leaves at most
+// `max_points` (the series itself when it is that short): the long series
+// a result keeps for its plots.
+std::vector<double> thin_series(const std::vector<double>& v, std::size_t max_points);
+
 // The value of knob `key` (an override from ctx.params, else `fallback`).
 double knob(const Context& ctx, const std::string& key, double fallback);
 
