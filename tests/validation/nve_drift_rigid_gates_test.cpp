@@ -34,9 +34,9 @@ nlohmann::json data_of(const nlohmann::json& runs, double lj_energy = 1.0, doubl
           {"momentum_unit", std::sqrt(2.0)}};
 }
 
-bool passes(const nlohmann::json& data) {
+bool passes(const nlohmann::json& data, meso::Precision precision = meso::Precision::double_) {
   Context ctx;
-  ctx.variant.precision = meso::Precision::double_;
+  ctx.variant.precision = precision;
   return drift_case().analyse(ctx, data).passed;
 }
 
@@ -72,6 +72,23 @@ TEST(NveDriftRigidGates, FirstOrderFailsTheOrderGate) {
   r["de_over_e_half_dt"] = 2.5e-5;  // ratio 2: a first-order error
   EXPECT_FALSE(passes(data_of(nlohmann::json::array({r}))));
   EXPECT_TRUE(passes(data_of(nlohmann::json::array({repeat(0.0, 1e-4, 8.0)}))));
+}
+
+TEST(NveDriftRigidGates, MomentumIsHeldToARoundOffWalk) {
+  // max |P - P0|/N <= u sqrt(S) sqrt(m kT): S = 2000 tau / 0.002 = 10^6 steps, sqrt(m kT) = sqrt 2,
+  // so 2^-53 x 1000 x 1.414 = 1.57e-13 in double and 2^-24 x 1000 x 1.414 = 8.43e-5 in fp32.
+  auto with_dp = [](double dp, double long_time) {
+    nlohmann::json r = repeat(0.0, 1e-9, long_time);
+    r["max_dp_per_n"] = dp;
+    return data_of(nlohmann::json::array({r, r, r}));
+  };
+  EXPECT_TRUE(passes(with_dp(1.5e-13, 2000.0)));
+  EXPECT_FALSE(passes(with_dp(1.6e-13, 2000.0)));
+  EXPECT_TRUE(passes(with_dp(8.3e-5, 2000.0), meso::Precision::mixed));
+  EXPECT_FALSE(passes(with_dp(8.6e-5, 2000.0), meso::Precision::mixed));
+  // The walk's limit grows as sqrt(S): 100 times the steps, 10 times the limit.
+  EXPECT_TRUE(passes(with_dp(1.5e-12, 200000.0)));
+  EXPECT_FALSE(passes(with_dp(1.5e-12, 2000.0)));
 }
 
 }  // namespace
