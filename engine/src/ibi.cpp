@@ -87,12 +87,29 @@ std::vector<double> ibi_forces(const BinnedPotential& v) {
   return f;
 }
 
-PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points) {
-  return table_from_samples(std::move(name), v.r, v.v, ibi_forces(v), points);
+PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points, double r_in) {
+  if (r_in == 0.0) return table_from_samples(std::move(name), v.r, v.v, ibi_forces(v), points);
+  if (v.r.size() < 2 || v.v.size() != v.r.size() || !(r_in > 0.0 && r_in < v.r[0]))
+    throw_input_error("pair_table_from_ibi: r_in = ", r_in, " must lie in (0, ", v.r.empty() ? 0.0 : v.r[0],
+                      ") of a potential of >= 2 bins");
+  // Inwards of the first bin, V linear in z = r^2 (the tables' grid) with
+  // the slope dV/dz the first two bins have, and its force F = -2 r dV/dz,
+  // which falls to 0 at r = 0. (Linear in r instead, dV/dz = (dV/dr) / 2r
+  // would grow without bound there, and the spline in z clamped to it would
+  // ring across the first intervals.)
+  const double slope_z = (v.v[1] - v.v[0]) / (v.r[1] * v.r[1] - v.r[0] * v.r[0]);
+  BinnedPotential w = v;
+  w.r.insert(w.r.begin(), r_in);
+  w.v.insert(w.v.begin(), v.v[0] - slope_z * (v.r[0] * v.r[0] - r_in * r_in));
+  std::vector<double> f = ibi_forces(w);
+  f[0] = -2.0 * r_in * slope_z;
+  f[1] = -2.0 * v.r[0] * slope_z;
+  return table_from_samples(std::move(name), w.r, w.v, f, points);
 }
 
-void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points) {
-  const PairPotentialTable t = pair_table_from_ibi(keyword, v, points);
+void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points,
+                     double r_in) {
+  const PairPotentialTable t = pair_table_from_ibi(keyword, v, points, r_in);
   char buf[160];
   out << keyword << '\n';
   std::snprintf(buf, sizeof buf, "N %u RSQ %.17g %.17g\n\n", t.intervals + 1, t.r_min, t.r_max);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "meso/error.hpp"
+#include "meso/io/column_file.hpp"
 
 namespace meso {
 namespace {
@@ -150,6 +152,54 @@ BondedTable bonded_table_from_ibi(std::string name, TableKind kind, const Binned
     s.v.push_back(v.v[n - 1] + (v.v[n - 1] - v.v[n - 2]) / (v.r[n - 1] - v.r[n - 2]) * (x_hi - v.r[n - 1]));
   }
   return bonded_table_from_samples(std::move(name), kind, s.r, s.v, ibi_forces(s), points);
+}
+
+BondedDistribution read_bonded_distribution_file(const std::string& path, TableKind kind) {
+  const bool angle = kind == TableKind::angle;
+  const char* what = angle ? "angle distribution file" : "bond distribution file";
+  const io::TwoColumns c = io::read_two_columns(path, what, angle ? "theta (degrees)" : "r", "P");
+  const std::size_t n = c.x.size();
+  if (n < 4) throw_input_error(what, " '", path, "' has ", n, " bins (at least 4)");
+  const double dx = (c.x.back() - c.x.front()) / double(n - 1);
+  if (!(dx > 0.0)) throw_input_error(what, " '", path, "': its centres do not increase");
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::fabs(c.x[i] - (c.x.front() + double(i) * dx)) > 1e-6 * dx)
+      throw_input_error(path, ":", c.line[i], ": x = ", c.x[i], " is not the centre ", c.x.front() + double(i) * dx,
+                        " of uniform bins of width ", dx);
+  const double lo = c.x.front() - 0.5 * dx, hi = c.x.back() + 0.5 * dx, tol = 1e-6 * dx;
+  if (lo < -tol) throw_input_error(what, " '", path, "': its first bin starts at ", lo, ", below 0");
+  if (angle && hi > 180.0 + tol)
+    throw_input_error(what, " '", path, "': its last bin ends at ", hi, " degrees, beyond 180");
+  const double scale = angle ? kPi / 180.0 : 1.0;
+  BondedDistribution d;
+  d.kind = kind;
+  d.dx = dx * scale;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    d.x.push_back(c.x[i] * scale);
+    d.p.push_back(c.y[i]);
+    sum += c.y[i] * d.dx;
+  }
+  if (!(sum > 0.0)) throw_input_error(what, " '", path, "': every P is 0");
+  for (double& p : d.p) p /= sum;
+  return d;
+}
+
+void write_bonded_ibi_table(std::ostream& out, const std::string& keyword, TableKind kind, const BinnedPotential& v,
+                            uint32_t points) {
+  const BondedTable t = bonded_table_from_ibi(keyword, kind, v, points);
+  const bool angle = kind == TableKind::angle;
+  char buf[160];
+  out << keyword << '\n';
+  std::snprintf(buf, sizeof buf, "N %u\n\n", t.intervals + 1);
+  out << buf;
+  for (uint32_t k = 0; k <= t.intervals; ++k) {
+    const double x = k < t.intervals ? t.x_min + k * t.dx : t.x_max();
+    // Angles in degrees on the same uniform grid, 0 and 180 exactly.
+    const double shown = angle ? k * (180.0 / t.intervals) : x;
+    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, shown, t.energy(x), -t.derivative(x));
+    out << buf;
+  }
 }
 
 }  // namespace meso

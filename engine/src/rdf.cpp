@@ -1,5 +1,6 @@
 #include "meso/rdf.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "meso/error.hpp"
+#include "meso/io/column_file.hpp"
 
 namespace meso {
 
@@ -32,13 +34,48 @@ Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int
   Rdf out;
   out.bin_width = r_max / bins;
   std::vector<double> count(static_cast<std::size_t>(bins), 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) {
-      if (inter && molecule[i] == molecule[j]) continue;
-      const Vec3d d = box.min_image(p.position[i] - p.position[j]);
-      const double r = std::sqrt(dot(d, d));
-      if (r < r_max) count[static_cast<std::size_t>(r / out.bin_width)] += 1.0;
+  auto pair = [&](std::size_t i, std::size_t j) {
+    if (inter && molecule[i] == molecule[j]) return;
+    const Vec3d d = box.min_image(p.position[i] - p.position[j]);
+    const double r = std::sqrt(dot(d, d));
+    if (r < r_max) count[std::min(static_cast<std::size_t>(r / out.bin_width), count.size() - 1)] += 1.0;
+  };
+  // Cells of edge >= r_max when the box holds at least 3 a side (then the
+  // 27 cells around a particle's hold each neighbour once): O(N) instead of
+  // all pairs, the same counts.
+  const Vec3d L = box.lengths();
+  const int nx = static_cast<int>(L.x / r_max), ny = static_cast<int>(L.y / r_max), nz = static_cast<int>(L.z / r_max);
+  if (nx >= 3 && ny >= 3 && nz >= 3 && n > 64) {
+    const Vec3d lo = box.lo();
+    auto cell_of = [&](const Vec3d& x) {
+      const int cx = std::clamp(static_cast<int>((x.x - lo.x) / L.x * nx), 0, nx - 1);
+      const int cy = std::clamp(static_cast<int>((x.y - lo.y) / L.y * ny), 0, ny - 1);
+      const int cz = std::clamp(static_cast<int>((x.z - lo.z) / L.z * nz), 0, nz - 1);
+      return (cz * ny + cy) * nx + cx;
+    };
+    std::vector<std::vector<uint32_t>> cells(static_cast<std::size_t>(nx) * ny * nz);
+    std::vector<int> cell(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Vec3d x = p.position[i];
+      Image img{0, 0, 0};
+      box.wrap(x, img);
+      cell[i] = cell_of(x);
+      cells[static_cast<std::size_t>(cell[i])].push_back(static_cast<uint32_t>(i));
     }
+    for (std::size_t i = 0; i < n; ++i) {
+      const int c = cell[i], cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int o = (((cz + dz + nz) % nz) * ny + (cy + dy + ny) % ny) * nx + (cx + dx + nx) % nx;
+            for (uint32_t j : cells[static_cast<std::size_t>(o)])
+              if (j > i) pair(i, j);
+          }
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) pair(i, j);
+  }
   // Ideal pairs in a shell: N (N - 1) / 2 * shell volume / V, less the
   // pairs within one molecule when those are left out.
   double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0);
@@ -53,33 +90,10 @@ Rdf compute_rdf(const Box& box, const ParticleData<double>& p, double r_max, int
 }
 
 Rdf read_rdf_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_input_error("g(r) file '", path, "' cannot be read");
+  const io::TwoColumns c = io::read_two_columns(path, "g(r) file", "r", "g(r)");
   Rdf out;
-  std::string text;
-  std::size_t line = 0;
-  while (std::getline(in, text)) {
-    ++line;
-    const auto hash = text.find('#');
-    if (hash != std::string::npos) text.resize(hash);
-    std::istringstream ls(text);
-    std::string a, b;
-    if (!(ls >> a)) continue;  // blank or comment
-    double r = 0.0, g = 0.0;
-    std::size_t used_a = 0, used_b = 0;
-    try {
-      if (!(ls >> b)) throw std::invalid_argument("one field");
-      r = std::stod(a, &used_a);
-      g = std::stod(b, &used_b);
-    } catch (const std::exception&) {
-      throw_input_error(path, ":", line, ": expected two numbers, r and g(r)");
-    }
-    if (used_a != a.size() || used_b != b.size() || !std::isfinite(r) || !std::isfinite(g))
-      throw_input_error(path, ":", line, ": expected two finite numbers, r and g(r)");
-    if (g < 0.0) throw_input_error(path, ":", line, ": g(r) = ", g, " is negative");
-    out.r.push_back(r);
-    out.g.push_back(g);
-  }
+  out.r = c.x;
+  out.g = c.y;
   const std::size_t n = out.r.size();
   if (n < 4) throw_input_error("g(r) file '", path, "' has ", n, " bins (at least 4)");
   // The grid: centres (i + 1/2) dr, dr from the last centre.

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <numbers>
 #include <vector>
 
@@ -137,6 +140,64 @@ TEST(Rdf, IntermolecularLeavesOutPairsOfOneMolecule) {
   EXPECT_NEAR(inter.g[3], 2.0 / (4.0 * shell / 8.0), 1e-9);  // (0, 2) at 0.35, (1, 2) at 0.38
   EXPECT_NEAR(all.g[3], 2.0 / (6.0 * shell / 8.0), 1e-9);
   EXPECT_THROW(compute_rdf(box, p, 1.0, 10, {0, 0}), InputError);
+}
+
+// Targets from files: degrees become radians, any normalisation becomes
+// sum P dx = 1, and the refusals name the file's line or the bad value.
+TEST(IbiBonded, ReadsBondAndAngleTargets) {
+  const std::string path = ::testing::TempDir() + "ibi_bonded_target.txt";
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  write("# theta P\n5 0\n15 2 extra\n\n25 6 # peak\n35 2\n");
+  const BondedDistribution a = read_bonded_distribution_file(path, TableKind::angle);
+  ASSERT_EQ(a.x.size(), 4u);
+  EXPECT_NEAR(a.x[2], 25.0 * kPi / 180.0, 1e-15);
+  EXPECT_NEAR(a.dx, 10.0 * kPi / 180.0, 1e-15);
+  EXPECT_NEAR(a.p[2], 0.6 / a.dx, 1e-12);  // 6 of 10
+  write("0.35 1\n0.45 3\n0.55 3\n0.65 1\n");
+  const BondedDistribution b = read_bonded_distribution_file(path, TableKind::bond);
+  EXPECT_NEAR(b.p[1], 0.375 / 0.1, 1e-12);
+  auto refused = [&](const std::string& text, TableKind kind, const std::string& needle) {
+    write(text);
+    try {
+      read_bonded_distribution_file(path, kind);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused("0.35 1\n0.45 3\n0.55 3\n", TableKind::bond, "has 3 bins");
+  refused("0.35 1\n0.45 3\n0.56 3\n0.65 1\n", TableKind::bond, ":3: x = 0.56 is not the centre");
+  refused("0.35 1\n0.45 -3\n0.55 3\n0.65 1\n", TableKind::bond, ":2: P = -3 is negative");
+  refused("0.35 1\n0.45 nan\n0.55 3\n0.65 1\n", TableKind::bond, ":2: expected two finite");
+  refused("0.35 0\n0.45 0\n0.55 0\n0.65 0\n", TableKind::bond, "every P is 0");
+  refused("-0.05 1\n0.05 1\n0.15 1\n0.25 1\n", TableKind::bond, "below 0");
+  refused("155 1\n165 1\n175 1\n185 1\n", TableKind::angle, "beyond 180");
+}
+
+// The written tables read back as the tables the loop ran.
+TEST(IbiBonded, WrittenTablesReadBack) {
+  const BondedDistribution t = harmonic_bond_distribution(100.0, 0.7, 0.2, 0.01, 100);
+  const BinnedPotential v = bonded_potential_of_mean_force(t, 1.0);
+  std::stringstream bond;
+  write_bonded_ibi_table(bond, "B", TableKind::bond, v, 400);
+  const BondedTable want = bonded_table_from_ibi("B", TableKind::bond, v, 400);
+  const BondedTable got = read_bonded_tables(bond, "written", TableKind::bond).at(0);
+  for (double r = want.x_min; r <= want.x_max(); r += 0.0137) {
+    EXPECT_NEAR(got.energy(r), want.energy(r), 1e-9 * (1.0 + std::fabs(want.energy(r)))) << r;
+    EXPECT_NEAR(got.derivative(r), want.derivative(r), 1e-7 * (1.0 + std::fabs(want.derivative(r)))) << r;
+  }
+  // An angle: harmonic about 110 degrees on 2-degree bins, in radians.
+  BinnedPotential a;
+  for (int i = 0; i < 90; ++i) {
+    a.r.push_back((2.0 * i + 1.0) * kPi / 180.0);
+    a.v.push_back(2.5 * std::pow(a.r.back() - 110.0 * kPi / 180.0, 2));
+  }
+  std::stringstream angle;
+  write_bonded_ibi_table(angle, "A", TableKind::angle, a, 181);
+  const BondedTable wa = bonded_table_from_ibi("A", TableKind::angle, a, 181);
+  const BondedTable ga = read_bonded_tables(angle, "written", TableKind::angle).at(0);
+  for (double th = 0.0; th <= kPi; th += 0.031)
+    EXPECT_NEAR(ga.energy(th), wa.energy(th), 1e-9 * (1.0 + std::fabs(wa.energy(th)))) << th;
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <random>
+#include <vector>
 
 #include "meso/mpcd.hpp"
 #include "meso/error.hpp"
@@ -46,6 +48,48 @@ TEST(Rdf, IdealGasIsOne) {
   // Counts per bin >= ~5000 pairs in the first bin: relative noise < 2%.
   for (std::size_t b = 0; b < g.g.size(); ++b) EXPECT_NEAR(g.g[b], 1.0, 0.06) << g.r[b];
   EXPECT_THROW(compute_rdf(box, p, 6.5, 10), InputError);
+}
+
+// The cell path (3 or more cells of r_max a side) counts what all pairs
+// count: a fresh random configuration, some particles outside the box
+// (unwrapped) and molecules of 4, against a brute-force count here.
+TEST(Rdf, CellsCountWhatAllPairsCount) {
+  const Box box(9.0, 7.5, 11.0);
+  ParticleData<double> p;
+  p.resize(1500);
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-6.0, 6.0);
+  std::vector<uint32_t> molecule(p.n_local);
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    p.position[i] = {u(rng), u(rng), u(rng)};
+    p.tag[i] = static_cast<uint32_t>(i);
+    molecule[i] = static_cast<uint32_t>(i / 4);
+  }
+  const double r_max = 2.4;  // 3 cells along y (7.5 / 2.4)
+  const int bins = 48;
+  for (const bool inter : {false, true}) {
+    std::vector<double> count(bins, 0.0);
+    for (std::size_t i = 0; i < p.n_local; ++i)
+      for (std::size_t j = i + 1; j < p.n_local; ++j) {
+        if (inter && molecule[i] == molecule[j]) continue;
+        const Vec3d d = box.min_image(p.position[i] - p.position[j]);
+        const double r = std::sqrt(dot(d, d));
+        if (r < r_max) count[static_cast<std::size_t>(r / (r_max / bins))] += 1.0;
+      }
+    const Rdf g = compute_rdf(box, p, r_max, bins, inter ? molecule : std::vector<uint32_t>{});
+    // The ideal count of a shell: all pairs (less those within a molecule
+    // of 4: 6 each) times the shell's share of the box.
+    const double n = static_cast<double>(p.n_local);
+    const double pairs = 0.5 * n * (n - 1.0) - (inter ? 6.0 * n / 4.0 : 0.0);
+    double total = 0.0;
+    for (int b = 0; b < bins; ++b) {
+      const double lo = b * r_max / bins, hi = lo + r_max / bins;
+      const double shell = 4.0 / 3.0 * std::numbers::pi * (hi * hi * hi - lo * lo * lo);
+      EXPECT_NEAR(g.g[b], count[b] / (pairs * shell / box.volume()), 1e-12 * (1.0 + g.g[b])) << b << " " << inter;
+      total += count[b];
+    }
+    EXPECT_GT(total, 1e4);
+  }
 }
 
 TEST(Rdf, LatticeHasPeakAtSpacing) {

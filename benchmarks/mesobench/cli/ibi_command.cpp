@@ -1,5 +1,7 @@
 // `mesobench ibi`: iterative Boltzmann inversion of one pair potential from a
-// target g(r) (meso/ibi.hpp, docs/tables.md). A one-type fluid of --n
+// target g(r) (meso/ibi.hpp, docs/tables.md), or with bond and angle targets
+// of a bead-spring melt's pair, bond and angle potentials together
+// (ibi_melt_mode.cpp). A one-type fluid of --n
 // particles at --rho runs Langevin dynamics at --kT with the tabulated
 // potential, on any backend; each iteration samples g(r), prints its
 // integrated difference from the target and corrects the potential. The last
@@ -10,12 +12,14 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "../backends.hpp"
 #include "../output_paths.hpp"
 #include "../progress_line.hpp"
 #include "../report.hpp"
 #include "command.hpp"
+#include "ibi_options.hpp"
 #include "meso/error.hpp"
 #include "meso/ibi.hpp"
 #include "meso/init.hpp"
@@ -28,28 +32,38 @@
 namespace meso::bench {
 namespace {
 
-struct IbiOptions {
-  std::string target, output, json, keyword = "IBI", backend = "auto", variant;
-  double rho = 0.0, kT = 1.0, alpha = 1.0, dt = 0.005, gamma = 1.0;
-  uint64_t n = 2000, equilibrate = 2000, samples = 200, every = 20, seed = 1;
-  int iterations = 5;
-  uint32_t points = 1000;
-};
-
 class IbiCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* c = app.add_subcommand("ibi", "Iterative Boltzmann inversion of a pair potential from a target g(r)");
-    c->add_option("--target", o_.target, "The target g(r): lines 'r g', bins from r = 0 (docs/tables.md)")
-        ->required()
-        ->check(CLI::ExistingFile);
-    c->add_option("-o,--output", o_.output, "The final potential as a table file (LAMMPS's pair_style table)")
-        ->required()
-        ->check(kFileName);
+    target_opt_ = c->add_option("--target", o_.target, "The target g(r): lines 'r g', bins from r = 0 (docs/tables.md)")
+                      ->check(CLI::ExistingFile);
+    output_opt_ =
+        c->add_option("-o,--output", o_.output, "The final potential as a table file (LAMMPS's pair_style table)")
+            ->check(kFileName);
+    c->add_option("--melt-targets", o_.melt_targets,
+                  "Instead of IBI: sample the analytic bead-spring melt into PREFIX.g.txt, .bond.txt, .angle.txt")
+        ->check(kFileName)
+        ->excludes(target_opt_)
+        ->excludes(output_opt_);
     c->add_option("--rho", o_.rho, "Number density of the fluid")->required()->check(kFinite)->check(
         CLI::Range(1e-6, 100.0));
     c->add_option("--kT", o_.kT, "Temperature (default 1)")->check(kFinite)->check(CLI::Range(1e-6, 1e6));
-    c->add_option("--n", o_.n, "Particles (default 2000)")->check(CLI::Range(uint64_t{10}, uint64_t{1} << 22));
+    n_opt_ = c->add_option("--n", o_.n, "Particles of the fluid (default 2000)")
+                 ->check(CLI::Range(uint64_t{10}, uint64_t{1} << 22));
+    c->add_option("--bond-target", o_.bond_target, "A melt's bond lengths: lines 'r P' (docs/tables.md)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--angle-target", o_.angle_target, "A melt's angles: lines 'theta_degrees P'")
+        ->check(CLI::ExistingFile);
+    melt_only_ = {
+        c->add_option("--bond-output", o_.bond_output, "The melt's bond table (LAMMPS's bond_style table)")
+            ->check(kFileName),
+        c->add_option("--angle-output", o_.angle_output, "The melt's angle table (LAMMPS's angle_style table)")
+            ->check(kFileName),
+        c->add_option("--chains", o_.chains, "Chains of the melt (default 100)")
+            ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 22)),
+        c->add_option("--chain-length", o_.chain_length, "Beads a chain of the melt (default 10)")
+            ->check(CLI::Range(uint32_t{3}, uint32_t{1} << 20))};
     c->add_option("--iterations", o_.iterations, "IBI corrections (default 5; one more run measures the last)")
         ->check(CLI::Range(0, 1000));
     c->add_option("--alpha", o_.alpha, "Fraction of kT ln(g / g_target) applied a step (default 1)")
@@ -74,6 +88,13 @@ class IbiCommand final : public Command {
   }
 
   int run(const CommandContext& ctx) override {
+    o_.n_given = n_opt_->count() > 0;
+    if (!o_.melt_targets.empty()) return write_melt_targets(o_, progress_, ctx);
+    if (o_.target.empty() || o_.output.empty()) throw_input_error("ibi needs --target and -o (or --melt-targets)");
+    if (!o_.bond_target.empty() || !o_.angle_target.empty()) return run_ibi_melt(o_, progress_, ctx);
+    for (const CLI::Option* opt : melt_only_)
+      if (opt->count() > 0)
+        throw_input_error(opt->get_name(), " is the melt's: give --bond-target and --angle-target too");
     PathPlan plan;
     plan.read("--target", o_.target);
     plan.write("--output", o_.output);
@@ -96,12 +117,7 @@ class IbiCommand final : public Command {
                         static_cast<uint64_t>(std::ceil(o_.rho * std::pow(2.0 * r_max, 3))));
     sys.pair_style = PairStyle::table;
     sys.table_of = PairTable<int32_t>(1, 0);
-    RunParams rp;
-    rp.integrator = Integrator::langevin;
-    rp.kT = o_.kT;
-    rp.gamma = o_.gamma;
-    rp.dt = o_.dt;
-    rp.seed = static_cast<uint32_t>(o_.seed);
+    const RunParams rp = ibi_langevin(o_);
     const std::string backend = ctx.registry.resolve(o_.backend);
     const Variant variant = Variant::parse(o_.variant);
     const Provenance prov = collect_provenance();
@@ -161,6 +177,10 @@ class IbiCommand final : public Command {
   }
   IbiOptions o_;
   ProgressOptions progress_;
+  CLI::Option* n_opt_ = nullptr;
+  CLI::Option* target_opt_ = nullptr;
+  CLI::Option* output_opt_ = nullptr;
+  std::vector<CLI::Option*> melt_only_;
 };
 
 }  // namespace

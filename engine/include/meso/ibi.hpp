@@ -49,19 +49,25 @@ double rdf_difference(const Rdf& g, const Rdf& target);
 // The table of a binned potential over its bins (the wall included, so the
 // table reaches the first bin): F = -dV/dr by central differences (one-
 // sided at the ends), on `points` grid points uniform in r^2; its cutoff is
-// the last bin.
-PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points);
+// the last bin. With r_in > 0 (below the first bin) the table reaches down
+// to r_in, V continued linear in r^2 from the first two bins so that the
+// force falls to 0 at r = 0: for soft beads that overlap (a DPD-type melt
+// reaches r near 0, where a table that starts at the first bin would stop
+// the run).
+PairPotentialTable pair_table_from_ibi(std::string name, const BinnedPotential& v, uint32_t points,
+                                       double r_in = 0.0);
 
 // F = -dV/dr on the bins, by central differences (one-sided at the ends).
 std::vector<double> ibi_forces(const BinnedPotential& v);
 
 // The potential as a table file section (docs/tables.md: LAMMPS's format):
 // `keyword`, "N points RSQ r_1 r_n", and one "index r V F" line per point of
-// pair_table_from_ibi(keyword, v, points)'s r^2 grid (V and F of its spline),
+// pair_table_from_ibi(keyword, v, points, r_in)'s r^2 grid (V and F of its spline),
 // at 17 significant digits. Reading it back gives that table again (a clamped
 // spline is fixed by its values and end slopes): a run with the file runs
 // the potential the IBI loop measured. (The bins alone would not do: on the
 // r^2 grid of as many points, the short distances get few intervals.)
-void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points);
+void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points,
+                     double r_in = 0.0);
 
 }  // namespace meso

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,5 +66,22 @@ double distribution_difference(const BondedDistribution& p, const BondedDistribu
 // the end bins' lines continue it to theta = 0 and pi (angles), to r = 0.001
 // and twice the last bin (bonds).
 BondedTable bonded_table_from_ibi(std::string name, TableKind kind, const BinnedPotential& v, uint32_t points);
+
+// A bond or angle target from a text file (meso/io/column_file.hpp): lines
+// "x P", x the bin centres, uniform (r for bonds; theta in degrees within
+// [0, 180] for angles), P in any normalisation (made sum P dx = 1; angles
+// in radians). InputError naming the file and the line or bin for what the
+// column reader refuses, fewer than 4 bins, centres that are not uniform to
+// 1e-6 of a bin, a bond bin below r = 0, an angle bin outside [0, 180], or
+// no P above 0.
+BondedDistribution read_bonded_distribution_file(const std::string& path, TableKind kind);
+
+// The table of bonded_table_from_ibi(keyword, kind, v, points) as a section
+// of LAMMPS's bond_style or angle_style table file (meso/bonded_table.hpp):
+// "N points", then "index x V F" at its grid points (theta in degrees, F =
+// -dV/dtheta per radian for angles) at 17 significant digits, so reading it
+// back gives that table.
+void write_bonded_ibi_table(std::ostream& out, const std::string& keyword, TableKind kind, const BinnedPotential& v,
+                            uint32_t points);
 
 }  // namespace meso

@@ -1,6 +1,6 @@
-// Radial distribution function g(r) of one configuration by all-pairs
-// minimum-image distances (O(N^2): an analysis tool for N up to ~10^4, not a
-// kernel). Normalised by the ideal-gas pair count in each shell, so an
+// Radial distribution function g(r) of one configuration from minimum-image
+// distances: by cells of edge >= r_max when the box holds 3 a side (O(N);
+// an analysis on the host, not a kernel), else all pairs. Normalised by the ideal-gas pair count in each shell, so an
 // uncorrelated configuration gives g = 1 within counting noise.
 #pragma once
 
