@@ -22,6 +22,7 @@ Result run_srd_viscosity(const Context& ctx);  // srd-viscosity/
 Result run_dppc_density(const Context& ctx);  // dppc-density/
 Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
 Result run_living_polymerization(const Context& ctx);  // living-polymerization/
+Result run_ibi_melt(const Context& ctx);               // ibi-melt/
 Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
 Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
 Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
@@ -106,6 +107,13 @@ const std::vector<Case>& all_cases() {
        run_living_polymerization,
        {"initiators: active ends per run (20 monomers each)", "runs: independent runs",
         "P: reaction probability per attempt", "period: steps between attempts", "dt: time step"}},
+      {"ibi-melt",
+       "Reith, Puetz & Mueller-Plathe, J. Comput. Chem. 24, 1624 (2003); GALAMOST's numerical potentials "
+       "(Zhu et al., J. Comput. Chem. 34, 2197 (2013)): IBI of a bead-spring melt's pair, bond and angle "
+       "potentials recovers its distributions",
+       run_ibi_melt,
+       {"chains: chains of 10 beads", "samples: configurations a run", "equilibrate: steps before sampling",
+        "iterations: IBI corrections", "alpha: fraction of each correction"}},
       {"nve-drift-rigid",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 (protocol and bound); "
        "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): Gay-Berne GB(3, 5, 2, 1) liquid, "

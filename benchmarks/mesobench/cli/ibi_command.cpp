@@ -66,7 +66,8 @@ class IbiCommand final : public Command {
             ->check(CLI::Range(uint32_t{3}, uint32_t{1} << 20))};
     c->add_option("--iterations", o_.iterations, "IBI corrections (default 5; one more run measures the last)")
         ->check(CLI::Range(0, 1000));
-    c->add_option("--alpha", o_.alpha, "Fraction of kT ln(g / g_target) applied a step (default 1)")
+    alpha_opt_ = c->add_option("--alpha", o_.alpha,
+                               "Fraction of kT ln(g / g_target) applied a step (default 1; a melt's 0.5)")
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 1.0));
     c->add_option("--equilibrate", o_.equilibrate, "Steps before sampling, each iteration (default 2000)");
@@ -89,6 +90,7 @@ class IbiCommand final : public Command {
 
   int run(const CommandContext& ctx) override {
     o_.n_given = n_opt_->count() > 0;
+    o_.alpha_given = alpha_opt_->count() > 0;
     if (!o_.melt_targets.empty()) return write_melt_targets(o_, progress_, ctx);
     if (o_.target.empty() || o_.output.empty()) throw_input_error("ibi needs --target and -o (or --melt-targets)");
     if (!o_.bond_target.empty() || !o_.angle_target.empty()) return run_ibi_melt(o_, progress_, ctx);
@@ -178,6 +180,7 @@ class IbiCommand final : public Command {
   IbiOptions o_;
   ProgressOptions progress_;
   CLI::Option* n_opt_ = nullptr;
+  CLI::Option* alpha_opt_ = nullptr;
   CLI::Option* target_opt_ = nullptr;
   CLI::Option* output_opt_ = nullptr;
   std::vector<CLI::Option*> melt_only_;

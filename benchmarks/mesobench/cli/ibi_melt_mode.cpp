@@ -187,6 +187,9 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
     melt.particles = relax.particles();
   }
   const std::vector<uint32_t> molecule = chain_of_tag(o.chains, o.chain_length);
+  // Half of each correction unless told: the pair, bond and angle
+  // corrections of a melt act on each other (validation/ibi-melt/README.md).
+  const double alpha = o.alpha_given ? o.alpha : 0.5;
   MeltPotentials v = melt_potentials_of_mean_force(target, o.kT);
   nlohmann::json iterations = nlohmann::json::array();
   std::cout << "iteration     g(r)    bonds   angles  (integrated |P - P_target| / P_target)\n";
@@ -202,7 +205,7 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
                           {"v", v.pair.v},
                           {"bond", {{"difference", d.bond}, {"p", got.bond.p}, {"v", v.bond.v}}},
                           {"angle", {{"difference", d.angle}, {"p", got.angle.p}, {"v", v.angle.v}}}});
-    if (it < o.iterations) ibi_update(v, got, target, o.kT, o.alpha);
+    if (it < o.iterations) ibi_update(v, got, target, o.kT, alpha);
   }
   // The tables of the last potentials (those the last run measured), each
   // written whole and read back as a run would read it.
@@ -230,7 +233,7 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
     doc["variant"] = variant.to_string();
     doc["parameters"] = {{"rho", o.rho},       {"kT", o.kT},         {"N", mp.beads()},
                          {"chains", o.chains}, {"chain_length", o.chain_length},
-                         {"alpha", o.alpha},   {"equilibrate", o.equilibrate},
+                         {"alpha", alpha},     {"equilibrate", o.equilibrate},
                          {"samples", o.samples}, {"every", o.every}, {"dt", o.dt},
                          {"gamma", o.gamma},   {"seed", o.seed}};
     doc["r"] = target.pair.r;

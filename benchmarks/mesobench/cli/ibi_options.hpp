@@ -22,7 +22,8 @@ struct IbiOptions {
   std::string bond_target, angle_target, bond_output, angle_output;
   std::string melt_targets;  // --melt-targets PREFIX: sample the analytic melt instead
   uint32_t chains = 100, chain_length = 10;
-  bool n_given = false;  // --n given (the fluid's; a melt refuses it)
+  bool n_given = false;      // --n given (the fluid's; a melt refuses it)
+  bool alpha_given = false;  // --alpha given (else 1 for a fluid, 0.5 for a melt)
 };
 
 // Every run of the command: Langevin at --kT, --gamma, --dt, --seed.
