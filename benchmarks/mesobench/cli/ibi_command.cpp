@@ -42,7 +42,7 @@ class IbiCommand final : public Command {
         c->add_option("-o,--output", o_.output, "The final potential as a table file (LAMMPS's pair_style table)")
             ->check(kFileName);
     c->add_option("--melt-targets", o_.melt_targets,
-                  "Instead of IBI: sample the analytic bead-spring melt into PREFIX.g.txt, .bond.txt, .angle.txt")
+                  "Sample the analytic melt's targets into PREFIX.{g,bond,angle}.txt")
         ->check(kFileName)
         ->excludes(target_opt_)
         ->excludes(output_opt_);
@@ -67,7 +67,7 @@ class IbiCommand final : public Command {
     c->add_option("--iterations", o_.iterations, "IBI corrections (default 5; one more run measures the last)")
         ->check(CLI::Range(0, 1000));
     alpha_opt_ = c->add_option("--alpha", o_.alpha,
-                               "Fraction of kT ln(g / g_target) applied a step (default 1; a melt's 0.5)")
+                               "Fraction of kT ln(g / g_target) a step (default 1; a melt: 0.5)")
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 1.0));
     c->add_option("--equilibrate", o_.equilibrate, "Steps before sampling, each iteration (default 2000)");

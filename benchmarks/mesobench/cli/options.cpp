@@ -56,7 +56,7 @@ void add_filter_backend_variant(CLI::App* app, std::string& filter, std::string&
 void add_progress_options(CLI::App* app, ProgressOptions& o) {
   app->add_flag("--quiet,-q", o.quiet, "No progress lines on stderr");
   app->add_option("--progress-interval", o.progress_interval,
-                  "Seconds between progress lines when stderr is not a terminal (a terminal gets a live line)")
+                  "Seconds between progress lines on a non-terminal stderr (a terminal: live)")
       ->check(kFinite)
       ->check(CLI::Range(0.0, 86400.0));
 }
