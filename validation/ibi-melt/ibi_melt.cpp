@@ -28,13 +28,7 @@ Result run_ibi_melt(const Context& ctx) {
   p.chains = static_cast<uint32_t>(knob(ctx, "chains", is_long ? 400 : 40));
   p.chain_length = 10;
   p.seed = ctx.seed;
-  MeltSampling m;  // g(r) to 1.5 in bins of 0.02, bonds 0.3-1.1 in 0.01, angles in 2 degrees
-  m.r_max = 1.5;
-  m.pair_bins = 75;
-  m.bond_lo = 0.3;
-  m.bond_hi = 1.1;
-  m.bond_bins = 80;
-  m.angle_bins = 90;
+  MeltSampling m;  // the analytic melt's bins
   m.equilibrate = static_cast<uint64_t>(knob(ctx, "equilibrate", 1000));
   m.samples = static_cast<uint64_t>(knob(ctx, "samples", is_long ? 1000 : 200));
   m.every = 20;

@@ -79,18 +79,13 @@ int write_melt_targets(const IbiOptions& o, const ProgressOptions& progress_opti
   mp.kT = o.kT;
   mp.seed = o.seed;
   const System melt = make_bead_spring_melt(mp);
-  MeltSampling s;  // g(r) to 1.5 in 75 bins, bonds 0.3-1.1 in 80, angles in 2-degree bins
+  MeltSampling s;  // the analytic melt's bins: g(r) to 1.5, bonds 0.3-1.1, angles 0-180 degrees
   s.equilibrate = o.equilibrate;
   s.samples = o.samples;
   s.every = o.every;
-  s.r_max = 1.5;
-  s.pair_bins = 75;
-  s.bond_lo = 0.3;
-  s.bond_hi = 1.1;
-  s.bond_bins = 80;
   if (s.r_max > 0.5 * melt.box.min_length())
     throw_input_error("--chains ", o.chains, " x --chain-length ", o.chain_length, " at --rho ", o.rho,
-                      " make a box of ", melt.box.min_length(), ", less than twice g(r)'s r_max 1.5");
+                      " make a box of ", melt.box.min_length(), ", less than twice g(r)'s r_max ", s.r_max);
   const RunParams rp = ibi_langevin(o);
   const std::string backend = ctx.registry.resolve(o.backend);
   const Variant variant = Variant::parse(o.variant);

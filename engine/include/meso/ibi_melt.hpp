@@ -55,13 +55,16 @@ struct MeltDistributions {
 };
 
 // How a run is sampled: equilibration steps, then `samples` configurations
-// `every` steps apart; the bins of each distribution.
+// `every` steps apart; the bins of each distribution. The defaults are the
+// analytic melt's (the validation case's and `mesobench ibi --melt-targets`'):
+// g(r) to 1.5 in bins of 0.02, bond lengths 0.3-1.1 in 0.01, angles in 2
+// degrees.
 struct MeltSampling {
-  uint64_t equilibrate = 2000, samples = 200, every = 20;
-  double r_max = 2.0;
-  int pair_bins = 100;
-  double bond_lo = 0.0, bond_hi = 2.0;
-  int bond_bins = 100;
+  uint64_t equilibrate = 1000, samples = 200, every = 20;
+  double r_max = 1.5;
+  int pair_bins = 75;
+  double bond_lo = 0.3, bond_hi = 1.1;
+  int bond_bins = 80;
   double angle_lo = 0.0, angle_hi = 3.141592653589793;  // radians
   int angle_bins = 90;
 };
