@@ -23,6 +23,7 @@ Result run_dppc_density(const Context& ctx);  // dppc-density/
 Result run_vesicle_formation(const Context& ctx);  // vesicle-formation/
 Result run_living_polymerization(const Context& ctx);  // living-polymerization/
 Result run_ibi_melt(const Context& ctx);               // ibi-melt/
+Result run_table_melt(const Context& ctx);             // table-melt/
 Result run_polymer_hydrodynamics(const Context& ctx);  // polymer-hydrodynamics/
 Result analyse_polymer_hydrodynamics(const Context& ctx, const nlohmann::json& data);
 Result run_nve_drift_rigid(const Context& ctx);  // nve-drift-rigid/
@@ -113,13 +114,22 @@ const std::vector<Case>& all_cases() {
        "potentials recovers its distributions",
        run_ibi_melt,
        {"chains: chains of 10 beads", "samples: configurations a run", "equilibrate: steps before sampling",
-        "iterations: IBI corrections", "alpha: fraction of each correction"}},
+        "iterations: IBI corrections", "alpha: fraction of each correction",
+        "pair_floor: g above which the pair potential is corrected"}},
+      {"table-melt",
+       "GALAMOST's numerical potentials (Zhu et al., J. Comput. Chem. 34, 2197 (2013)), validated on the GPU "
+       "against a CPU code's distributions: the tabulated melt's g(r), bonds and angles against the CPU "
+       "reference's",
+       run_table_melt,
+       {"chains: chains of 10 beads", "runs: runs of each set", "samples: configurations a run",
+        "bond_k_scale: the tested set's bond constant over the reference's (1)"}},
       {"nve-drift-rigid",
        "Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 (protocol and bound); "
        "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): Gay-Berne GB(3, 5, 2, 1) liquid, "
        "rho = 0.30, kT = 2",
        run_nve_drift_rigid,
-       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: ellipsoids"},
+       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: ellipsoids",
+        "dt_factor: dt over the model's"},
        analyse_nve_drift_rigid,
        true},
       {"nve-drift-rigid-ssd",
@@ -127,7 +137,8 @@ const std::vector<Case>& all_cases() {
        "Miller et al., J. Chem. Phys. 116, 8649 (2002) (NO_SQUISH): SSD/RF water (Fennell & Gezelter, "
        "J. Chem. Phys. 120, 9175 (2004)), 0.997 g/cm^3, 298 K, dt = 2 fs",
        run_nve_drift_rigid_ssd,
-       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: molecules"},
+       {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: molecules",
+        "dt_factor: dt over the model's"},
        analyse_nve_drift_rigid,
        true},
       {"rotational-equipartition",

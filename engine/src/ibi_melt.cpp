@@ -4,9 +4,11 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "meso/error.hpp"
 #include "meso/init.hpp"
+#include "meso/melt_tables.hpp"
 #include "meso/physics/philox.hpp"
 #include "meso/simulation.hpp"
 
@@ -140,19 +142,9 @@ MeltPotentials melt_potentials_of_mean_force(const MeltDistributions& target, do
 }
 
 System with_melt_tables(System sys, const MeltPotentials& v, uint32_t points) {
-  if (sys.topology.bond_types.size() != 1 || sys.topology.angle_types.size() != 1 || sys.type_names.size() != 1)
-    throw_input_error("with_melt_tables: a melt of one bead type, one bond type and one angle type is needed");
-  sys.pair_style = PairStyle::table;
-  sys.tables = {pair_table_from_ibi("pair", v.pair, points, kMeltTableRIn)};
-  sys.table_of = PairTable<int32_t>(1, 0);
-  Topology& t = sys.topology;
-  t.bond_tables = {bonded_table_from_ibi("bond", TableKind::bond, v.bond, points)};
-  t.angle_tables = {bonded_table_from_ibi("angle", TableKind::angle, v.angle, points)};
-  t.bond_types[0].kind = BondKind::table;
-  t.bond_types[0].table = 0;
-  t.angle_types[0].kind = AngleKind::table;
-  t.angle_types[0].table = 0;
-  return sys;
+  return with_melt_tables(std::move(sys), pair_table_from_ibi("pair", v.pair, points, kMeltTableRIn),
+                          bonded_table_from_ibi("bond", TableKind::bond, v.bond, points),
+                          bonded_table_from_ibi("angle", TableKind::angle, v.angle, points));
 }
 
 void ibi_update(MeltPotentials& v, const MeltDistributions& measured, const MeltDistributions& target, double kT,

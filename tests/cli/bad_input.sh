@@ -159,7 +159,7 @@ expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 's
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes
 expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=528/' --param rho=3
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
-[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, janus-triblock, living-polymerization, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid, ssd-water, surface-polymerization)"* ]] ||
+[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, janus-triblock, living-polymerization, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid, ssd-water, surface-polymerization, table-melt)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
 out=$("$bin" scale --mode weak --workload dpd-fluid --ranks 1,2,1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"1 is given twice"* && ! -e "$work/sweep" ]] ||

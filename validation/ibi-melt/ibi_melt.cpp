@@ -33,10 +33,18 @@ Result run_ibi_melt(const Context& ctx) {
   m.samples = static_cast<uint64_t>(knob(ctx, "samples", is_long ? 1000 : 200));
   m.every = 20;
   const int iterations = static_cast<int>(knob(ctx, "iterations", is_long ? 20 : 12));
-  // Half of each correction: with the whole of it the bonds and angles of
-  // the short form wandered back up to 1.5 noise floors by the twelfth
-  // iteration (README.md).
-  const double alpha = knob(ctx, "alpha", 0.5);
+  // Half of each correction in the short form: with the whole of it the
+  // bonds and angles wandered back up to 1.5 noise floors by the twelfth
+  // iteration. The long form's sampling is 50 times richer: the whole
+  // correction, and the pair corrected where g > 0.005 instead of 0.05
+  // (with 0.05 the melt's correlation hole, g < 0.05 below r = 0.25, kept
+  // its potential of mean force and g stalled at 1.5% at alpha = 0.5, 0.75
+  // and 1; README.md).
+  const double alpha = knob(ctx, "alpha", is_long ? 1.0 : 0.5);
+  MeltFloors floors;
+  floors.pair = knob(ctx, "pair_floor", is_long ? 0.005 : 0.05);
+  if (!(floors.pair > 0.0 && floors.pair < 1.0))
+    throw_input_error("ibi-melt: pair_floor = ", floors.pair, " is invalid: it must be in (0, 1)");
   if (iterations < 4) throw_input_error("ibi-melt: iterations = ", iterations, " is invalid: at least 4");
   RunParams rp;
   rp.integrator = Integrator::langevin;
@@ -58,14 +66,16 @@ Result run_ibi_melt(const Context& ctx) {
   progress::begin("ibi-melt", static_cast<uint64_t>(iterations + 3) * (m.equilibrate + m.samples * m.every));
   const MeltDistributions target = sample(melt, ctx.seed, &melt.particles);
   const MeltDifference noise = melt_difference(sample(start, ctx.seed + 1, nullptr), target);
-  MeltPotentials v = melt_potentials_of_mean_force(target, p.kT);
+  MeltPotentials v = melt_potentials_of_mean_force(target, p.kT, floors);
   std::vector<MeltDifference> d;
+  MeltDistributions last;  // the final iteration's, for the figure of where g differs
   nlohmann::json per_iteration = nlohmann::json::array();
   for (int it = 0; it <= iterations; ++it) {
     const MeltDistributions got = sample(with_melt_tables(melt, v, 1000), ctx.seed + 10 + it, &melt.particles);
     d.push_back(melt_difference(got, target));
+    last = got;
     per_iteration.push_back(difference_json(d.back()));
-    if (it < iterations) ibi_update(v, got, target, p.kT, alpha);
+    if (it < iterations) ibi_update(v, got, target, p.kT, alpha, floors);
   }
   // One iteration's difference is a draw of the sampling noise on top of
   // what is left to correct: the gates read the mean of the last four.
@@ -123,7 +133,8 @@ Result run_ibi_melt(const Context& ctx) {
               {"noise", difference_json(noise)}, {"late", difference_json(late)},
               {"per_iteration", per_iteration},  {"r", target.pair.r},        {"g_target", target.pair.g},
               {"bond_x", target.bond.x},    {"bond_target", target.bond.p},   {"angle_x", target.angle.x},
-              {"angle_target", target.angle.p}, {"gates", gates}};
+              {"angle_target", target.angle.p}, {"g_last", last.pair.g}, {"bond_last", last.bond.p},
+              {"angle_last", last.angle.p},     {"gates", gates}};
   return res;
 }
 

@@ -86,6 +86,31 @@ TEST(HarmonicAngle, HandValues) {
   EXPECT_NEAR(norm(straight.fa) + norm(straight.fc), 0.0, 1e-9);
 }
 
+// Nearly straight, bent rest angle, in fp32: the force is k (theta -
+// theta0) / |r| perpendicular to each bond, finite as sin(theta) -> 0. With
+// sin from sqrt(1 - cos^2), cos rounded to -1 below sin = 2.4e-4 and the
+// clamped sin made the force 100-1000 times too large (a soft melt's bond
+// blew apart in single precision); sin from the cross product keeps it.
+TEST(HarmonicAngle, NearlyStraightInSinglePrecision) {
+  const HarmonicAngleParams p{5.0, 2.0 * kPi / 3.0};
+  for (const double eps : {1e-2, 1e-3, 1e-4, 3e-5, 1e-5}) {
+    // r_ab along a tilted axis, r_cb opposite it turned by eps.
+    const Vec3d u{0.48, -0.6, 0.64}, w = (1.0 / std::sqrt(0.64 + 0.4096)) * Vec3d{0.8, 0.64, 0.0};  // unit, u.w = 0
+    const Vec3d rab = 0.7 * u, rcb = 0.75 * (-std::cos(eps) * u + std::sin(eps) * w);
+    const auto d = harmonic_angle<double>(rab, rcb, p);
+    const auto f = harmonic_angle<float>(meso::Vec3<float>{float(rab.x), float(rab.y), float(rab.z)},
+                                         meso::Vec3<float>{float(rcb.x), float(rcb.y), float(rcb.z)}, p);
+    EXPECT_NEAR(d.theta, kPi - eps, 1e-12) << eps;
+    EXPECT_NEAR(f.theta, kPi - eps, 2e-6) << eps;
+    const double want = 5.0 * (kPi - eps - p.theta0) / 0.7;  // |F_a|
+    EXPECT_NEAR(norm(d.fa), want, 1e-6 * want) << eps;
+    const double got = std::sqrt(double(f.fa.x) * f.fa.x + double(f.fa.y) * f.fa.y + double(f.fa.z) * f.fa.z);
+    // fp32's cos carries an error of ~1e-7, the numerator's ~ sin: 1% at
+    // sin = 1e-5.
+    EXPECT_NEAR(got, want, (1e-3 + 1e-7 / eps) * want) << eps;
+  }
+}
+
 // Energies of the configuration positions (a, b, c) for the difference test.
 double angle_energy(Vec3d a, Vec3d b, Vec3d c, const HarmonicAngleParams& p) {
   return harmonic_angle<double>(a - b, c - b, p).energy;

@@ -94,23 +94,43 @@ struct AngleForce {
   Scalar virial;
 };
 
-// r_ab = r_a - r_b, r_cb = r_c - r_b (minimum image). dV/dtheta times
-// dtheta/dr: with c = cos(theta), dtheta/dr_a = -1/sin(theta) dc/dr_a and
-// dc/dr_a = (r_cb/(|r_ab||r_cb|) - c r_ab/|r_ab|^2). At theta = 0 or pi,
-// sin(theta) -> 0 while (theta - theta0)/sin(theta) stays finite only for
-// theta0 at that end; sin is clamped at 1e-6 (HOOMD-blue clamps at 1e-3),
-// so a straight rest angle (theta0 = pi) is exact away from the clamp and
-// its force vanishes there, as it must.
+// The angle at b of r_ab = r_a - r_b and r_cb = r_c - r_b: cos, sin and
+// theta. sin is |r_ab x r_cb| / (|r_ab||r_cb|) and theta = atan2(sin, cos),
+// not sqrt(1 - cos^2) and acos(cos): near theta = 0 or pi those lose
+// sqrt(eps) of their digits (in fp32, cos rounds to -1 once sin < 2.4e-4 and
+// sin to 0), and a bent rest angle's force k (theta - theta0) / sin then
+// blew a soft melt's bond apart in single precision (docs/tables.md).
+template <class Scalar>
+struct AngleGeometry {
+  Scalar c, s, theta, inv_ra, inv_rc, raa, rcc;
+};
+
+template <class Scalar>
+MESO_HD AngleGeometry<Scalar> angle_geometry(Vec3<Scalar> r_ab, Vec3<Scalar> r_cb) {
+  AngleGeometry<Scalar> g;
+  g.raa = dot(r_ab, r_ab), g.rcc = dot(r_cb, r_cb);
+  g.inv_ra = Scalar(1) / sqrt(g.raa), g.inv_rc = Scalar(1) / sqrt(g.rcc);
+  const Vec3<Scalar> n = {r_ab.y * r_cb.z - r_ab.z * r_cb.y, r_ab.z * r_cb.x - r_ab.x * r_cb.z,
+                          r_ab.x * r_cb.y - r_ab.y * r_cb.x};
+  g.c = dot(r_ab, r_cb) * g.inv_ra * g.inv_rc;
+  g.c = g.c > Scalar(1) ? Scalar(1) : (g.c < Scalar(-1) ? Scalar(-1) : g.c);
+  g.s = sqrt(dot(n, n)) * g.inv_ra * g.inv_rc;
+  g.theta = atan2(g.s, g.c);
+  return g;
+}
+
+// dV/dtheta times dtheta/dr: with c = cos(theta), dtheta/dr_a = -1/sin(theta)
+// dc/dr_a and dc/dr_a = (r_cb/(|r_ab||r_cb|) - c r_ab/|r_ab|^2). At theta = 0
+// or pi, sin(theta) -> 0 while (theta - theta0)/sin(theta) stays finite only
+// for theta0 at that end; sin is clamped at 1e-6 (HOOMD-blue clamps at
+// 1e-3), so a straight rest angle (theta0 = pi) is exact away from the clamp
+// and its force vanishes there, as it must.
 template <class Scalar>
 MESO_HD AngleForce<Scalar> harmonic_angle(Vec3<Scalar> r_ab, Vec3<Scalar> r_cb,
                                           const HarmonicAngleParams& p) {
-  const Scalar raa = dot(r_ab, r_ab), rcc = dot(r_cb, r_cb);
-  const Scalar inv_ra = Scalar(1) / sqrt(raa), inv_rc = Scalar(1) / sqrt(rcc);
-  Scalar c = dot(r_ab, r_cb) * inv_ra * inv_rc;
-  c = c > Scalar(1) ? Scalar(1) : (c < Scalar(-1) ? Scalar(-1) : c);
-  Scalar s = sqrt(Scalar(1) - c * c);
-  if (s < Scalar(1e-6)) s = Scalar(1e-6);
-  const Scalar theta = acos(c);
+  const AngleGeometry<Scalar> g = angle_geometry(r_ab, r_cb);
+  const Scalar raa = g.raa, rcc = g.rcc, inv_ra = g.inv_ra, inv_rc = g.inv_rc, c = g.c, theta = g.theta;
+  const Scalar s = g.s < Scalar(1e-6) ? Scalar(1e-6) : g.s;
   const Scalar dtheta = theta - Scalar(p.theta0);
   // F_a = -dV/dr_a = k dtheta / s * dc/dr_a.
   const Scalar a = Scalar(p.k) * dtheta / s;

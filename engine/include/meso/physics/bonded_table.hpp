@@ -28,9 +28,7 @@ MESO_HD BondForce<Scalar> table_bond(Scalar rsq, const TableView<Scalar>& t) {
 template <class Scalar>
 MESO_HD AngleForce<Scalar> table_angle(Vec3<Scalar> r_ab, Vec3<Scalar> r_cb, const TableView<Scalar>& t) {
   // theta as harmonic_angle computes it, bit for bit.
-  Scalar c = dot(r_ab, r_cb) * (Scalar(1) / sqrt(dot(r_ab, r_ab))) * (Scalar(1) / sqrt(dot(r_cb, r_cb)));
-  c = c > Scalar(1) ? Scalar(1) : (c < Scalar(-1) ? Scalar(-1) : c);
-  const Scalar theta = acos(c);
+  const Scalar theta = angle_geometry(r_ab, r_cb).theta;
   const TableValue<Scalar> e = table_value(theta, t);
   AngleForce<Scalar> a = harmonic_angle<Scalar>(r_ab, r_cb, HarmonicAngleParams{1.0, double(theta - e.dv)});
   a.energy = e.v;
