@@ -158,6 +158,15 @@ expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, 
 expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 'srd-fluid.*L=10$' --param thermostat=2
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes
 expect_bad "'rho' is unknown for mdscf-dppc" run --filter 'mdscf-dppc.*lipids=528/' --param rho=3
+# table-melt: a table file that is not there, half a set of files, a bead count that is no
+# whole number of chains, an analytic table's parameter with files.
+expect_bad "cannot read table file '/nope.table'" run --filter 'table-melt.*N=10000$' --param N=1000 \
+  --param pair_table=/nope.table --param bond_table=/nope.table --param angle_table=/nope.table
+expect_bad "(1 of the three given)" run --filter 'table-melt.*N=10000$' --param pair_table=/nope.table
+expect_bad "N=1001 is invalid: a positive multiple of the chain length 50" run --filter 'table-melt.*N=10000$' \
+  --param N=1001
+expect_bad "--param a does nothing in this run" run --filter 'table-melt.*N=10000$' --param a=20 \
+  --param pair_table=/x --param bond_table=/y --param angle_table=/z
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, janus-triblock, living-polymerization, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid, ssd-water, surface-polymerization, table-melt)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
