@@ -5,7 +5,8 @@
 #          16-1024 chains) in mixed and in double (PRECISIONS), REPEATS timed repeats
 #   gate   the long form of validation/polymer-hydrodynamics as SHARDS processes side by side
 #          on the GPU (its repeats are launch-bound and small), then --merge (GATE_ARGS:
-#          --param ..., --variant)
+#          --param ..., --variant, --seed); MPS=1 shares the GPU's SMs between the shards under
+#          MPS (without it they time-slice: seven at once ran under 800 MD steps a second)
 # The binaries come built (.carry/bins.tar.xz: mesobench), RE2 from .deps/.
 # Usage: PARTS="bench gate" scripts/device_polymer.sh <output dir>
 set -u
@@ -21,6 +22,11 @@ if part bench; then
 fi
 if part gate; then
   S=${SHARDS:-3}
+  if [[ ${MPS:-0} == 1 ]] && command -v nvidia-cuda-mps-control > /dev/null; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+    mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
+    nvidia-cuda-mps-control -d && stamp "gate under MPS" || unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
   pids=()
   for ((i = 0; i < S; i++)); do
     timeout ${GATE_TIMEOUT:-540} "$MB" validate --filter polymer-hydrodynamics --long --backend cuda \
@@ -36,4 +42,5 @@ if part gate; then
   "$MB" validate --filter polymer-hydrodynamics --long --merge "${shards[@]}" \
     --json "$O/polymer-hydrodynamics-long.json" > "$O/polymer-hydrodynamics-long.log" 2>&1
   stamp "gate merge rc=$? $(grep polymer-hydrodynamics "$O/polymer-hydrodynamics-long.log" | tail -1)"
+  [[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control
 fi
