@@ -15,11 +15,13 @@
 //
 // Each subcommand and its options live in cli/<name>_command.cpp.
 #include <iostream>
+#include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "backends.hpp"
 #include "cli/command.hpp"
+#include "cli/help_formatter.hpp"
 #include "meso/error.hpp"
 #include "meso/provenance.hpp"
 #ifdef MESO_HAVE_MPI
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
 #endif
   CLI::App app{"mesobench: benchmark and validation suite for GPU mesoscale particle simulation"};
   app.name("mesobench");
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it
   app.set_version_flag("--version", "mesobench " + collect_provenance().version);
   app.require_subcommand(0, 1);
   std::vector<std::unique_ptr<Command>> commands;
@@ -70,7 +73,8 @@ int main(int argc, char** argv) {
   }
 
   if (*help) {
-    std::cout << app.get_formatter()->make_help(&app, "", CLI::AppFormatMode::Normal);  // help() would show the subcommand's
+    // app.help() would show the subcommand's
+    std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
     return 0;
   }
   try {

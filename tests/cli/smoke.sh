@@ -52,3 +52,14 @@ assert "rng=tea" in r["variant_requested"] and "sort=10" in r["variant_requested
 assert r["variant"] == "reorder=cell,sort=10,precision=double,rng=tea", r["variant"]
 print("variant defaults ok:", r["variant"])
 PY
+
+# Every help screen fits 100 columns (descriptions are wrapped at spaces:
+# benchmarks/mesobench/cli/help_formatter.hpp); `help` names the program.
+for sub in "" list run validate compare report morphology scale scale-point tune ibi help; do
+  "$bin" $sub --help > "$work/help.txt"
+  awk -v s="${sub:-mesobench}" 'length($0) > 100 { print "FAIL: help of " s " has a line of " length($0) \
+    " columns: " $0; bad = 1 } END { exit bad }' "$work/help.txt"
+done
+"$bin" help > "$work/help.txt"
+grep -q '^Usage: mesobench \[OPTIONS\] \[SUBCOMMAND\]$' "$work/help.txt"
+echo "help screens ok"
