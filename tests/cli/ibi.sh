@@ -79,6 +79,17 @@ print("ok: melt json", [[round(it[k]["difference"], 3) for k in ("bond", "angle"
 P
 rc=0; python3 "$here/../../scripts/validate_results.py" "$t/melt.json" || rc=$?
 [[ $rc -eq 0 || $rc -eq 77 ]] || { echo "FAIL: the melt JSON does not validate"; exit 1; }
+# table-melt on these tables: a checkpoint knows the tables' contents, so a
+# --restart after a table was edited is refused; the same tables continue.
+tm=(run --filter 'table-melt.*N=10000$' --backend cpu -q --param length=8 --param N=400 --param pair_table="$t/p.table"
+    --param bond_table="$t/b.table" --param angle_table="$t/a.table")
+"$bin" "${tm[@]}" --steps 20 --checkpoint "$t/tm.ckpt" > "$t/log.txt"
+cp "$t/b.table" "$t/b.orig"
+echo "# edited" >> "$t/b.table"
+expect_refused "is from another run: its setup has" "${tm[@]}" --steps 40 --restart "$t/tm.ckpt"
+mv "$t/b.orig" "$t/b.table"
+"$bin" "${tm[@]}" --steps 40 --restart "$t/tm.ckpt" > "$t/log.txt" || { echo "FAIL: table-melt restart"; exit 1; }
+echo "ok: table-melt checkpoints carry the tables' digests"
 out=(-o "$t/y.table" --bond-output "$t/yb.table" --angle-output "$t/ya.table")
 expect_refused "needs both --bond-target and --angle-target" "${melt[@]}" --target "$t/m.g.txt" \
   --bond-target "$t/m.bond.txt" "${out[@]}"

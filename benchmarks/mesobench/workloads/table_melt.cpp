@@ -9,14 +9,34 @@
 // skin 0.3. `--param pair_table=P --param bond_table=B --param
 // angle_table=A` run the tables `mesobench ibi` wrote instead.
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <iomanip>
 #include <sstream>
+#include <vector>
 
 #include "../workload.hpp"
 #include "meso/error.hpp"
+#include "meso/io/checkpoint_file.hpp"
 #include "meso/melt_tables.hpp"
 
 namespace meso::bench {
 namespace {
+
+// FNV-1a 64 of a file's bytes, in hex, so that a checkpoint knows the tables
+// it ran with: the setup names the files, and a file edited between a run
+// and its --restart would otherwise continue with other forces unnoticed.
+std::string file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "unreadable";
+  uint64_t h = io::fnv1a64(nullptr, 0);
+  std::vector<char> buf(1 << 16);
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0)
+    h = io::fnv1a64(buf.data(), static_cast<std::size_t>(in.gcount()), h);
+  std::ostringstream os;
+  os << std::hex << std::setw(16) << std::setfill('0') << h;
+  return os.str();
+}
 
 class TableMelt final : public Workload {
  public:
@@ -143,7 +163,9 @@ class TableMelt final : public Workload {
     if (p.files.empty())
       os << " tables=analytic a=" << exact_number(m.a) << " points=" << p.points;
     else
-      os << " tables=" << p.files.pair << ',' << p.files.bond << ',' << p.files.angle << ':' << p.files.keyword;
+      os << " tables=" << p.files.pair << ',' << p.files.bond << ',' << p.files.angle << ':' << p.files.keyword
+         << " fnv1a64=" << file_digest(p.files.pair) << ',' << file_digest(p.files.bond) << ','
+         << file_digest(p.files.angle);
     return os.str() + run_setup(c.run);
   }
 
