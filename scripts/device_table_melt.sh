@@ -5,6 +5,8 @@
 #            and double (3 repeats); the fastest of each precision goes to $O/best-<precision>.txt
 #   bench    table-melt at every N on cuda in mixed, double and single, each with the sweep's
 #            fastest variant (single: mixed's axes), 5 repeats; the CPU reference at N = 10,000
+#   baseline the same at every N with Variant{} (ballot lists, no reordering)
+# VARIANT_MIXED and VARIANT_DOUBLE, when set, replace the sweep's choice (bench, gate).
 # then side by side (none of them timed):
 #   tests    kernels_test: CudaBonded* first, every test after the sanitizers
 #   sanitize compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of CudaBonded*
@@ -13,7 +15,7 @@
 #   ibi      the ibi-melt long form on cuda (the default variant)
 # Everything is packed into $OUT/table-melt.tar.xz at the end (file names hold '=' and ',').
 # The binaries come built (.carry/bins.tar.xz: mesobench, kernels_test), RE2 from .deps/.
-# Usage: PARTS="sweep bench tests sanitize gate ibi" scripts/device_table_melt.sh <output dir>
+# Usage: PARTS="sweep bench baseline tests sanitize gate ibi" scripts/device_table_melt.sh <output dir>
 set -u
 O=$1
 PARTS=${PARTS:-sweep bench tests sanitize gate ibi}
@@ -24,7 +26,11 @@ END=$(( $(date +%s) + ${DEADLINE:-560} ))
 left() { local l=$(( END - $(date +%s) )); (( l > 1 )) && echo $l || echo 1; }
 SWEEP=${SWEEP:-"nlist=ballot nlist=atomic,reorder=morton2,sort=100 nlist=tiled,reorder=morton2,sort=100
   nlist=atomic,reorder=morton2,sort=100,tpp=4 nlist=tiled,reorder=morton2,sort=100,tpp=4"}
-best() { cat "$O/best-$1.txt" 2>/dev/null || echo "precision=$1"; }
+best() {
+  local fixed; [[ $1 == double ]] && fixed=${VARIANT_DOUBLE:-} || fixed=${VARIANT_MIXED:-}
+  [[ -n $fixed ]] && { echo "$fixed"; return; }
+  cat "$O/best-$1.txt" 2>/dev/null || echo "precision=$1"
+}
 if part sweep; then
   for p in mixed double; do
     for v in $SWEEP; do
@@ -57,6 +63,14 @@ if part bench; then
   timeout 120 "$MB" run --filter 'table-melt/.*/N=10000$' --backend cpu --repeats 3 \
     --json "$O/bench-cpu.json" > "$O/bench-cpu.log" 2>&1
   stamp "bench cpu rc=$?"
+fi
+if part baseline; then
+  for p in mixed double single; do
+    v="precision=$p,nlist=ballot,reorder=none,sort=0"
+    timeout 200 "$MB" run --filter table-melt --backend cuda --variant "$v" --repeats 5 \
+      --json "$O/baseline-cuda-$p.json" > "$O/baseline-cuda-$p.log" 2>&1
+    stamp "baseline cuda $v rc=$?"
+  done
 fi
 # Side by side from here: the CPU reference sets share the host's cores.
 export OMP_WAIT_POLICY=passive

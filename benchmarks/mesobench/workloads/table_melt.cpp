@@ -84,6 +84,24 @@ class TableMelt final : public Workload {
     return "melt of 50-bead chains, pair, bond and angle potentials all tabulated (GALAMOST)";
   }
 
+  std::vector<VariantDefault> variant_defaults() const override {
+    // On the GPU: Morton order with the tiled builder in fp32 storage and the
+    // atomic one in fp64 (the fp64 tile leaves few blocks per SM, as for
+    // lj-liquid). Measured against Variant{} (ballot, no reordering) in one
+    // run, with the table-melt gate's long form on each: docs/tables.md.
+    return {
+        {"", "cuda", Precision::mixed, "precision=mixed,nlist=tiled,reorder=morton2,sort=100",
+         "H200, N = 10^4-10^6 against nlist=ballot and atomic (results/tables/table-melt-defaults-h200); gate: "
+         "table-melt long form with this variant"},
+        {"", "cuda", Precision::single, "precision=single,nlist=tiled,reorder=morton2,sort=100",
+         "H200, N = 10^4-10^6 against nlist=ballot and atomic (results/tables/table-melt-defaults-h200); "
+         "mixed's axes (fp32 storage and lists alike)"},
+        {"", "cuda", Precision::double_, "precision=double,nlist=atomic,reorder=morton2,sort=100",
+         "H200, N = 10^4-10^6 against nlist=ballot and tiled (results/tables/table-melt-defaults-h200); gate: "
+         "table-melt long form with this variant"},
+    };
+  }
+
   std::vector<BenchCase> cases() const override {
     std::vector<BenchCase> out;
     for (const uint32_t chains : {200u, 2000u, 20000u}) {
