@@ -15,6 +15,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../tune.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
@@ -82,6 +83,18 @@ class TableMelt final : public Workload {
 
   std::string summary() const override {
     return "melt of 50-bead chains, pair, bond and angle potentials all tabulated (GALAMOST)";
+  }
+
+  // The autotuner's settings on the GPU: the list kinds the table-melt gate
+  // passed with in each precision (the default's and Variant{}'s ballot
+  // lists, which win in double at N = 10^4), then the sort period, which
+  // changes no pair the forces see. The default is timed first.
+  std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting sort{"sort", {"50", "100", "200"}};
+    return {{"cuda", Precision::mixed, {{"nlist", {"tiled", "ballot"}}, sort},
+             "nlist=tiled and ballot: the table-melt gate's long form with each"},
+            {"cuda", Precision::double_, {{"nlist", {"atomic", "ballot"}}, sort},
+             "nlist=atomic and ballot: the table-melt gate's long form with each"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
