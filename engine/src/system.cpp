@@ -117,6 +117,8 @@ void validate_ssd(const physics::SsdParams& p) {
   if (!(0.0 < p.rl && p.rl < p.ru) || !(0.0 < p.rlp && p.rlp < p.rup))
     throw_input_error("SSD sticky switches (r_l, r_u) = (", p.rl, ", ", p.ru, ") and (", p.rlp, ", ", p.rup,
                         ") must satisfy 0 < r_l < r_u");
+  if (p.switch_order != 3 && p.switch_order != 5)
+    throw_input_error("SSD switch order ", p.switch_order, " is invalid: 3 (cubic, as published) or 5 (quintic)");
   if (!(p.rsw > 0.0 && p.rsw < p.rcut) || p.ru > p.rcut || p.rup > p.rcut)
     throw_input_error("SSD cutoffs r_sw = ", p.rsw, ", r_c = ", p.rcut,
                       " must satisfy 0 < r_sw < r_c, with the sticky switches inside r_c");

@@ -39,6 +39,11 @@ struct Protocol {
   // dependence on the step (the long form at dt/2: --param dt_factor=0.5
   // --param long_steps=2e7 covers the same time).
   double dt_factor = 1.0;
+  // Water only, the drift's diagnosis (README, "Why water heats"): the
+  // switches' polynomial (3 cubic, as published; 5 quintic) and a factor on
+  // their widths, each switch narrowed towards its outer edge.
+  int switch_order = 3;
+  double switch_scale = 1.0;
 };
 
 Protocol protocol(const Context& ctx, Model model) {
@@ -73,11 +78,27 @@ Protocol protocol(const Context& ctx, Model model) {
   pr.dt_factor = knob(ctx, "dt_factor", 1.0);
   if (!(pr.dt_factor > 0.0 && pr.dt_factor <= 1.0))
     throw_input_error("nve-drift-rigid: dt_factor = ", pr.dt_factor, " is invalid: it must be in (0, 1]");
+  const double order = knob(ctx, "switch_order", 3.0);
+  pr.switch_scale = knob(ctx, "switch_scale", 1.0);
+  if (order != 3.0 && order != 5.0)
+    throw_input_error("nve-drift-rigid-ssd: switch_order = ", order, " is invalid: 3 (cubic) or 5 (quintic)");
+  if (!(pr.switch_scale > 0.0 && pr.switch_scale <= 1.0))
+    throw_input_error("nve-drift-rigid-ssd: switch_scale = ", pr.switch_scale, " is invalid: it must be in (0, 1]");
+  pr.switch_order = static_cast<int>(order);
   return pr;
 }
 
-RigidLiquid liquid_of(Model model, uint64_t n, uint64_t seed) {
-  return model == Model::ssd ? ssd_water_liquid(n, seed) : gay_berne_liquid(n, seed);
+RigidLiquid liquid_of(Model model, const Protocol& pr, uint64_t seed) {
+  if (model != Model::ssd) return gay_berne_liquid(pr.n, seed);
+  RigidLiquid l = ssd_water_liquid(pr.n, seed);
+  physics::SsdParams p = l.start.ssd(0, 0);
+  p.switch_order = pr.switch_order;
+  auto narrow = [&](double& lo, double hi) { lo = hi - pr.switch_scale * (hi - lo); };
+  narrow(p.rl, p.ru);
+  narrow(p.rlp, p.rup);
+  narrow(p.rsw, p.rcut);
+  l.start.ssd.set(0, 0, p);
+  return l;
 }
 
 // E/N every `every` steps of an NVE run of `steps`.
@@ -119,7 +140,7 @@ struct LongSeries {
 // long run, an incomplete one holding the checkpoint and the series so far.
 nlohmann::json one_run(const Context& ctx, const Protocol& pr, Model model, int run, uint64_t seed,
                        const nlohmann::json* from) {
-  RigidLiquid liquid = liquid_of(model, pr.n, seed);
+  RigidLiquid liquid = liquid_of(model, pr, seed);
   liquid.run.dt *= pr.dt_factor;
   const double n = double(pr.n), dt = liquid.run.dt;
   const std::string label = "nve-drift-rigid run " + std::to_string(run);
@@ -233,12 +254,13 @@ Result run_case(const Context& ctx, Model model) {
       ctx, pr.runs,
       [&](int r, uint64_t seed, const nlohmann::json* from) { return one_run(ctx, pr, model, r, seed, from); },
       stopped);
-  const RigidLiquid liquid = liquid_of(model, pr.n, ctx.seed);  // its constants
+  const RigidLiquid liquid = liquid_of(model, pr, ctx.seed);  // its constants
   const std::string name = model == Model::ssd ? "nve-drift-rigid-ssd" : "nve-drift-rigid";
   const double m = liquid.start.type_mass.at(0);
   const double dt = liquid.run.dt * pr.dt_factor;
   nlohmann::json data = {{"case", name}, {"system", liquid.model}, {"units", liquid.units},
                          {"N", pr.n}, {"rho", liquid.rho}, {"kT", liquid.kT}, {"dt", dt}, {"dt_factor", pr.dt_factor},
+                         {"switch_order", pr.switch_order}, {"switch_scale", pr.switch_scale},
                          {"lj_energy", liquid.lj_energy}, {"lj_time", liquid.lj_time},
                          {"momentum_unit", std::sqrt(m * liquid.kT)},
                          {"precision", to_string(ctx.variant.precision)}, {"runs", pr.runs},

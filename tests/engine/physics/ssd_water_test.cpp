@@ -1,6 +1,6 @@
 // The SSD/RF evaluator: the dipole-dipole and LJ terms by hand, the sticky
-// term against its spherical-angle form sin(th) sin(2 th) cos(2 ph) and the
-// cubic switches, forces and torques against central differences of the
+// term against its spherical-angle form sin(th) sin(2 th) cos(2 ph), the
+// cubic switches and the quintic ones of the drift diagnostic, forces and torques against central differences of the
 // energy under displacements and small rotations of either molecule,
 // Newton's third law and the pair's angular momentum balance.
 #include <gtest/gtest.h>
@@ -19,7 +19,9 @@ using meso::Vec3d;
 using meso::physics::ssd_pair;
 using meso::physics::SsdParams;
 
-double energy(const Vec3d& d, const Quatd& qi, const Quatd& qj) { return ssd_pair(d, qi, qj, SsdParams{}).energy; }
+double energy(const Vec3d& d, const Quatd& qi, const Quatd& qj, const SsdParams& p = SsdParams{}) {
+  return ssd_pair(d, qi, qj, p).energy;
+}
 
 double lj(double r) {
   const SsdParams p;
@@ -80,7 +82,37 @@ TEST(SsdWater, StickyTermByAnglesInsideBothSwitches) {
   }
 }
 
+// The switches: 1 -> 0 with zero slope at both ends. The cubic's second
+// derivative jumps there (6/w^2 and -6/w^2 inside, 0 outside: the force's
+// derivative has a kink); the quintic's vanishes (switch_order = 5, C2).
+TEST(SsdWater, CubicSwitchHasAKinkAndQuinticIsSmooth) {
+  using meso::physics::ssd_detail::cubic_switch;
+  using meso::physics::ssd_detail::quintic_switch;
+  const double lo = 2.75, hi = 3.35, w = hi - lo, h = 1e-6, mid = 0.5 * (lo + hi);
+  for (auto f : {&cubic_switch<double>, &quintic_switch<double>}) {
+    EXPECT_EQ(f(lo, lo, hi).s, 1.0);
+    EXPECT_EQ(f(hi, lo, hi).s, 0.0);
+    EXPECT_NEAR(f(mid, lo, hi).s, 0.5, 1e-15);
+    EXPECT_NEAR(f(lo + h, lo, hi).ds, 0.0, 1e-4);
+    EXPECT_NEAR(f(hi - h, lo, hi).ds, 0.0, 1e-4);
+    // ds against central differences of s inside the interval.
+    for (double r : {lo + 0.1 * w, mid, hi - 0.1 * w})
+      EXPECT_NEAR(f(r, lo, hi).ds, (f(r + h, lo, hi).s - f(r - h, lo, hi).s) / (2 * h), 1e-7);
+  }
+  // The second derivative just inside each end, by differences of ds.
+  auto d2 = [&](auto f, double r) { return (f(r + h, lo, hi).ds - f(r - h, lo, hi).ds) / (2 * h); };
+  EXPECT_NEAR(d2(cubic_switch<double>, lo + 2 * h), -6.0 / (w * w), 1e-3);
+  EXPECT_NEAR(d2(cubic_switch<double>, hi - 2 * h), 6.0 / (w * w), 1e-3);
+  EXPECT_NEAR(d2(quintic_switch<double>, lo + 2 * h), 0.0, 1e-3);
+  EXPECT_NEAR(d2(quintic_switch<double>, hi - 2 * h), 0.0, 1e-3);
+  // The quintic's slope at the middle: -30 x^2 (1 - x)^2 / w at x = 1/2.
+  EXPECT_NEAR(quintic_switch(mid, lo, hi).ds, -1.875 / w, 1e-12);
+}
+
 TEST(SsdWater, ForcesAndTorquesAreMinusTheEnergyGradient) {
+ for (const int order : {3, 5}) {
+  SsdParams par;
+  par.switch_order = order;
   std::mt19937_64 rng(9);
   std::normal_distribution<double> g;
   std::uniform_real_distribution<double> dist(2.6, 8.9);  // through every switch
@@ -91,21 +123,21 @@ TEST(SsdWater, ForcesAndTorquesAreMinusTheEnergyGradient) {
     const Quatd qj = meso::normalized(Quatd{g(rng), {g(rng), g(rng), g(rng)}});
     Vec3d d{g(rng), g(rng), g(rng)};
     d = (dist(rng) / std::sqrt(dot(d, d))) * d;
-    const auto pair = ssd_pair(d, qi, qj, SsdParams{});
+    const auto pair = ssd_pair(d, qi, qj, par);
     const double scale = 1.0 + std::abs(pair.energy) + std::sqrt(dot(pair.force_i, pair.force_i));
     for (int a = 0; a < 3; ++a) {
       const Vec3d e = axes[a];
       // F_i = -dU/dr_i = +dU/dd (d = r_j - r_i).
-      const double fd_f = (energy(d + h * e, qi, qj) - energy(d - h * e, qi, qj)) / (2 * h);
+      const double fd_f = (energy(d + h * e, qi, qj, par) - energy(d - h * e, qi, qj, par)) / (2 * h);
       auto turn = [&](const Quatd& q, double s) { return meso::quat_from_axis_angle(e, s * h) * q; };
-      const double fd_ti = -(energy(d, turn(qi, 1), qj) - energy(d, turn(qi, -1), qj)) / (2 * h);
-      const double fd_tj = -(energy(d, qi, turn(qj, 1)) - energy(d, qi, turn(qj, -1))) / (2 * h);
-      EXPECT_NEAR(dot(pair.force_i, e), fd_f, 1e-6 * scale) << "force " << a << " pair " << k;
+      const double fd_ti = -(energy(d, turn(qi, 1), qj, par) - energy(d, turn(qi, -1), qj, par)) / (2 * h);
+      const double fd_tj = -(energy(d, qi, turn(qj, 1), par) - energy(d, qi, turn(qj, -1), par)) / (2 * h);
+      EXPECT_NEAR(dot(pair.force_i, e), fd_f, 1e-6 * scale) << "force " << a << " pair " << k << " order " << order;
       EXPECT_NEAR(dot(pair.torque_i, e), fd_ti, 1e-6 * scale) << "torque i " << a << " pair " << k;
       EXPECT_NEAR(dot(pair.torque_j, e), fd_tj, 1e-6 * scale) << "torque j " << a << " pair " << k;
     }
     // Seen from j: the opposite force, the torques traded.
-    const auto back = ssd_pair(-1.0 * d, qj, qi, SsdParams{});
+    const auto back = ssd_pair(-1.0 * d, qj, qi, par);
     EXPECT_NEAR(back.energy, pair.energy, 1e-11 * scale);
     const Vec3d df = back.force_i + pair.force_i, dt = back.torque_i - pair.torque_j;
     EXPECT_LT(std::sqrt(dot(df, df)), 1e-11 * scale);
@@ -114,6 +146,7 @@ TEST(SsdWater, ForcesAndTorquesAreMinusTheEnergyGradient) {
     const Vec3d net = pair.torque_i + pair.torque_j + cross(-1.0 * d, pair.force_i);
     EXPECT_LT(std::sqrt(dot(net, net)), 1e-10 * scale);
   }
+ }
 }
 
 }  // namespace

@@ -47,6 +47,11 @@ struct SsdParams {
   double rsw = 7.7, rcut = 9.0;    // the switched cutoff, A
   double eps_rf = 80.0;            // dielectric of the reaction field
   double coulomb = 14.39325;       // kcal/mol A^3 / D^2
+  // The switches' polynomial: 3, OpenMD's cubic (the force continuous, its
+  // derivative not: the published model), or 5, the quintic
+  // 1 - 10 x^3 + 15 x^4 - 6 x^5 (continuous to the force's derivative), a
+  // diagnostic of the energy drift (validation/nve-drift-rigid/README.md).
+  int switch_order = 3;
 };
 
 namespace ssd_detail {
@@ -62,6 +67,21 @@ MESO_HD Switch<T> cubic_switch(T r, T lo, T hi) {
   if (r >= hi) return {T(0), T(0)};
   const T w = hi - lo, w3 = w * w * w;
   return {(hi + T(2) * r - T(3) * lo) * (hi - r) * (hi - r) / w3, T(6) * (r - hi) * (r - lo) / w3};
+}
+
+// The quintic switch 1 -> 0 between lo and hi (S, S' and S'' vanish at both
+// ends but S(lo) = 1), and its derivative.
+template <class T>
+MESO_HD Switch<T> quintic_switch(T r, T lo, T hi) {
+  if (r <= lo) return {T(1), T(0)};
+  if (r >= hi) return {T(0), T(0)};
+  const T w = hi - lo, x = (r - lo) / w, x2 = x * x, y = T(1) - x;
+  return {T(1) - x2 * x * (T(10) - T(15) * x + T(6) * x2), T(-30) * x2 * y * y / w};
+}
+
+template <class T>
+MESO_HD Switch<T> switch_of(T r, T lo, T hi, int order) {
+  return order == 5 ? quintic_switch(r, lo, hi) : cubic_switch(r, lo, hi);
 }
 
 // One molecule's sticky terms for the partner at body-frame position b
@@ -116,7 +136,7 @@ MESO_HD SsdPair<T> ssd_pair(const Vec3<T>& d, const Quat<T>& qi, const Quat<T>& 
   Vec3<T> grad = zero, gui = zero, guj = zero;
   T u = T(0);
   // Switched LJ and dipole-dipole with the reaction field.
-  const ssd_detail::Switch<T> sw = ssd_detail::cubic_switch(r, T(p.rsw), T(p.rcut));
+  const ssd_detail::Switch<T> sw = ssd_detail::switch_of(r, T(p.rsw), T(p.rcut), p.switch_order);
   if (sw.s > T(0)) {
     const T sig = T(p.sigma), eps = T(p.epsilon), rc = T(p.rcut), erf = T(p.eps_rf);
     const T sr2 = sig * sig / r2, sr6 = sr2 * sr2 * sr2;
@@ -138,8 +158,8 @@ MESO_HD SsdPair<T> ssd_pair(const Vec3<T>& d, const Quat<T>& qi, const Quat<T>& 
     guj += (sw.s * cmu) * ((ir3 - krf) * ui - (T(3) * a * ir5) * d);
   }
   // Sticky: each molecule sees the other in its own body frame.
-  const ssd_detail::Switch<T> s = ssd_detail::cubic_switch(r, T(p.rl), T(p.ru));
-  const ssd_detail::Switch<T> sp = ssd_detail::cubic_switch(r, T(p.rlp), T(p.rup));
+  const ssd_detail::Switch<T> s = ssd_detail::switch_of(r, T(p.rl), T(p.ru), p.switch_order);
+  const ssd_detail::Switch<T> sp = ssd_detail::switch_of(r, T(p.rlp), T(p.rup), p.switch_order);
   Vec3<T> gsi = zero, gsj = zero;  // space-frame gradients through i's and j's terms (in d)
   if (s.s > T(0) || sp.s > T(0)) {
     const T w0 = T(p.w0), half_v0 = T(0.5) * T(p.v0);
