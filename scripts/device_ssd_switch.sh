@@ -38,7 +38,7 @@ while read -r name knobs; do
 done <<< "$CONFIGS"
 wait
 for name in "${names[@]}"; do
-  "$MB" validate --filter '^nve-drift-rigid-ssd$' --long --merge "$O/$name"-*.json --json "$O/$name.json" \
+  "$MB" validate --filter '^nve-drift-rigid-ssd$' --long --merge "$O/$name"-[0-9]*.json --json "$O/$name.json" \
     > "$O/$name.log" 2>&1
   stamp "$name merge rc=$? $(grep -E '^nve-drift-rigid-ssd' "$O/$name.log" | tail -1)"
 done

@@ -138,7 +138,7 @@ const std::vector<Case>& all_cases() {
        "J. Chem. Phys. 120, 9175 (2004)), 0.997 g/cm^3, 298 K, dt = 2 fs",
        run_nve_drift_rigid_ssd,
        {"runs: independent runs", "long_steps: NVE steps of the drift run", "N: molecules",
-        "dt_factor: dt over the model's", "switch_order: the switches' polynomial, 3 (cubic, published) or 5",
+        "dt_factor: dt over the model's", "switch_order: the switches' polynomial, 5 (quintic, the gate's) or 3 (cubic, as published)",
         "switch_scale: a factor (0, 1] on the switches' widths"},
        analyse_nve_drift_rigid,
        true},
