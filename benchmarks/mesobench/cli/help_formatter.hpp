@@ -19,7 +19,6 @@ std::string wrap_text(const std::string& text, std::size_t width);
 
 class HelpFormatter : public CLI::Formatter {
  public:
-  HelpFormatter() { column_width(30); }
   std::string make_option_desc(const CLI::Option* opt) const override;
   std::string make_subcommand(const CLI::App* sub) const override;
   std::string make_description(const CLI::App* app) const override;
