@@ -2,8 +2,8 @@
 # .carry/bins.tar.xz (built here with -DCMAKE_CUDA_ARCHITECTURES=90) into
 # $BIN, puts the carried RE2 on the library path, and defines MB (mesobench),
 # part NAME (is NAME in $PARTS?), stamp MESSAGE (a timed line in
-# $O/status.txt), counts LOG (of a GoogleTest log), aniso_tests KT and
-# sanitize KT FILTER. Needs O (the output folder) and PARTS set.
+# $O/status.txt), counts LOG (of a GoogleTest log), aniso_tests KT,
+# sanitize KT FILTER, and mps_start / mps_stop. Needs O (the output folder) and PARTS set.
 mkdir -p "$O"
 BIN=/tmp/meso-bin
 mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
@@ -31,3 +31,12 @@ sanitize() {
     "$1" --gtest_color=no --gtest_filter="$2" > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
 }
+# mps_start: the MPS daemon, so that processes side by side share the GPU's SMs instead of
+# time-slicing (stamped; left off when it will not start). mps_stop ends it if it runs.
+mps_start() {
+  command -v nvidia-cuda-mps-control > /dev/null || return 0
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+  mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
+  nvidia-cuda-mps-control -d && stamp "MPS on" || unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
+mps_stop() { [[ -z ${CUDA_MPS_PIPE_DIRECTORY:-} ]] || echo quit | nvidia-cuda-mps-control; }

@@ -22,11 +22,7 @@ if part bench; then
 fi
 if part gate; then
   S=${SHARDS:-3}
-  if [[ ${MPS:-0} == 1 ]] && command -v nvidia-cuda-mps-control > /dev/null; then
-    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
-    mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
-    nvidia-cuda-mps-control -d && stamp "gate under MPS" || unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-  fi
+  [[ ${MPS:-0} == 1 ]] && mps_start
   pids=()
   for ((i = 0; i < S; i++)); do
     timeout ${GATE_TIMEOUT:-540} "$MB" validate --filter polymer-hydrodynamics --long --backend cuda \
@@ -42,5 +38,5 @@ if part gate; then
   "$MB" validate --filter polymer-hydrodynamics --long --merge "${shards[@]}" \
     --json "$O/polymer-hydrodynamics-long.json" > "$O/polymer-hydrodynamics-long.log" 2>&1
   stamp "gate merge rc=$? $(grep polymer-hydrodynamics "$O/polymer-hydrodynamics-long.log" | tail -1)"
-  [[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control
+  mps_stop
 fi

@@ -17,9 +17,7 @@ END=$(( $(date +%s) + ${DEADLINE:-540} ))
 S=${SHARDS:-4} L=${LONG_STEPS:-1000000} SCALE=${SCALE:-0.2}
 timeout 120 "$BIN/kernels_test" --gtest_color=no --gtest_filter='CudaAniso*' > "$O/aniso-tests.log" 2>&1
 stamp "CudaAniso* rc=$? $(counts "$O/aniso-tests.log")"
-export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
-mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
-nvidia-cuda-mps-control -d && stamp "MPS on" || unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+mps_start
 CONFIGS=${CONFIGS:-"cubic switch_order=3 switch_scale=$SCALE long_steps=$L
 quintic switch_order=5 switch_scale=$SCALE long_steps=$L
 cubic-half-dt switch_order=3 switch_scale=$SCALE dt_factor=0.5 long_steps=$((2 * L))"}
@@ -42,5 +40,5 @@ for name in "${names[@]}"; do
     > "$O/$name.log" 2>&1
   stamp "$name merge rc=$? $(grep -E '^nve-drift-rigid-ssd' "$O/$name.log" | tail -1)"
 done
-[[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control
+mps_stop
 tar cf - -C "$O" . | xz -6 -T16 > "$OUT/ssd-switch.tar.xz"
