@@ -16,6 +16,8 @@
 #           NCCL_SHM_DISABLE=1: the network stand-in) and with every record
 #           through the host (--transport host)
 #   dpd     dpd-fluid weak 1M per GPU and strong 2M (DPD_TRANSPORTS), strong 8M (DPD_LARGE=1)
+#   dpdfull dpd-fluid weak 1M per GPU through ipc with full rows (nlist=ballot) at every point: the
+#           rows several ranks ran before half rows ran there
 #   lj      lj-liquid strong 1M (Nose-Hoover) for each of LJ_TRANSPORTS
 #   grid    dpd-fluid weak and srd-fluid weak (nccl) on 4 GPUs with --grid 2x2x1 and 4x1x1
 #   grid2   dpd-fluid weak on 4 GPUs, 4x1x1 and 2x2x1 alternated twice; srd-fluid (nccl) on both
@@ -105,6 +107,11 @@ if part dpd; then
     sweep dpd-strong-8M ${SWEEP_TIMEOUT:-150} --mode strong --workload dpd-fluid --ranks "$RANKS" --total 8388608 \
       --steps 200 --warmup 50 --repeats ${REPEATS:-3}
   fi
+  pack
+fi
+if part dpdfull; then
+  sweep dpd-weak-ballot ${SWEEP_TIMEOUT:-150} --mode weak --workload dpd-fluid --ranks "$RANKS" --per-rank 1048576 \
+    --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ipc --variant nlist=ballot
   pack
 fi
 if part lj; then  # lj-liquid's default is Nose-Hoover (nvt): its kinetic energy summed over the ranks

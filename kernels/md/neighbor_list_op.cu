@@ -122,11 +122,8 @@ class CudaNeighborList final : public NeighborListOp,
     const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
     NlistBuildArgs a{ctx_.grid, ctx_.cells, ctx_.nlist, ctx_.sys.box, rl * rl * widen, rc * rc,
                      ctx_.ctl.data(), ctx_.n, tpp_, kind_ == NlistKind::half};
-    // A half row would hold a pair with a ghost once, and the ghost's force
-    // would have to go back to its owner: not built.
-    if (a.half && ctx_.cells_ranged)
-      throw_input_error("variant nlist=half runs on one rank (the forces of ghosts are not sent back to their "
-                        "owners); use nlist=ballot, atomic or tiled on several ranks");
+    // Several ranks: a pair with a ghost stays in the local's half row (and
+    // in the ghost's on its owner's rank), so no force goes back to an owner.
     const S4* pos = ctx_.pos.data();
     if (kind_ == NlistKind::ballot)
       build_nlist_ballot<S4>(pos, a, ctx_.stream);

@@ -57,10 +57,14 @@ struct alignas(4 * sizeof(R)) CandShift {
   uint32_t j;
 };
 
-// Whether the pair (i, j) goes into i's half row: the lower index when i + j
-// is even, else the higher one. Exactly one of (i, j) and (j, i) is true.
-__device__ __forceinline__ bool pair_in_half_row(uint32_t i, uint32_t j) {
-  return ((i ^ j) & 1u) ? j > i : j < i;
+// Whether the pair (i, j) goes into the half row of local i (n locals): the
+// lower index when i + j is even, else the higher one, so exactly one of
+// (i, j) and (j, i) is true between locals. A ghost j (several ranks: j >= n)
+// has no row here, and its owner's rank holds the pair in the ghost's row as
+// well: the pair is kept, and each rank applies it to its own particle only
+// (pair_force_half.cuh), so no force goes back to an owner.
+__device__ __forceinline__ bool pair_in_half_row(uint32_t i, uint32_t j, uint32_t n) {
+  return j >= n || (((i ^ j) & 1u) ? j > i : j < i);
 }
 
 template <class S4, bool PAIR_IMAGE, bool ROW_MAJOR, bool HALF>
@@ -162,7 +166,7 @@ __global__ void __launch_bounds__(kTileBlock) tiled_kernel(const S4* __restrict_
           }
           const R d2 = dx * dx + dy * dy + dz * dz;
           bool hit = (d2 < r_list_sq) & (cs.j != i);  // no short-circuit: no branch
-          if constexpr (HALF) hit &= pair_in_half_row(i, cs.j);
+          if constexpr (HALF) hit &= pair_in_half_row(i, cs.j, a.n);
           const uint32_t hits = __ballot_sync(0xffffffffu, hit);
           if (hit) {
             const uint32_t k = cnt + __popc(hits & lower);

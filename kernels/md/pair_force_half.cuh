@@ -22,6 +22,13 @@
 // has no 64-bit shared-memory integer add, so each is a compare-and-swap
 // loop.
 //
+// Several ranks: a pair with a ghost is in the local's row on each of the
+// two ranks (neighbor_list_tiled.cu), and each adds it to its own particle
+// only. Both ranks draw the same value from both sides (the evaluator is
+// symmetric in i and j, ghosts carry their owners' coordinates verbatim,
+// and llrint(-x) = -llrint(x)), so every particle's fixed-point sum is
+// bitwise the one-rank sum, with no ghost force sent back.
+//
 // Two kernels: half_pair_force_kernel adds every pair into the fixed-point
 // sums, then finish_half_kernel reads each particle's sum, clears it for the
 // next step and ends as pair_force_kernel does (finish_particle: body force,
@@ -96,12 +103,18 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       fx += static_cast<long long>(qx);
       fy += static_cast<long long>(qy);
       fz += static_cast<long long>(qz);
-      atomicAdd(g + 4 * size_t(j), 0ull - qx);  // F_ji = -F_ij
-      atomicAdd(g + 4 * size_t(j) + 1, 0ull - qy);
-      atomicAdd(g + 4 * size_t(j) + 2, 0ull - qz);
+      const bool local = j < a.p.n;  // a ghost's rank adds the pair to its owner (pair_in_half_row)
+      if (local) {
+        atomicAdd(g + 4 * size_t(j), 0ull - qx);  // F_ji = -F_ij
+        atomicAdd(g + 4 * size_t(j) + 1, 0ull - qy);
+        atomicAdd(g + 4 * size_t(j) + 2, 0ull - qz);
+      }
       if constexpr (SUMS) {
-        e += double(pf.energy);                 // each pair once
-        w += 2.0 * E::virial_share(pf, rsq);    // the whole r_ij . F_ij
+        // A pair between locals once, in full; a pair with a ghost is
+        // counted on both ranks, half on each (as full rows count every pair).
+        const double share = local ? 1.0 : 0.5;
+        e += share * double(pf.energy);
+        w += share * 2.0 * E::virial_share(pf, rsq);  // the whole r_ij . F_ij
       }
     }
     atomicAdd(g + 4 * size_t(i), static_cast<unsigned long long>(fx));

@@ -180,6 +180,9 @@ class CudaDpdForce final : public CudaPairForce<P> {
   void raise_if_stopped() override {
     if (half_) raise_half_fault(ctx_.h_ctl->step);
   }
+  // Half rows add to the fixed-point sums of both sides: the interior rows
+  // computed ahead of a rebuild (MESO_OVERLAP) could not be taken back.
+  bool takes_rows() const override { return !half_ && Base::takes_rows(); }
 
  private:
   bool record_;
@@ -237,8 +240,8 @@ class CudaDpdForce final : public CudaPairForce<P> {
       compute_dpd_forces<P>(a, cfg, c.stream);
       return;
     }
-    if (this->rows_ != RowSet::all || c.n_all() != c.n)
-      throw_input_error("variant nlist=half runs on one rank (the forces of ghosts are not sent back)");
+    if (this->rows_ != RowSet::all)
+      throw std::logic_error("cuda dpd force: half rows are computed whole (takes_rows)");
     if (ctx_.nlist.cap > kHalfMaxRow)
       throw_input_error("nlist=half: rows of ", ctx_.nlist.cap, " pairs exceed the fixed-point sums' bound of ",
                         kHalfMaxRow, " (a very dense system: use a full list, nlist=ballot)");

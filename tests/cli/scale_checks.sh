@@ -153,9 +153,9 @@ json_arg=$(grep -A1 -x -- --json "$W/srun.args" | tail -n 1)
 [[ $json_arg == "$dir/point-r2.json" ]] || fail "the point's --json is '$json_arg', not '$dir/point-r2.json'"
 grep -qx -- "rho=3" "$W/srun.args" || fail "the point lost --param rho=3"
 
-# A sweep whose points ran different variants: the default's half rows run
-# on one rank only, so the several-rank points fall back to nlist=ballot.
-# The summary takes them (one sweep: the default's) and names the fallback.
+# A sweep whose points ran different variants: the default's half rows on one
+# rank, full rows (nlist=ballot) on several. The summary takes them (one
+# sweep: the default's) and names the difference.
 mkdir "$W/mixed"
 point() {  # ranks, the variant the point ran
   printf '{"kind":"scaling","mode":"strong","workload":"dpd-fluid","backend":"cuda","variant":"nlist=half,precision=mixed",%s' \
@@ -167,7 +167,7 @@ point() {  # ranks, the variant the point ran
 point 1 nlist=half,precision=mixed
 point 2 nlist=ballot,precision=mixed
 out=$("$bin" scale --summarize "$W/mixed" 2>&1) || fail "a sweep with the several-rank fallback does not summarize: $out"
-[[ $out == *"2 ranks ran nlist=ballot (the sweep's variant runs on one rank only)"* ]] ||
+[[ $out == *"2 ranks ran nlist=ballot (the sweep's default on one rank only)"* ]] ||
   fail "the summary does not name the several-rank fallback: $out"
 
 if [[ $failures -ne 0 ]]; then echo "$failures scale check(s) failed"; exit 1; fi

@@ -262,7 +262,8 @@ TEST(Decomposition, LangevinNoiseFollowsTheParticle) {
 TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
   const char* variants[] = {"precision=double,nlist=ballot,cells=sorted", "precision=double,nlist=tiled",
                             "precision=double,nlist=atomic,cells=atomic", "precision=double,gather=record,tpp=2",
-                            "precision=double,fuse=on",                   "precision=mixed"};
+                            "precision=double,fuse=on",                   "precision=mixed",
+                            "precision=double,nlist=half"};
   Case c = dpd_case();
   for (const char* spec : variants) {
     SCOPED_TRACE(spec);
@@ -283,6 +284,42 @@ TEST(Decomposition, CudaVariantsAgreeWithOneRank) {
     EXPECT_LT(rel_l2(got.force, ref.force), fp32 ? 1e-4 : 1e-9);
     EXPECT_LT(largest_displacement(c.sys.box, got, ref), fp32 ? 1e-4 : 1e-9);
   }
+}
+
+// Half rows (nlist=half) on several ranks: a pair with a ghost is evaluated
+// on both ranks, each adding it to its own particle. Every pair's value is
+// the same from both sides (the evaluator is symmetric, ghosts carry their
+// owners' coordinates, fixed point rounds symmetrically) and the sums are
+// exact integers, so the forces and the trajectory are bitwise one rank's:
+// in fp64, and in dpd-fluid's mixed default (Morton reordering, fused
+// half-step, fp32 noise), through both transports where NCCL runs.
+TEST(Decomposition, HalfRowsAreBitwiseOneRank) {
+  const char* variants[] = {"precision=double,nlist=half",
+                            "precision=mixed,nlist=half,reorder=morton2,sort=10,pow=fast,fuse=on,noise=fp32"};
+  std::vector<Transport> transports{Transport::ipc};
+  if (test::nccl_unavailable().empty()) transports.push_back(Transport::nccl);
+  Case c = dpd_case();
+  for (const Transport t : transports)
+    for (const char* spec : variants) {
+      SCOPED_TRACE(std::string(spec) + ", transport " + to_string(t));
+      const Variant v = Variant::parse(spec);
+      Simulation one(backend(v), c.sys, c.rp);
+      Simulation many(backend(v), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, t));
+      one.run(20);
+      many.run(20);
+      const ParticleData<double> ref = one.particles(), got = many.particles();
+      if (world_rank() != 0) continue;
+      expect_each_tag_once(got, c.sys.particles.n_local, 20);
+      const auto same = [](const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+      std::size_t force_diff = 0, pos_diff = 0;
+      for (std::size_t k = 0; k < ref.n_local; ++k) {
+        force_diff += !same(got.force[k], ref.force[k]);
+        pos_diff += !same(got.position[k], ref.position[k]) || !same(got.velocity[k], ref.velocity[k]);
+      }
+      EXPECT_EQ(force_diff, 0u) << "particles whose force differs from one rank's (rel. L2 "
+                                << rel_l2(got.force, ref.force) << ")";
+      EXPECT_EQ(pos_diff, 0u) << "particles whose position or velocity differs from one rank's";
+    }
 }
 
 // --transport nccl: migrants, ghost records and every step's ghost update

@@ -107,8 +107,9 @@ class DpdFluid final : public Workload {
         // spread, -1.2% on the H100), gather=record, tpp > 1.
         // nlist=half (half rows, Newton's third law in fixed point): 5-13%
         // over nlist=ballot at N = 64k-4M on an H200, gates passed with it
-        // (results/cuda-dpd/half-list); one rank only: mesobench scale runs
-        // nlist=ballot on several ranks.
+        // (results/cuda-dpd/half-list). They run on several ranks too, but
+        // mesobench scale runs nlist=ballot there (no faster, no smaller on
+        // two H200s: results/scaling).
         {"", "cuda", Precision::mixed,
          "precision=mixed,nlist=half,reorder=morton2,sort=100,pow=fast,fuse=on,noise=fp32",
          "H200, N = 1M: 1690 TPS (1609 with nlist=ballot, 888 with Variant{}); "
