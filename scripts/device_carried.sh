@@ -1,12 +1,12 @@
 # Sourced by the device scripts that run carried binaries: unpacks
-# .carry/bins.tar.xz (built here with -DCMAKE_CUDA_ARCHITECTURES=90) into
+# .carry/bins.tar.xz, or $BINS (built here with -DCMAKE_CUDA_ARCHITECTURES=90), into
 # $BIN, puts the carried RE2 on the library path, and defines MB (mesobench),
 # part NAME (is NAME in $PARTS?), stamp MESSAGE (a timed line in
 # $O/status.txt), counts LOG (of a GoogleTest log), aniso_tests KT,
 # sanitize KT FILTER, and mps_start / mps_stop. Needs O (the output folder) and PARTS set.
 mkdir -p "$O"
 BIN=/tmp/meso-bin
-mkdir -p "$BIN" && tar xJf .carry/bins.tar.xz -C "$BIN"
+mkdir -p "$BIN" && tar xJf "${BINS:-.carry/bins.tar.xz}" -C "$BIN"
 export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
 MB=$BIN/mesobench
 PARTS=" $PARTS "

@@ -121,7 +121,8 @@ void expect_forces_match(const System& sys, const RunParams& rp, const char* wha
   const ThermoSample tc = cpu.thermo();
   for (const char* prec : {"double", "mixed", "single"})
     for (const char* list : {"nlist=atomic", "nlist=ballot", "nlist=tiled", "nlist=tiled,reorder=morton2,sort=100",
-                             "nlist=atomic,tpp=2", "nlist=ballot,tpp=4", "nlist=tiled,tpp=8", "nlist=atomic,tpp=32"}) {
+                             "nlist=atomic,tpp=2", "nlist=ballot,tpp=4", "nlist=tiled,tpp=8", "nlist=ballot,tpp=16",
+                             "nlist=atomic,tpp=32"}) {
       const std::string v = std::string("precision=") + prec + "," + list;
       SCOPED_TRACE(std::string(what) + " " + v);
       Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);

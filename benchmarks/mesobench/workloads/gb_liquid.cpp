@@ -11,6 +11,7 @@
 // lj-liquid's N = 64000, so the cost of orientation can be read against it.
 #include <sstream>
 
+#include "../tune.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/gay_berne_liquid.hpp"
@@ -75,6 +76,17 @@ class GbLiquid final : public Workload {
       out.push_back(c);
     }
     return out;
+  }
+
+  // The autotuner's settings on the GPU: lanes per particle over the same
+  // rows (the order of the force and torque sums only; the GPU tests check
+  // each against the reference). The best depends on N: at N of about 1000
+  // the step is latency-bound and 32 lanes win, at 64000 8
+  // (results/orientation/README.md), so a per-N choice is the tuner's.
+  std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting tpp{"tpp", {"8", "16", "32"}};
+    return {{"cuda", Precision::mixed, {tpp}, "lanes a particle only: the same rows and pairs"},
+            {"cuda", Precision::double_, {tpp}, "lanes a particle only: the same rows and pairs"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "../tune.hpp"
 #include "../workload.hpp"
 #include "meso/error.hpp"
 #include "meso/janus_triblock.hpp"
@@ -84,6 +85,15 @@ class JanusTriblock final : public Workload {
       out.push_back(c);
     }
     return out;
+  }
+
+  // The autotuner's settings on the GPU: lanes per particle over the same
+  // rows (the order of the force and torque sums only; the GPU tests check
+  // tpp = 1 to 8 against the reference).
+  std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting tpp{"tpp", {"1", "2", "4", "8"}};
+    return {{"cuda", Precision::mixed, {tpp}, "lanes a particle only: the same rows and pairs"},
+            {"cuda", Precision::double_, {tpp}, "lanes a particle only: the same rows and pairs"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
