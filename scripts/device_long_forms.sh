@@ -18,7 +18,7 @@
 #       H200 does for one precision's 16 shards in about 2 minutes).
 #   scripts/device_long_forms.sh rigid     <bin> <out> [cases] [precisions]
 #       nve-drift-rigid and nve-drift-rigid-ssd long forms (default precision mixed), 8 shards
-#       each, as nve, with RIGID_VARIANT added (default tpp=32; 4 processes a GPU under MPS by
+#       each, as nve, with RIGID_VARIANT added (default nlist=tiled,tpp=32; 4 processes a GPU under MPS by
 #       default).
 #   scripts/device_long_forms.sh transient <bin> <out> <first> <last> <variant>
 #       poiseuille-transient long form: shards first..last of 10 (one repeat
@@ -113,7 +113,10 @@ rigid)
   cases=${1:-"nve-drift-rigid nve-drift-rigid-ssd"} precs=${2:-mixed}
   # 32 lanes a particle: at these small N the step is latency-bound; 16 shards side by side ran
   # 4,160-4,344 steps a second each against 1,539 with the workloads' tpp=8 (one H200).
-  VARIANT_EXTRA=,${RIGID_VARIANT:-tpp=32}
+  # The tiled lists: one process at N = 1000 (512 for water) ran 20,077 (20,736) steps a second
+  # with nlist=tiled,tpp=32 against 14,717 (15,355) with the ballot lists the committed long forms
+  # ran (results/orientation/tune-tpp-h200); the same pairs.
+  VARIANT_EXTRA=,${RIGID_VARIANT:-nlist=tiled,tpp=32}
   jobs=()
   for c in $cases; do for p in $precs; do for s in 0 1 2 3 4 5 6 7; do
     jobs+=("$c ^$c\$ $p $s")

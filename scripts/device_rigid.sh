@@ -8,6 +8,11 @@
 #            variant, mixed), REPEATS (5)
 #   tpp      gb-liquid (N = 1000) and ssd-water (N = 512) NVE, mixed, one process, over
 #            TPP_VARIANTS (tpp=8 tpp=16 tpp=32), medians of 3
+#   defaults ssd-water (N = 64000, 1M; double at 64000 too) and gb-liquid (N = 8000), mixed,
+#            or DEFAULT_CASES_TEXT ("workload:N:precision ..."), the workload's default against
+#            DEFAULT_CANDIDATES (nlist=tiled,tpp=16 nlist=tiled,tpp=8), alternated ROUNDS (2) times,
+#            REPEATS (5) each; then the short forms of GATES (ssd-water nve-drift-rigid-ssd
+#            rotational-equipartition) with GATE_VARIANT (precision=mixed,nlist=tiled,tpp=16)
 #   probe    the nve-drift-rigid and nve-drift-rigid-ssd long forms with LONG_STEPS (100000)
 #            NVE steps, PER_GPU processes under MPS, RIGID_VARIANT (scripts/device_long_forms.sh rigid):
 #            the steps a second they make side by side, and the machinery on a GPU
@@ -38,6 +43,33 @@ if part tpp; then  # one process at the long forms' sizes, NVE, mixed
         --variant precision=mixed,$v --repeats 3 --json "$O/tpp-${f%%.*}-$v.json" > "$O/tpp-${f%%.*}-$v.log" 2>&1
       stamp "${f%%.*} N=$n $v rc=$? $(grep -A1 -E '^(gb-liquid|ssd-water)' "$O/tpp-${f%%.*}-$v.log" | tail -1)"
     done
+  done
+fi
+if part defaults; then  # the default against the candidates, alternated in one call
+  read -r -a DEFAULT_CASES <<< "${DEFAULT_CASES_TEXT:-}"
+  if ((${#DEFAULT_CASES[@]} == 0)); then
+    DEFAULT_CASES=("ssd-water 64000 mixed" "ssd-water 1048576 mixed" "ssd-water 64000 double" "gb-liquid 8000 mixed")
+  else  # DEFAULT_CASES_TEXT: "workload:N:precision ..."
+    DEFAULT_CASES=("${DEFAULT_CASES[@]//:/ }")
+  fi
+  for r in $(seq ${ROUNDS:-2}); do
+    for c in "${DEFAULT_CASES[@]}"; do
+      read -r w n p <<< "$c"
+      f="$w.*N=$([[ $w == gb-liquid ]] && echo 8000 || echo 64000)\$"
+      for v in default ${DEFAULT_CANDIDATES:-nlist=tiled,tpp=16 nlist=tiled,tpp=8}; do
+        vv=precision=$p
+        [[ $v != default ]] && vv=$vv,$v
+        name=def-${f%%.*}-$n-$p-${v//[=,]/_}-$r
+        timeout 120 "$MB" run --backend cuda --filter "$f" --param N=$n --max-n 100000000 --variant "$vv" \
+          --repeats ${REPEATS:-5} --json "$O/$name.json" > "$O/$name.log" 2>&1
+        stamp "$name rc=$? $(grep -E ' cuda +[0-9]' "$O/$name.log" | tail -1 | tr -s ' ' | cut -c1-60)"
+      done
+    done
+  done
+  for g in ${GATES:-ssd-water nve-drift-rigid-ssd rotational-equipartition}; do
+    timeout 200 "$MB" validate --backend cuda --filter "^$g\$" --variant "${GATE_VARIANT:-precision=mixed,nlist=tiled,tpp=16}" \
+      --json "$O/gate-$g.json" > "$O/gate-$g.log" 2>&1
+    stamp "gate $g rc=$? $(grep -E "^$g " "$O/gate-$g.log" | tail -1 | tr -s ' ')"
   done
 fi
 if part probe; then

@@ -78,30 +78,35 @@ class GbLiquid final : public Workload {
     return out;
   }
 
-  // The autotuner's settings on the GPU: lanes per particle over the same
-  // rows (the order of the force and torque sums only; the GPU tests check
+  // The autotuner's settings on the GPU: the list builder, then lanes per
+  // particle (the same pairs in another order: the order of the force and
+  // torque sums only; the GPU tests check every builder and
   // each against the reference). The best depends on N: at N of about 1000
   // the step is latency-bound and 32 lanes win, at 64000 8
   // (results/orientation/README.md), so a per-N choice is the tuner's.
   std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting nlist{"nlist", {"ballot", "atomic", "tiled"}};
     const TuneSetting tpp{"tpp", {"8", "16", "32"}};
-    return {{"cuda", Precision::mixed, {tpp}, "lanes a particle only: the same rows and pairs"},
-            {"cuda", Precision::double_, {tpp}, "lanes a particle only: the same rows and pairs"}};
+    return {{"cuda", Precision::mixed, {nlist, tpp}, "the list builders and lanes: the same pairs"},
+            {"cuda", Precision::double_, {nlist, tpp}, "the list builders and lanes: the same pairs"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
-    // On the GPU: 8 lanes a particle (tpp) over Variant{}'s ballot lists in
-    // their build order. Neither Morton reordering (which made the force
-    // slower, the lists faster: 2026 against 2164 TPS, gb-liquid 64000
-    // mixed) nor the tiled or atomic builders beat it
-    // (results/orientation/gpu-h200-variants-047d74f).
+    // On the GPU: 8 lanes a particle (tpp) over the tiled builder's lists.
+    // Against the ballot lists of the earlier default, in one call with each
+    // alternated twice (results/orientation/defaults-h200): 17% faster at
+    // N = 8000 in mixed (10,850 against 9,249 TPS) and 14% in double, 4.6%
+    // and 8.0% slower at 64000; one default serves both sizes and wins their
+    // geometric mean (mixed 1.058, double 1.026), and `mesobench tune` picks
+    // per N. Morton reordering made the force slower
+    // (results/orientation/gpu-h200-lists-047d74f).
     return {
-        {"", "cuda", Precision::mixed, "precision=mixed,tpp=8",
-         "H200, N = 8000 / 64000: 9242 / 2564 TPS (tpp=1: 2778 / 2168); gates: nve-drift-rigid and "
+        {"", "cuda", Precision::mixed, "precision=mixed,nlist=tiled,tpp=8",
+         "H200, N = 8000 / 64000: 10850 / 2448 TPS (ballot lists: 9249 / 2563); gates: nve-drift-rigid and "
          "rotational-equipartition short forms on the GPU with this variant, GPU tests"},
-        {"", "cuda", Precision::double_, "precision=double,tpp=8",
-         "H200, N = 8000 / 64000: 7864 / 1722 TPS (tpp=1: 2293 / 1707; tpp=4: 6056 / 1763); gates: the "
-         "short forms on the GPU with this variant, GPU tests"},
+        {"", "cuda", Precision::double_, "precision=double,nlist=tiled,tpp=8",
+         "H200, N = 8000 / 64000: 8958 / 1581 TPS (ballot lists: 7824 / 1718); gates: the short forms on the "
+         "GPU with this variant, GPU tests"},
     };
   }
 

@@ -87,13 +87,15 @@ class JanusTriblock final : public Workload {
     return out;
   }
 
-  // The autotuner's settings on the GPU: lanes per particle over the same
-  // rows (the order of the force and torque sums only; the GPU tests check
+  // The autotuner's settings on the GPU: the list builder, then lanes per
+  // particle (the same pairs in another order: the order of the force and
+  // torque sums only; the GPU tests check every builder and
   // tpp = 1 to 8 against the reference).
   std::vector<TuneSpace> tune_spaces() const override {
+    const TuneSetting nlist{"nlist", {"ballot", "atomic", "tiled"}};
     const TuneSetting tpp{"tpp", {"1", "2", "4", "8"}};
-    return {{"cuda", Precision::mixed, {tpp}, "lanes a particle only: the same rows and pairs"},
-            {"cuda", Precision::double_, {tpp}, "lanes a particle only: the same rows and pairs"}};
+    return {{"cuda", Precision::mixed, {nlist, tpp}, "the list builders and lanes: the same pairs"},
+            {"cuda", Precision::double_, {nlist, tpp}, "the list builders and lanes: the same pairs"}};
   }
 
   std::vector<VariantDefault> variant_defaults() const override {
