@@ -26,6 +26,9 @@
 #           mesobench against .carry's mesobench-base (an earlier commit's), alternated BASE_ROUNDS
 #           times (default 2); BASE_SOCKET=1 adds both through NCCL's socket transport
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
+#   srdgraph srd-fluid weak (and strong L = 100 with SRD_BASE_STRONG=1) through nccl with the
+#           decomposed collision as CUDA graphs (MESO_SOLVENT_GRAPHS=1) and without, alternated
+#           BASE_ROUNDS times (default 2)
 #   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
 #           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
 #   votes   dpd-fluid weak (twice) and lj-liquid strong 1M through ipc (a vote every step), nccl
@@ -189,6 +192,25 @@ if part nsys; then  # where a decomposed solvent period's device and host time g
     stamp "nsys rc=$?"
   fi
   pack
+fi
+if part srdgraph; then
+  for round in $(seq ${BASE_ROUNDS:-2}); do
+    for g in 1 0; do
+      export MESO_SOLVENT_GRAPHS=$g
+      X0=$X
+      X="$X -x MESO_SOLVENT_GRAPHS"
+      sweep srd-weak-graphs$g-$round ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
+        --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl
+      if [ "${SRD_BASE_STRONG:-0}" = 1 ]; then
+        sweep srd-strong-graphs$g-$round ${SWEEP_TIMEOUT:-150} --mode strong --workload srd-fluid --param L=100 \
+          --ranks "$RANKS" --total 10000000 --steps ${SRD_STRONG_STEPS:-200} --warmup 20 --repeats ${REPEATS:-3} \
+          --transport nccl
+      fi
+      X=$X0
+      unset MESO_SOLVENT_GRAPHS
+      pack
+    done
+  done
 fi
 if part dpdsocket; then
   X0=$X

@@ -94,6 +94,7 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
     return cuda::profile_mpcd<P>(ctx_, repeats);
   }
   uint64_t graph_steps() const override { return graph_steps_; }
+  uint64_t mpcd_graph_collisions() const override { return ctx_.mpcd.graph_collisions; }
 
  private:
   CudaContext<P> ctx_;

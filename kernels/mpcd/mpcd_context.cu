@@ -149,15 +149,15 @@ std::size_t CudaMpcd<S4>::scan_bytes_for(uint32_t ncells) {
 // Pool layout of the cell list: count, start (ncells words each), cell,
 // slot, members (n + n_md words each), the scan's scratch.
 template <class S4>
-std::size_t CudaMpcd<S4>::cells_bytes(uint32_t nc) {
-  const std::size_t nm = std::size_t(n) + n_md;
+std::size_t CudaMpcd<S4>::cells_bytes(uint32_t nc, uint32_t members) {
+  const std::size_t nm = members;
   return 2 * align256(std::size_t(nc) * sizeof(uint32_t)) + 3 * align256(nm * sizeof(uint32_t)) +
          align256(scan_bytes_for(nc));
 }
 
 template <class S4>
-MpcdCellView CudaMpcd<S4>::cells(uint32_t nc) {
-  unsigned char* p = scratch(cells_bytes(nc));
+MpcdCellView CudaMpcd<S4>::cells(uint32_t nc, uint32_t members) {
+  unsigned char* p = scratch(cells_bytes(nc, members));
   auto take = [&p](std::size_t bytes) {
     unsigned char* q = p;
     p += align256(bytes);
@@ -166,7 +166,7 @@ MpcdCellView CudaMpcd<S4>::cells(uint32_t nc) {
   MpcdCellView v;
   v.count = reinterpret_cast<uint32_t*>(take(std::size_t(nc) * sizeof(uint32_t)));
   v.start = reinterpret_cast<uint32_t*>(take(std::size_t(nc) * sizeof(uint32_t)));
-  const std::size_t nm = std::size_t(n) + n_md;
+  const std::size_t nm = members;
   v.cell = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));
   v.slot = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));
   v.members = reinterpret_cast<uint32_t*>(take(nm * sizeof(uint32_t)));

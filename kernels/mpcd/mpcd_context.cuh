@@ -159,6 +159,7 @@ class CudaMpcd {
   DeviceBuffer<Image> image;
   DeviceBuffer<MpcdStepWord> step_word;  // one
   uint64_t word_step = 0;  // the collision number step_word holds once the stream gets there
+  uint64_t graph_collisions = 0;  // several ranks: collisions run as graph launches (MpcdRankCollision)
 
   MpcdView<S4> view() {
     return {pos.data(), vel.data(), tag.data(), image.data(), n, count_on_device ? live.data() : nullptr};
@@ -172,8 +173,11 @@ class CudaMpcd {
   // previous contents are lost): over the whole grid, or (several ranks)
   // over the `ncells` cells a rank's domain touches.
   MpcdCellView cells() { return cells(grid.ncells()); }
-  MpcdCellView cells(uint32_t ncells);
-  std::size_t cells_bytes(uint32_t ncells);
+  MpcdCellView cells(uint32_t ncells) { return cells(ncells, n + n_md); }
+  // The same with room for `members` members (a captured collision's:
+  // the solvent's capacity, which moves less often than its bound).
+  MpcdCellView cells(uint32_t ncells, uint32_t members);
+  std::size_t cells_bytes(uint32_t ncells, uint32_t members);
   // At least `bytes` of scratch (grown to fit; the contents are lost).
   unsigned char* scratch(std::size_t bytes);
   std::size_t scratch_bytes() const { return pool_.size(); }

@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "core/cuda_operations.cuh"
-#include "core/device_timeline.cuh"
 #include "core/device_ops.cuh"
 #include "core/kernel_timer.cuh"
 #include "meso/cuda/check.hpp"
@@ -33,8 +32,8 @@
 #include "meso/error.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
+#include "mpcd/mpcd_collide_ranks.cuh"
 #include "mpcd/mpcd_kernels.cuh"
-#include "mpcd/mpcd_shared_cells.cuh"
 
 namespace meso::cuda {
 namespace {
@@ -100,17 +99,17 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   ~CudaMpcdCollide() override { drop_graph(); }
 
   // Several ranks: the collision over the cells the domain touches, the
-  // shared ones combined over the ranks (collide_decomposed).
+  // shared ones combined over the ranks (mpcd_collide_ranks.cuh).
   void set_communicator(const Communicator* comm) override {
     comm_ = comm && comm->size() > 1 ? comm : nullptr;
-    if (comm_ && !layers_) layers_ = std::make_unique<MpcdSharedCells>();
+    if (comm_ && !ranks_) ranks_ = std::make_unique<MpcdRankCollision<P>>(ctx_);
   }
-  double copy_seconds() const override { return layers_ ? layers_->copy_s : 0.0; }
+  double copy_seconds() const override { return ranks_ ? ranks_->copy_seconds() : 0.0; }
 
   void collide(uint64_t step) override {
     auto& m = ctx_.mpcd;
     if (comm_) {
-      collide_decomposed(step);
+      ranks_->collide(step, *comm_, args());
       return;
     }
     const uint32_t embed = m.sys.params.embed_types;
@@ -206,103 +205,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   bool at_;
   const Communicator* comm_ = nullptr;
 
-  std::unique_ptr<MpcdSharedCells> layers_;
-
-  // One collision on one of several ranks, bitwise the one-rank collision
-  // (the CPU reference's mpcd_collide_decomposed, on the device): the cell
-  // list over the cells the domain touches; the inner cells (this rank's
-  // alone) collide in the fused kernel on the context's stream while the
-  // shared cells go through the phases of mpcd_collide_layers.cu on the
-  // layers' stream, their values combined over the ranks between phases
-  // (Howard et al.'s overlap of the cell communication with the inner
-  // cells). With the communicator's DeviceLinks (--transport nccl) the
-  // layers move GPU to GPU on the layers' stream and the host waits for
-  // nothing; otherwise each phase waits for MPI (combine_on_host).
-  void collide_decomposed(uint64_t step) {
-    auto& m = ctx_.mpcd;
-    const MpcdParams& prm = m.sys.params;
-    if (prm.embed_types != 0)
-      throw_input_error("MPCD embed_types = ", prm.embed_types,
-                        " (solute coupling) is not decomposed over ranks yet: run it on one rank");
-    MpcdSharedCells& L = *layers_;
-    cudaStream_t s = ctx_.stream;
-    // The shift as the host computes it: the touched range and the cells
-    // of the particles must agree (and agree with the CPU reference's).
-    const Vec3d shift = prm.grid_shift ? physics::srd_grid_shift(step, prm.seed, prm.cell_size) : Vec3d{0.0, 0.0, 0.0};
-    const CellRange r = mpcd_touched_cells(m.grid, comm_->domain(), shift);
-    L.prepare(r, comm_->domain(), s);
-    m.n_md = 0;
-    const MpcdStepWord w{step, {shift.x, shift.y, shift.z}};
-    // From pageable memory: staged before the call returns, so `w` may go.
-    MESO_CUDA_CHECK(cudaMemcpyAsync(m.step_word.data(), &w, sizeof w, cudaMemcpyHostToDevice, s));
-    m.word_step = step;
-    const MpcdCellView c = m.cells(L.view().ncells);
-    mpcd_build_range_cells(m.view(), m.grid, m.step_word.data(), L.view(), c, L.outside.data(), s);
-    DeviceTimeline* timeline = DeviceTimeline::solvent();
-    if (timeline) timeline->mark("cells", s);
-    MpcdCollideArgs a = args();
-    a.ranged = true;
-    a.range = L.view();
-    MESO_CUDA_CHECK(cudaEventRecord(L.cells_built, s));
-    MESO_CUDA_CHECK(cudaStreamWaitEvent(L.stream, L.cells_built, 0));
-    mpcd_collide(m.view(), MpcdEmbedView<S4>{}, c, a, s);  // the inner cells; the shared ones are skipped
-    if (timeline) timeline->mark("inner", s);
-    const MpcdLayerArgs la = L.args();
-    mpcd_layer_sums(MpcdLayerPhase::extents, m.view(), c, la, a, L.stream);
-    if (const DeviceLinks* links = comm_->device_links()) {
-      // The layers combined on the device (--transport nccl): the host
-      // waits for nothing. A particle outside the range's cells (one that
-      // moved more than a domain, or stayed when a migration message
-      // overflowed) joins no cell here; its migration reports that a few
-      // periods later and the run stops (MpiCommunicator::
-      // migrate_solvent_device).
-      L.combine_device(*links, la.v1, 3, 0b110u);
-      mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
-      L.combine_device(*links, la.q2, 3);
-      if (prm.thermostat || at_) {
-        mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
-        L.combine_device(*links, la.q3, 4);
-      }
-    } else {
-      combine_on_host(step, r, la, a, c);
-    }
-    mpcd_collide_shared(m.view(), c, la, a, L.stream);
-    if (timeline) timeline->mark("shared", L.stream);
-    MESO_CUDA_CHECK(cudaEventRecord(L.done, L.stream));
-    MESO_CUDA_CHECK(cudaStreamWaitEvent(s, L.done, 0));
-    m.cells_valid = true;
-    if (timeline) {  // a period ends: the next one's marks start here
-      timeline->set_rank(comm_->rank());
-      timeline->mark("end", s);
-      timeline->round();
-      timeline->mark("start", s);
-    }
-  }
-
-  // The phases' values through the host: each copied down, combined over
-  // the ranks by the communicator's MPI messages, copied up.
-  void combine_on_host(uint64_t step, const CellRange& r, const MpcdLayerArgs& la, const MpcdCollideArgs& a,
-                       const MpcdCellView& c) {
-    auto& m = ctx_.mpcd;
-    const MpcdParams& prm = m.sys.params;
-    MpcdSharedCells& L = *layers_;
-    uint32_t outside = 0;
-    MESO_CUDA_CHECK(cudaMemcpyAsync(&outside, L.outside.data(), sizeof outside, cudaMemcpyDeviceToHost, L.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(L.stream));
-    if (outside != 0)
-      throw_input_error("MPCD: ", outside, " solvent particle(s) of rank ", comm_->rank(),
-                        " lie outside its domain's cells at collision ", step,
-                        ": a particle crossed more than one domain in a collision period (dt = ", prm.dt,
-                        "); use fewer ranks or a shorter period");
-    // Phase 1: counts summed, the maxima behind the scales taken as maxima.
-    L.exchange(la.v1, L.h1, 3, [&](std::vector<double>& v) { comm_->combine_layers(r, v, 3, 0b110u); });
-    mpcd_layer_sums(MpcdLayerPhase::momentum, m.view(), c, la, a, L.stream);
-    L.exchange(la.q2, L.h2, 3, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 3); });
-    if (prm.thermostat || at_) {  // the energy and draws only where the rule reads them
-      mpcd_layer_sums(MpcdLayerPhase::energy, m.view(), c, la, a, L.stream);
-      L.exchange(la.q3, L.h3, 4, [&](std::vector<int64_t>& v) { comm_->combine_layers(r, v, 4); });
-    }
-  }
+  std::unique_ptr<MpcdRankCollision<P>> ranks_;
 
   cudaGraphExec_t exec_ = nullptr;
   uint64_t epoch_ = 0;  // ctx.graph_epoch the graph was captured at

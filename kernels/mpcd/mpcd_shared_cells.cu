@@ -58,19 +58,34 @@ __global__ void layer_merge_kernel(T* __restrict__ v, const uint32_t* __restrict
 
 }  // namespace
 
+void MpcdSharedCells::reserve_messages(int width) {
+  for (int a = 0; a < 3; ++a) {
+    if (!(cur_->view.split >> a & 1u)) continue;
+    const std::size_t bytes = (std::size_t(cur_->layer_cells[a]) * uint32_t(width) + 1) * sizeof(double);
+    for (int k = 0; k < 2; ++k) {
+      // Grown only when a range grows: cudaFree waits for the device, so no
+      // message in flight loses its buffer.
+      if (send_[k].size() < bytes) {
+        send_[k].resize(bytes + bytes / 4);
+        ++generation;
+      }
+      if (recv_[k].size() < bytes) {
+        recv_[k].resize(bytes + bytes / 4);
+        ++generation;
+      }
+    }
+  }
+}
+
 template <class T>
 void MpcdSharedCells::combine_device(const DeviceLinks& links, T* dev, int width, uint32_t max_mask) {
+  static_assert(sizeof(T) == sizeof(double), "layer values of 8 bytes (reserve_messages)");
+  reserve_messages(width);
   RangeLists& r = *cur_;
   for (int a = 0; a < 3; ++a) {
     if (!(r.view.split >> a & 1u)) continue;
     const uint32_t values = r.layer_cells[a] * uint32_t(width);
     const std::size_t bytes = (std::size_t(values) + 1) * sizeof(T);
-    for (int k = 0; k < 2; ++k) {
-      // Grown only when a range grows: cudaFree waits for the device, so no
-      // message in flight loses its buffer.
-      if (send_[k].size() < bytes) send_[k].resize(bytes + bytes / 4);
-      if (recv_[k].size() < bytes) recv_[k].resize(bytes + bytes / 4);
-    }
     const uint32_t grid = (values + kBlock - 1) / kBlock;
     auto* out0 = reinterpret_cast<T*>(send_[0].data());
     auto* out1 = reinterpret_cast<T*>(send_[1].data());
@@ -165,6 +180,7 @@ void MpcdSharedCells::prepare(const CellRange& r, const Domain& d, cudaStream_t 
     v1.resize(3 * cap);
     q2.resize(3 * cap);
     q3.resize(4 * cap);
+    ++generation;
   }
   h1.resize(r.cells() * 3);
   h2.resize(r.cells() * 3);

@@ -39,6 +39,16 @@ class MpcdSharedCells {
   // context's stream, waited for before a buffer the last collision read moves.
   void prepare(const CellRange& r, const Domain& d, cudaStream_t s);
   const MpcdRangeView& view() const { return cur_->view; }
+  // The current range's lists (a key for what was captured with them: they
+  // stay where they are as long as this object lives).
+  const void* current_range() const { return cur_; }
+  // Counts the moves of every buffer a captured collision holds (the
+  // values', the layer messages'): a graph of an earlier generation is
+  // captured again.
+  uint64_t generation = 0;
+  // The layer messages sized for the current range's widest phase (`width`
+  // values a cell), before a capture, which cannot allocate.
+  void reserve_messages(int width);
   MpcdLayerArgs args() {
     return {cur_->list.data(), uint32_t(cur_->shared.size()), v1.data(), q2.data(), q3.data()};
   }

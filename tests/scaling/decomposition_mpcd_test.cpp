@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 #ifdef MESO_DECOMPOSITION_CUDA
 #include <cuda_runtime_api.h>
+
+#include "meso/cuda/cuda_backend.hpp"
 #endif
 
 #include "decomposition_test_support.hpp"
@@ -86,6 +88,19 @@ void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, cons
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (failed) return;
   }
+#ifdef MESO_DECOMPOSITION_CUDA
+  // With MESO_SOLVENT_GRAPHS=1 the collisions through NCCL run as CUDA
+  // graphs, one a touched range (at most 8), each range's first collision
+  // enqueued directly.
+  const char* graphs = std::getenv("MESO_CUDA_GRAPHS");
+  const char* solvent = std::getenv("MESO_SOLVENT_GRAPHS");
+  if (transport == Transport::nccl && world_size() > 1 && !(graphs && std::string(graphs) == "0") && solvent &&
+      std::string(solvent) == "1") {
+    const auto* info = dynamic_cast<const cuda::CudaBackendInfo*>(&many.backend());
+    ASSERT_NE(info, nullptr);
+    EXPECT_GE(info->mpcd_graph_collisions(), collisions > 8 ? collisions - 8 : 0) << "on rank " << world_rank();
+  }
+#endif
   const MpcdThermo a = one.solvent_thermo(), b = many.solvent_thermo();  // b: collective
   if (world_rank() != 0) return;
   // Sums of the same terms in another order (per rank, then over ranks).
@@ -176,6 +191,16 @@ TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
   compare_solvent_with_one_rank("srd, 40 a call", srd_case(prm), srd_variant(), 80, Transport::nccl, 40);
   compare_solvent_with_one_rank("mixed, sorted, 30 a call", srd_case(flow, 12.0),
                                 Variant::parse("precision=mixed,reorder=cell,sort=3"), 60, Transport::nccl, 30);
+  // The collision as CUDA graphs (MESO_SOLVENT_GRAPHS=1, read when the
+  // collision is set up): the same bits, collision after collision and in
+  // runs of 40, with sorting.
+  setenv("MESO_SOLVENT_GRAPHS", "1", 1);
+  compare_solvent_with_one_rank("srd, graphs", srd_case(prm), srd_variant(), 20, Transport::nccl);
+  compare_solvent_with_one_rank("thermostat, graphs", srd_case(thermo), srd_variant(), 10, Transport::nccl);
+  compare_solvent_with_one_rank("srd, graphs, 40 a call", srd_case(prm), srd_variant(), 80, Transport::nccl, 40);
+  compare_solvent_with_one_rank("mixed, sorted, graphs", srd_case(flow, 12.0),
+                                Variant::parse("precision=mixed,reorder=cell,sort=3"), 60, Transport::nccl, 30);
+  unsetenv("MESO_SOLVENT_GRAPHS");
 }
 
 // Messages too small for what leaves a face (MESO_SOLVENT_CAPACITY=2; a

@@ -58,6 +58,9 @@ class CudaBackendInfo {
   virtual std::map<std::string, KernelProfile> profile_mpcd(int repeats) = 0;
   // Steps run by the graph path vs the host-driven path (diagnostics).
   virtual uint64_t graph_steps() const = 0;
+  // MPCD collisions on one of several ranks run as graph launches (with
+  // --transport nccl; the others are enqueued kernel by kernel).
+  virtual uint64_t mpcd_graph_collisions() const = 0;
 };
 
 // Registers "cuda" (usable when a device is present).
