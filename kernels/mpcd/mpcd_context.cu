@@ -147,7 +147,8 @@ std::size_t CudaMpcd<S4>::scan_bytes_for(uint32_t ncells) {
 }
 
 // Pool layout of the cell list: count, start (ncells words each), cell,
-// slot, members (n + n_md words each), the scan's scratch.
+// slot, members (`members` words each: n + n_md, or a captured collision's
+// capacity), the scan's scratch.
 template <class S4>
 std::size_t CudaMpcd<S4>::cells_bytes(uint32_t nc, uint32_t members) {
   const std::size_t nm = members;
