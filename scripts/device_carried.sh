@@ -5,7 +5,7 @@
 # $O/status.txt), counts LOG (of a GoogleTest log), aniso_tests KT,
 # sanitize KT FILTER, and mps_start / mps_stop. Needs O (the output folder) and PARTS set.
 mkdir -p "$O"
-BIN=/tmp/meso-bin
+BIN=${BIN_DIR:-/tmp/meso-bin}
 mkdir -p "$BIN" && tar xJf "${BINS:-.carry/bins.tar.xz}" -C "$BIN"
 export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
 MB=$BIN/mesobench

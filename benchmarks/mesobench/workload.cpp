@@ -301,7 +301,9 @@ void check_not_diverged(const BenchCase& c, const std::string& name, double temp
 }
 
 void check_list_step(const BenchCase& c, double kT, double mass, double rcut) {
-  if (c.run.skin > 0.0)
+  if (c.run.inner_skin > 0.0)  // dynamic pruning: the pruned list is refreshed at inner_skin/2
+    check_step_length(c.run.dt, kT, mass, 0.5 * c.run.inner_skin, "half the pruned list's skin");
+  else if (c.run.skin > 0.0)
     check_step_length(c.run.dt, kT, mass, 0.5 * c.run.skin, "half the neighbor-list skin");
   else
     check_step_length(c.run.dt, kT, mass, 0.5 * rcut, "half the cutoff (skin = 0)");
@@ -313,6 +315,7 @@ std::string run_setup(const RunParams& r) {
      << " lambda=" << exact_number(r.lambda) << " skin=" << exact_number(r.skin)
      << " rebuild_every=" << r.rebuild_every << " seed=" << r.seed << " thermostat_kT=" << exact_number(r.kT)
      << " tau=" << exact_number(r.tau) << " langevin_gamma=" << exact_number(r.gamma);
+  if (r.inner_skin > 0.0) os << " inner_skin=" << exact_number(r.inner_skin);
   return os.str();
 }
 

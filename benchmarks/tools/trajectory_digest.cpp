@@ -5,7 +5,10 @@
 // it is how a refactor that must not change behaviour is checked (the
 // before/after logs in results/refactor/).
 //
-//   trajectory_digest dpd-fluid|lj-liquid N backend variant steps every
+//   trajectory_digest dpd-fluid|lj-liquid N backend variant steps every [skin inner_skin]
+//
+// skin and inner_skin replace the workload's skin and turn on dynamic
+// pruning (RunParams::inner_skin; the sanitizer runs of the prune kernel).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -45,8 +48,9 @@ uint64_t digest(const meso::ParticleData<double>& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 7) {
-    std::fprintf(stderr, "usage: %s dpd-fluid|lj-liquid N backend variant steps every\n", argv[0]);
+  if (argc != 7 && argc != 9) {
+    std::fprintf(stderr, "usage: %s dpd-fluid|lj-liquid N backend variant steps every [skin inner_skin]\n",
+                 argv[0]);
     return 2;
   }
   try {
@@ -76,6 +80,10 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr, "unknown workload '%s'\n", workload.c_str());
       return 2;
+    }
+    if (argc == 9) {
+      run.skin = std::stod(argv[7]);
+      run.inner_skin = std::stod(argv[8]);
     }
     meso::BackendRegistry reg;
     meso::reference::register_cpu_backend(reg);

@@ -35,6 +35,13 @@ Integrator parse_integrator(const std::string& name) {
 void RunParams::validate() const {
   require_positive("dt", dt);
   require_non_negative("skin", skin);
+  require_non_negative("inner_skin", inner_skin);
+  if (inner_skin > 0.0 && !(inner_skin < skin))
+    throw_input_error("inner_skin = ", inner_skin, " is invalid: the pruned list's skin must be below the ",
+                      "list's skin = ", skin, " (dynamic pruning; 0 turns it off)");
+  if (inner_skin > 0.0 && rebuild_every != 0)
+    throw_input_error("inner_skin = ", inner_skin, " needs rebuild_every = 0 (pruning is triggered by the ",
+                      "displacement), not ", rebuild_every);
   if (integrator == Integrator::groot_warren && !(lambda >= 0.0 && lambda <= 1.0))
     throw_input_error("lambda = ", lambda, " is invalid: it must be in [0, 1]");
   const int k = static_cast<int>(integrator);

@@ -80,6 +80,14 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   if (pair) {
     plan->cells_ = b.create_as<CellListOp>("cell_list");
     plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");
+    if (const double inner = plan->nlist_->prune_skin(); inner > 0.0) {
+      if (comm && comm->size() > 1)
+        throw_input_error("inner_skin = ", inner, ": dynamic pruning runs on one rank; a run on ",
+                          comm->size(), " ranks keeps one list (inner_skin = 0)");
+      plan->rules_.half_skin_sq = 0.25 * inner * inner;
+      plan->rules_.prune = true;
+      plan->rules_.outer_half = 0.5 * (rp.skin - inner);
+    }
     plan->forces_.push_back(b.create_as<ForceOp>(std::string("pair_force/") + to_string(sys.pair_style)));
   }
   // Bonded and field forces add to the net force the first force wrote. A

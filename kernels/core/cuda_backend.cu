@@ -139,6 +139,11 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
     if (!folds) time("displacement", n * 2 * s4, [&] { g.nlist().enqueue_displacement(); });
     time("cells", n * (s4 + 8), [&] { g.cells().enqueue_build(); });
     time("nlist", n * (s4 + 4) + 4.0 * pairs, [&] { g.nlist().enqueue_build(); });
+    // Dynamic pruning: "nlist" ends with a prune; the prune alone, with the
+    // bytes it must move at the least (rows' counts, positions, the pruned
+    // entries written: the outer entries read are not counted).
+    if (g.nlist().prunes())
+      time("prune", n * (2 * s4 + 8) + 4.0 * pairs, [&] { g.nlist().enqueue_prune(); });
   }
   if (g.reorder())
     time("reorder+rebuild", n * (2 * 5 * s4 + 16), [&] {
@@ -154,18 +159,21 @@ std::map<std::string, KernelProfile> CudaBackend<P>::profile_kernels(int repeats
     // the lists as a run does and build them again, so the backend goes on
     // as it was; the overflowed builds' timings are not reported.
     StepControl* h = ctx_.h_ctl;
-    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow,
+                   pruned_need = h->list.prune_overflow;
     h->abort = 0;
     h->list.cell_overflow = 0;
     h->list.nlist_overflow = 0;
+    h->list.prune_overflow = 0;
     ctx_.push_ctl();
     if (cell_need) g.cells().grow(cell_need);
     if (nl_need) g.nlist().grow(nl_need);
+    if (pruned_need) g.nlist().grow_pruned(pruned_need);
     g.cells().enqueue_build();
     g.nlist().enqueue_build();
     ctx_.pull_ctl();
     if (ctx_.h_ctl->abort) throw std::runtime_error("profile_kernels: the lists overflowed again after growing");
-    for (const char* name : {"cells", "nlist", "reorder+rebuild"}) out.erase(name);
+    for (const char* name : {"cells", "nlist", "prune", "reorder+rebuild"}) out.erase(name);
   }
   return out;
 }

@@ -119,7 +119,12 @@ class CudaContextBase {
   // the list is dead while the scratch is in use. Set by the reorder
   // operation, which the StepPlan creates before the neighbor list.
   std::size_t list_scratch_bytes = 0;
-  std::size_t list_storage_bytes = 0;  // what the list holds now (published with it)
+  // The built list's storage, where the reorder keeps its scratch (dead
+  // between a reorder and the build right after it), and its size:
+  // published with the list. Not nlist.idx: with dynamic pruning the forces
+  // read the pruned rows, a smaller buffer that a prune fills before a build.
+  void* list_storage = nullptr;
+  std::size_t list_storage_bytes = 0;
 
   // ctl->nh.mv2 holds sum m v^2 of the current velocities in the order of the
   // current particles (nvt): false after set_system and after a reorder

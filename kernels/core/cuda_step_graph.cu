@@ -8,6 +8,13 @@
 //   B: IF rebuild { sort_flag -> IF sort { reorder } -> cells -> nlist }
 //   C: forces [-> method.second_half, unless the last force finishes the step]
 //
+// With dynamic pruning (DeviceNeighborList::prunes) B is followed by
+//   B': IF prune { nlist.prune }
+// (a rebuild's nlist ends with a prune; step_control sets one of the two).
+// Two IF nodes rather than one SWITCH: compute-sanitizer memcheck reported
+// an unattributed illegal address in SWITCH bodies holding the ballot
+// builder (no kernel named; plain runs were bitwise the host-driven ones).
+//
 // where step_control (one thread) increments the device step counter,
 // decides the rebuild from the largest displacement since the last build (or
 // the fixed period) and sets the conditional node's value. Overflow of a cell
@@ -152,18 +159,19 @@ bool CudaStepGraph::alive() const {
 
 // The first half-step and the opening of the step (displacement check,
 // step_control): one kernel for a method that folds both in (Nose-Hoover).
-void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr) {
+void CudaStepGraph::enqueue_step_start(bool graph, cudaGraphConditionalHandle hr,
+                                       cudaGraphConditionalHandle hp) {
   // Without lists (pair style none) the step still opens (step number,
   // noise keys), but there is no rebuild body for a conditional to select.
   if (!nlist_) graph = false;
   if (method_->folds_step_opening()) {
-    const StepOpening open{true, ctx_.control_args(rules_), hr, graph};
+    const StepOpening open{true, ctx_.control_args(rules_), hr, graph, hp};
     method_->enqueue_first_half(&open);
     return;
   }
   method_->enqueue_first_half(nullptr);
   if (nlist_) nlist_->enqueue_displacement();
-  step_control(ctx_.ctl.data(), ctx_.control_args(rules_), hr, graph, ctx_.stream);
+  step_control(ctx_.ctl.data(), ctx_.control_args(rules_), hr, graph, ctx_.stream, hp);
 }
 
 void CudaStepGraph::enqueue_forces(bool sums, RowSet rows) {
@@ -202,17 +210,37 @@ void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
     ctx_.pull_ctl();
     if (!h->abort) break;
     if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list rebuild does not converge");
-    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+    const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow,
+                   pruned_need = h->list.prune_overflow;
     h->abort = 0;
     h->list.cell_overflow = 0;
     h->list.nlist_overflow = 0;
+    h->list.prune_overflow = 0;
     ctx_.push_ctl();
     if (cell_need) cells_->grow(cell_need);
     if (nl_need) nlist_->grow(nl_need);  // refuses a capacity nlist=ballot cannot hold
+    if (pruned_need) nlist_->grow_pruned(pruned_need);
   }
   if (timed) {
     ph.lists += phase_mark();
     ++ph.rebuilds;
+  }
+}
+
+// A prune driven from the host (dynamic pruning): grows the pruned rows
+// until they hold every entry, pruning again from the same outer list.
+void CudaStepGraph::host_prune() {
+  StepControl* h = ctx_.h_ctl;
+  for (int attempt = 0;; ++attempt) {
+    nlist_->enqueue_prune();
+    ctx_.pull_ctl();
+    if (!h->abort) break;
+    if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list prune does not converge");
+    const uint32_t need = h->list.prune_overflow;
+    h->abort = 0;
+    h->list.prune_overflow = 0;
+    ctx_.push_ctl();
+    nlist_->grow_pruned(need);
   }
 }
 
@@ -229,6 +257,7 @@ void CudaStepGraph::host_step(bool sums) {
   // path recovers from overflows inside host_rebuild).
   if (ctx_.h_ctl->abort) raise_force_stops(forces_);
   if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
+  else if (nlist_ && ctx_.h_ctl->list.prune) host_prune();
   enqueue_step_end(sums);
   if (ph.on) ph.end += phase_mark();
 }
@@ -239,8 +268,10 @@ void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& 
   MESO_CUDA_CHECK(cudaGraphCreate(&graph, 0));
   // The rebuild's handle only with lists: a handle that no conditional node
   // uses fails the instantiation (cudaErrorInvalidValue on CUDA 13).
-  cudaGraphConditionalHandle hr = 0;
+  cudaGraphConditionalHandle hr = 0, hp = 0;
+  const bool prunes = nlist_ && nlist_->prunes();
   if (nlist_) MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hr, graph, 0, cudaGraphCondAssignDefault));
+  if (prunes) MESO_CUDA_CHECK(cudaGraphConditionalHandleCreate(&hp, graph, 0, cudaGraphCondAssignDefault));
 
   auto last_node = [&](cudaGraphNode_t& node) {
     cudaStreamCaptureStatus st;
@@ -254,7 +285,7 @@ void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& 
   // Phase A: first half-step, displacement check, control.
   cudaGraphNode_t a_last;
   MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, nullptr, nullptr, 0, mode));
-  enqueue_step_start(true, hr);
+  enqueue_step_start(true, hr, hp);
   last_node(a_last);
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
 
@@ -290,6 +321,15 @@ void CudaStepGraph::build_graph(bool sums, cudaGraph_t& graph, cudaGraphExec_t& 
   nlist_->enqueue_build();
   MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &body));
 
+  // Phase B': IF prune { prune }.
+  if (prunes) {
+    cudaGraphNode_t after_rebuild = cond;
+    cudaGraph_t prune_body = add_if_node(graph, hp, &after_rebuild, &cond);
+    MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, prune_body, nullptr, nullptr, 0, mode));
+    nlist_->enqueue_prune();
+    MESO_CUDA_CHECK(cudaStreamEndCapture(stream, &prune_body));
+  }
+
   // Phase C: forces and the second half-step.
   MESO_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &cond, nullptr, 1, mode));
   enqueue_step_end(sums);
@@ -308,18 +348,26 @@ void CudaStepGraph::destroy_graph() {
 
 // After an in-graph abort at step ctl->step: the first half-step and the
 // control ran, the rebuild overflowed. Grow, rebuild and finish that step.
+// A step that only pruned (dynamic pruning) prunes again from the same
+// outer list, so the trajectory is that of a large enough capacity.
 void CudaStepGraph::finish_step_after_abort(bool sums) {
   StepControl* h = ctx_.h_ctl;
-  const bool sort = h->list.sort_due;
-  const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow;
+  const bool sort = h->list.sort_due, prune_only = h->list.prune && !h->list.rebuild;
+  const uint32_t cell_need = h->list.cell_overflow, nl_need = h->list.nlist_overflow,
+                 pruned_need = h->list.prune_overflow;
   h->abort = 0;
   h->list.cell_overflow = 0;
   h->list.nlist_overflow = 0;
-  h->list.max_disp_bits = 0;  // the rebuild below resets the displacement reference
+  h->list.prune_overflow = 0;
+  h->list.max_disp_bits = 0;  // the rebuild or prune below resets the displacement reference
   ctx_.push_ctl();
   if (cell_need) cells_->grow(cell_need);
   if (nl_need) nlist_->grow(nl_need);
-  host_rebuild(sort);
+  if (pruned_need) nlist_->grow_pruned(pruned_need);
+  if (prune_only)
+    host_prune();
+  else
+    host_rebuild(sort);
   enqueue_step_end(sums);
 }
 

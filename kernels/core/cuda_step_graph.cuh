@@ -100,10 +100,11 @@ class CudaStepGraph {
   double phase_mark();  // seconds since the last mark, after the stream is idle
 
   std::vector<DeviceOp*> ops() const;
-  void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr);
+  void enqueue_step_start(bool graph, cudaGraphConditionalHandle hr, cudaGraphConditionalHandle hp = 0);
   void enqueue_forces(bool sums, RowSet rows = RowSet::all);
   void enqueue_step_end(bool sums, RowSet rows = RowSet::all);
   void host_rebuild(bool sort, Communicator* comm = nullptr);
+  void host_prune();
   void host_step(bool sums);
   void decomposed_step(Communicator& comm, bool sums);
   void finish_step_after_abort(bool sums);

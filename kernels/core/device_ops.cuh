@@ -104,6 +104,14 @@ class DeviceNeighborList : public DeviceOp {
   // Between batches of steps (ctl pulled, stream idle): a capacity far above
   // the recent rows' length shrinks (the graphs are then recaptured).
   virtual void shrink_to_fit() = 0;
+  // Dynamic pruning (RunParams::inner_skin): whether this list prunes; then
+  // enqueue_build ends with a prune, and enqueue_prune prunes the list the
+  // forces read from the outer list of the last build (last_pos, counters,
+  // an overflow of the pruned capacity -> abort); grow_pruned gives the
+  // pruned rows capacity for `needed` entries.
+  virtual bool prunes() const { return false; }
+  virtual void enqueue_prune() {}
+  virtual void grow_pruned(uint32_t /*needed*/) {}
 };
 
 class DeviceReorder : public DeviceOp {

@@ -16,7 +16,7 @@ struct ListControl {
   unsigned int cell_overflow;        // atomic cells: largest occupancy seen when over capacity
   unsigned int nlist_overflow;       // largest list length seen when over capacity
   unsigned int nlist_max;            // largest row of the builds since the host last reset it
-  unsigned int force_rebuild;        // rebuild at the next step whatever the displacement
+  unsigned int force_rebuild;        // 1: rebuild at the next step whatever the displacement; 2: refresh
   unsigned int steps_since_build;
   unsigned int steps_since_sort;
   unsigned long long builds;
@@ -26,6 +26,12 @@ struct ListControl {
   // that rebuilt for this rank: a step between votes that wanted one ran on
   // a stale list (VoteSchedule).
   unsigned long long rebuilds_wanted;
+  // Dynamic pruning (StepRules::prune; md/neighbor_list_prune.cu).
+  unsigned int prune;             // this step prunes the list the forces read (and does not rebuild)
+  unsigned int prune_overflow;    // largest pruned row seen when over the pruned list's capacity
+  unsigned int prune_max;         // longest pruned row since the host last reset it
+  double outer_moved;             // bound on the displacement since the outer build, up to the last prune
+  unsigned long long prunes;      // prunes, one after each build included
 };
 
 // The block's largest squared displacement d2 into list->max_disp_bits with

@@ -6,15 +6,15 @@ namespace meso::cuda {
 namespace {
 
 __global__ void control_kernel(StepControl* ctl, ControlArgs a, cudaGraphConditionalHandle hr,
-                               bool graph) {
-  open_step(ctl, a, hr, graph);
+                               bool graph, cudaGraphConditionalHandle hp) {
+  open_step(ctl, a, hr, graph, hp);
 }
 
 }  // namespace
 
 void step_control(StepControl* ctl, const ControlArgs& a, cudaGraphConditionalHandle hr,
-                  bool graph, cudaStream_t s) {
-  control_kernel<<<1, 1, 0, s>>>(ctl, a, hr, graph);
+                  bool graph, cudaStream_t s, cudaGraphConditionalHandle hp) {
+  control_kernel<<<1, 1, 0, s>>>(ctl, a, hr, graph, hp);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -83,7 +83,7 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
     ctl->nh.eta += 0.5 * a.dt * xi;
     // The displacements of every block are in: open the step here rather
     // than in a one-thread kernel of its own.
-    if (open.enabled) open_step(ctl, open.args, open.handle, open.graph);
+    if (open.enabled) open_step(ctl, open.args, open.handle, open.graph, open.prune_handle);
   }
 }
 

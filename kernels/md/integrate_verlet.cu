@@ -64,7 +64,7 @@ __global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalf
   if (i < p.n) first_half_particle(p, a, mode, i, d2);
   record_max_displacement(d2, &ctl->list);
   if (last_block(&ctl->nh.blocks_done) && threadIdx.x == 0 && open.enabled)
-    open_step(ctl, open.args, open.handle, open.graph);
+    open_step(ctl, open.args, open.handle, open.graph, open.prune_handle);
 }
 
 template <class S4>

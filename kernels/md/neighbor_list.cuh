@@ -2,7 +2,8 @@
 // that decides when to rebuild and the end of a build are in
 // neighbor_list_bookkeeping.cuh. Lists are full (both i-j and j-i), in either
 // layout of NlistView, or half (nlist=half: each pair once, column-major),
-// built for r_list = max r_c + skin.
+// built for r_list = max r_c + skin, and, with dynamic pruning, pruned from
+// there to r_c + inner_skin (prune_nlist below).
 // A particle with more than cap neighbors is never truncated silently: its
 // count is stored in full, ctl->list.nlist_overflow records the largest count and
 // the caller grows cap and rebuilds.
@@ -84,6 +85,22 @@ void build_nlist_atomic(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
 // index parity (neighbor_list_tiled.cu).
 template <class S4>
 void build_nlist_tiled(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
+// Dynamic pruning (neighbor_list_prune.cu): each row of `outer` filtered
+// to the entries within r_c + inner_skin, into `inner` (same layout, same
+// order); last_pos = pos (the next displacement check's reference);
+// ctl->list.prune_max, and an overflow of inner.cap into
+// ctl->list.prune_overflow and ctl->abort.
+struct NlistPruneArgs {
+  NlistView outer, inner;
+  Box box;
+  double r_inner_sq;  // (r_c + inner_skin)^2, widened by 2^-20 relative for fp32 lists
+  StepControl* ctl;
+  uint32_t n;  // local particles (one rank)
+};
+// tpp: lanes a row (the list's: row-major when above 1).
+template <class S4>
+void prune_nlist(const S4* pos, S4* last_pos, const NlistPruneArgs& a, uint32_t tpp, cudaStream_t s);
 
 // finish_nlist_build and max_displacement: neighbor_list_bookkeeping.cuh
 // (included above).

@@ -36,6 +36,7 @@ __global__ void __launch_bounds__(kFinishBlock)
   if (i == 0) {
     ctl->list.steps_since_build = 0;
     ctl->list.builds += 1;
+    ctl->list.outer_moved = 0.0;  // dynamic pruning: the outer list is new
   }
 }
 

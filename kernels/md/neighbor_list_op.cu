@@ -4,7 +4,9 @@
 // rows, column-major), the displacement check that makes them
 // stale, growth on overflow, statistics, and the test probe. It builds from
 // the CellView the cell list published and publishes its NlistView, which
-// the forces read.
+// the forces read. With dynamic pruning (RunParams::inner_skin) it keeps two
+// lists: the built (outer) one at r_c + skin and the pruned one at r_c +
+// inner_skin, which it publishes (neighbor_list_prune.cu).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -31,6 +33,7 @@ class CapacityTestHook {
  public:
   virtual ~CapacityTestHook() = default;
   virtual void shrink_capacity_for_test(uint32_t cap) = 0;
+  virtual void shrink_pruned_capacity_for_test(uint32_t cap) = 0;
 };
 
 template <class P>
@@ -53,6 +56,12 @@ class CudaNeighborList final : public NeighborListOp,
     }
     cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
     stride_ = round_up(ctx_.n, 32);
+    inner_skin_ = ctx_.params.inner_skin;
+    if (inner_skin_ > 0.0) {  // the pruned rows: the same estimate at r_c + inner_skin
+      const double f = std::pow((ctx_.sys.max_rcut() + inner_skin_) / r, 3);
+      pcap_ = std::min(cap_, round_up(static_cast<uint32_t>(mean * f * 1.3) + 8, 8));
+      pcount_.resize(ctx_.n);
+    }
     allocate();
     count_.resize(ctx_.n);
     publish();
@@ -62,10 +71,12 @@ class CudaNeighborList final : public NeighborListOp,
 
   // The displacement check and the opening of the step (step_control):
   // counts the step and decides the rebuild on the device.
+  // A step that only prunes does so here and is not stale.
   bool stale(const StepRules& rules) override {
     enqueue_displacement();
     step_control(ctx_.ctl.data(), ctx_.control_args(rules), 0, false, ctx_.stream);
     ctx_.pull_ctl();
+    if (ctx_.h_ctl->list.prune) prune_until_it_fits();
     return ctx_.h_ctl->list.rebuild;
   }
 
@@ -77,24 +88,48 @@ class CudaNeighborList final : public NeighborListOp,
       if (!ctx_.h_ctl->abort) break;
       if (attempt > 20)
         throw std::runtime_error("cuda backend: neighbor list rebuild does not converge");
-      const uint32_t need = ctx_.h_ctl->list.nlist_overflow;
+      const uint32_t need = ctx_.h_ctl->list.nlist_overflow, pruned = ctx_.h_ctl->list.prune_overflow;
       ctx_.h_ctl->abort = 0;
       ctx_.h_ctl->list.nlist_overflow = 0;
+      ctx_.h_ctl->list.prune_overflow = 0;
       ctx_.push_ctl();
       if (need) grow(need);
+      if (pruned) grow_pruned(pruned);
     }
     ctx_.synchronize();
   }
+
+  // A prune outside the graphs (the host-driven step): grows the pruned
+  // rows until they hold every entry, pruning again from the same outer list.
+  void prune_until_it_fits() {
+    for (int attempt = 0;; ++attempt) {
+      enqueue_prune();
+      ctx_.pull_ctl();
+      if (!ctx_.h_ctl->abort) break;
+      if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list prune does not converge");
+      const uint32_t need = ctx_.h_ctl->list.prune_overflow;
+      ctx_.h_ctl->abort = 0;
+      ctx_.h_ctl->list.prune_overflow = 0;
+      ctx_.push_ctl();
+      grow_pruned(need);
+    }
+  }
+
+  double prune_skin() const override { return inner_skin_; }
 
   NeighborStats stats() const override {
     ctx_.pull_ctl();
     const uint32_t n = ctx_.n;
     std::vector<uint32_t> c(n);
-    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), ctx_.nlist.count, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     NeighborStats s;
     s.builds = ctx_.h_ctl->list.builds;
     s.dangerous_builds = ctx_.h_ctl->list.dangerous_builds;
-    s.capacity = cap_;
+    s.capacity = ctx_.nlist.cap;
+    if (prunes()) {
+      s.prunes = ctx_.h_ctl->list.prunes;
+      s.outer_capacity = cap_;
+    }
     s.max_neighbors = n ? *std::max_element(c.begin(), c.end()) : 0;
     s.mean_neighbors = n ? std::accumulate(c.begin(), c.end(), 0.0) / n : 0.0;
     return s;
@@ -112,6 +147,7 @@ class CudaNeighborList final : public NeighborListOp,
       stride_ = round_up(ctx_.n + ctx_.n / 64, 32);
       allocate();
       count_.resize(stride_);
+      if (prunes()) pcount_.resize(stride_);
       publish();
       ctx_.invalidate_graphs();
     }
@@ -120,7 +156,7 @@ class CudaNeighborList final : public NeighborListOp,
     // above fp32 rounding of |r|^2 (~2^-23), so rounding can add but never drop
     // a pair inside r_c + skin.
     const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
-    NlistBuildArgs a{ctx_.grid, ctx_.cells, ctx_.nlist, ctx_.sys.box, rl * rl * widen, rc * rc,
+    NlistBuildArgs a{ctx_.grid, ctx_.cells, outer_view(), ctx_.sys.box, rl * rl * widen, rc * rc,
                      ctx_.ctl.data(), ctx_.n, tpp_, kind_ == NlistKind::half};
     // Several ranks: a pair with a ghost stays in the local's half row (and
     // in the ghost's on its owner's rank), so no force goes back to an owner.
@@ -133,6 +169,7 @@ class CudaNeighborList final : public NeighborListOp,
       build_nlist_atomic<S4>(pos, a, ctx_.stream);
     finish_nlist_build<S4>(pos, ctx_.last_pos.data(), count_.data(), ctx_.n, ctx_.ctl.data(),
                            ctx_.stream);
+    if (prunes()) enqueue_prune();
     // Several ranks: which rows may name a ghost (NlistView::edge).
     if (ctx_.cells_ranged) {
       if (edge_.size() < count_.size()) {
@@ -142,6 +179,22 @@ class CudaNeighborList final : public NeighborListOp,
       }
       mark_edge_rows<S4>(pos, ctx_.n, edge_faces(), edge_.data(), ctx_.stream);
     }
+  }
+
+  bool prunes() const override { return inner_skin_ > 0.0; }
+
+  void enqueue_prune() override {
+    const double ri = ctx_.sys.max_rcut() + inner_skin_;
+    const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
+    const NlistPruneArgs a{outer_view(), ctx_.nlist, ctx_.sys.box, ri * ri * widen, ctx_.ctl.data(), ctx_.n};
+    prune_nlist<S4>(ctx_.pos.data(), ctx_.last_pos.data(), a, tpp_, ctx_.stream);
+  }
+
+  void grow_pruned(uint32_t needed) override {
+    pcap_ = std::max(pcap_, capacity_for(needed));
+    allocate();
+    publish();
+    ctx_.invalidate_graphs();
   }
 
   void enqueue_displacement() override {
@@ -174,52 +227,54 @@ class CudaNeighborList final : public NeighborListOp,
     ListControl& l = ctx_.h_ctl->list;  // pulled by the caller
     if (l.builds < window_start_ + kShrinkWindow) return;
     const uint32_t want = round_up(l.nlist_max + l.nlist_max / 8 + 1, 4);
+    const uint32_t want_pruned = round_up(l.prune_max + l.prune_max / 8 + 1, 4);
     window_start_ = l.builds;
     l.nlist_max = 0;
+    l.prune_max = 0;
     ctx_.push_ctl();
-    if (tpp_ > 1 || want + 8 > cap_) return;
-    DeviceBuffer<uint32_t> kept(std::max(size_t(want) * stride_, scratch_words()));
-    MESO_CUDA_CHECK(cudaMemcpyAsync(kept.data(), idx_.data(), size_t(want) * stride_ * sizeof(uint32_t),
-                                    cudaMemcpyDeviceToDevice, ctx_.stream));
-    ctx_.synchronize();
-    idx_.swap(kept);
-    cap_ = want;
+    if (tpp_ > 1) return;
+    const bool outer = want + 8 <= cap_, pruned = prunes() && want_pruned + 8 <= pcap_;
+    if (outer) keep_rows(idx_, cap_, want, scratch_words());
+    if (pruned) keep_rows(pidx_, pcap_, want_pruned, 0);
+    if (!outer && !pruned) return;
     publish();
     ctx_.invalidate_graphs();
   }
 
-  std::size_t device_bytes() const override { return idx_.bytes() + count_.bytes() + edge_.bytes(); }
+  std::size_t device_bytes() const override {
+    return idx_.bytes() + count_.bytes() + edge_.bytes() + pidx_.bytes() + pcount_.bytes();
+  }
 
   // ---- testing::NeighborListProbe
 
   std::vector<std::vector<uint32_t>> neighbors_by_tag() const override {
     const uint32_t n = ctx_.n;
     ctx_.synchronize();
-    std::vector<uint32_t> c(n), idx(idx_.size()), ht(n);
-    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(idx.data(), idx_.data(), idx_.bytes(), cudaMemcpyDeviceToHost));
+    std::vector<uint32_t> ht(n);
     MESO_CUDA_CHECK(cudaMemcpy(ht.data(), ctx_.tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    const NlistView nl = layout();
+    const std::vector<std::vector<uint32_t>> r = rows();
     std::vector<std::vector<uint32_t>> out(n);
     for (uint32_t i = 0; i < n; ++i) {
       if (ht[i] >= n) throw std::logic_error("neighbors_by_tag needs tags 0..N-1");
       auto& l = out[ht[i]];
-      for (uint32_t k = 0; k < c[i]; ++k) l.push_back(ht[idx[nl.at(i, k)]]);
+      for (uint32_t j : r[i]) l.push_back(ht[j]);
       std::sort(l.begin(), l.end());
     }
     return out;
   }
 
+  // The rows the forces read (the pruned ones with dynamic pruning).
   std::vector<std::vector<uint32_t>> rows() const override {
     const uint32_t n = ctx_.n;
     ctx_.synchronize();
-    std::vector<uint32_t> c(n), idx(idx_.size());
-    MESO_CUDA_CHECK(cudaMemcpy(c.data(), count_.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(idx.data(), idx_.data(), idx_.bytes(), cudaMemcpyDeviceToHost));
-    const NlistView nl = layout();
+    const DeviceBuffer<uint32_t>& from = prunes() ? pidx_ : idx_;
+    const NlistView nl = ctx_.nlist;
+    std::vector<uint32_t> c(n), idx(from.size());
+    MESO_CUDA_CHECK(cudaMemcpy(c.data(), nl.count, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    MESO_CUDA_CHECK(cudaMemcpy(idx.data(), from.data(), from.bytes(), cudaMemcpyDeviceToHost));
     std::vector<std::vector<uint32_t>> out(n);
     for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t k = 0; k < std::min(c[i], cap_); ++k) out[i].push_back(idx[nl.at(i, k)]);
+      for (uint32_t k = 0; k < std::min(c[i], nl.cap); ++k) out[i].push_back(idx[nl.at(i, k)]);
     return out;
   }
 
@@ -240,6 +295,21 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.push_ctl();
   }
 
+  // The pruned rows shrink to cap (their entries are then invalid) and the
+  // next step refreshes them: by a prune that overflows inside the graph
+  // (or a rebuild whose prune does, when the outer list is due).
+  void shrink_pruned_capacity_for_test(uint32_t cap) override {
+    if (!prunes()) throw std::invalid_argument("shrink_pruned_capacity_for_test: the list does not prune");
+    ctx_.synchronize();
+    pcap_ = cap;
+    allocate();
+    publish();
+    ctx_.invalidate_graphs();
+    ctx_.pull_ctl();
+    ctx_.h_ctl->list.force_rebuild = 2;
+    ctx_.push_ctl();
+  }
+
  private:
   CudaContext<P>& ctx_;
   NlistKind kind_;
@@ -247,6 +317,11 @@ class CudaNeighborList final : public NeighborListOp,
   DeviceBuffer<uint32_t> idx_, count_;
   DeviceBuffer<uint8_t> edge_;  // several ranks: rows that may name a ghost
   uint32_t cap_ = 0, stride_ = 0;
+  // Dynamic pruning: the pruned rows (same stride and layout), the list the
+  // forces read; empty and 0 without it.
+  double inner_skin_ = 0.0;
+  DeviceBuffer<uint32_t> pidx_, pcount_;
+  uint32_t pcap_ = 0;
   static constexpr unsigned long long kShrinkWindow = 20;
   unsigned long long window_start_ = 0;  // ctl->list.builds when the window began
 
@@ -254,20 +329,44 @@ class CudaNeighborList final : public NeighborListOp,
   // The reorder's scratch lives in the list's storage (CudaContext::
   // list_scratch_bytes), so the buffer holds at least that much.
   size_t scratch_words() const { return (ctx_.list_scratch_bytes + 3) / 4; }
-  void allocate() { idx_.resize(std::max(size_t(cap_) * stride_, scratch_words())); }
+  void allocate() {
+    idx_.resize(std::max(size_t(cap_) * stride_, scratch_words()));
+    if (prunes()) pidx_.resize(size_t(pcap_) * stride_);
+  }
+  // Column-major rows keep their slots k < want at the same addresses: the
+  // live rows are copied into a buffer of `want` slots (shrink_to_fit).
+  void keep_rows(DeviceBuffer<uint32_t>& idx, uint32_t& cap, uint32_t want, size_t min_words) {
+    DeviceBuffer<uint32_t> kept(std::max(size_t(want) * stride_, min_words));
+    MESO_CUDA_CHECK(cudaMemcpyAsync(kept.data(), idx.data(), size_t(want) * stride_ * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, ctx_.stream));
+    ctx_.synchronize();
+    idx.swap(kept);
+    cap = want;
+  }
 
   // Row-major when lanes share a particle (tpp > 1), column-major otherwise
   // (device_views.cuh, NlistView).
-  NlistView layout() const {
-    return tpp_ > 1 ? NlistView{nullptr, nullptr, 1u, cap_, cap_}
-                    : NlistView{nullptr, nullptr, stride_, 1u, cap_};
+  NlistView layout(uint32_t cap) const {
+    return tpp_ > 1 ? NlistView{nullptr, nullptr, 1u, cap, cap} : NlistView{nullptr, nullptr, stride_, 1u, cap};
   }
-  void publish() {
-    NlistView v = layout();
+  // The rows the builders write.
+  NlistView outer_view() {
+    NlistView v = layout(cap_);
     v.idx = idx_.data();
     v.count = count_.data();
     v.edge = edge_.size() ? edge_.data() : nullptr;
+    return v;
+  }
+  // The rows the forces read: the built ones, or the pruned ones.
+  void publish() {
+    NlistView v = outer_view();
+    if (prunes()) {
+      v = layout(pcap_);
+      v.idx = pidx_.data();
+      v.count = pcount_.data();
+    }
     ctx_.nlist = v;
+    ctx_.list_storage = idx_.data();
     ctx_.list_storage_bytes = idx_.bytes();
   }
   // The faces of the domain that neighbouring ranks share, and the reach of
@@ -307,6 +406,12 @@ void shrink_neighbor_capacity_for_test(NeighborListOp& nlist, uint32_t cap) {
   auto* hook = dynamic_cast<CapacityTestHook*>(&nlist);
   if (!hook) throw std::invalid_argument("shrink_neighbor_capacity_for_test: not a cuda neighbor list");
   hook->shrink_capacity_for_test(cap);
+}
+
+void shrink_pruned_capacity_for_test(NeighborListOp& nlist, uint32_t cap) {
+  auto* hook = dynamic_cast<CapacityTestHook*>(&nlist);
+  if (!hook) throw std::invalid_argument("shrink_pruned_capacity_for_test: not a cuda neighbor list");
+  hook->shrink_pruned_capacity_for_test(cap);
 }
 
 }  // namespace testing

@@ -37,9 +37,9 @@ class CudaReorder final : public ReorderOp, public DeviceReorder {
   void enqueue_apply() override {
     // The pointer is read at every enqueue (and graph capture): a capacity
     // change of the list moves it, and invalidates the graphs.
-    if (!ctx_.nlist.idx)
+    if (!ctx_.list_storage)
       throw std::logic_error("cuda reorder: the neighbor list (its scratch) was not created");
-    char* base = reinterpret_cast<char*>(ctx_.nlist.idx);
+    char* base = static_cast<char*>(ctx_.list_storage);
     // On several ranks migration can leave more local particles than the
     // scratch was laid out for (it is reordered right after migration,
     // before the list is built for the new count, and outside any graph):

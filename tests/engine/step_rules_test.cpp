@@ -29,6 +29,21 @@ TEST(StepRules, DisplacementTriggeredRebuildAtHalfTheSkin) {
   }
 }
 
+// Dynamic pruning, skin 0.6 and inner_skin 0.1: the pruned list is due
+// at 0.05 since the last prune; the outer list allows a prune while the
+// displacements since its build sum to at most (0.6 - 0.1) / 2 = 0.25.
+TEST(StepRules, PruneWhileTheOuterListHoldsEveryPair) {
+  StepRules r = rules(0.1, 0, false, 0);
+  EXPECT_FALSE(r.prune_suffices(0.0, 0.0));  // no pruning: every refresh rebuilds
+  r.prune = true;
+  r.outer_half = 0.25;
+  EXPECT_TRUE(r.rebuild_due(3, 0.051 * 0.051));
+  EXPECT_TRUE(r.prune_suffices(0.0, 0.051 * 0.051));
+  EXPECT_TRUE(r.prune_suffices(0.125, 0.125 * 0.125));  // 0.25: exactly the bound, still safe
+  EXPECT_FALSE(r.prune_suffices(0.1875, 0.125 * 0.125));  // 0.3125: a pair may have come from beyond
+  EXPECT_FALSE(r.prune_suffices(0.0, 0.26 * 0.26));
+}
+
 TEST(StepRules, FixedPeriodIgnoresTheDisplacementButCountsABrokenPromise) {
   const StepRules r = rules(0.4, 10, false, 0);
   EXPECT_FALSE(r.needs_displacement(9));

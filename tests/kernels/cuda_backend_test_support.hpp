@@ -1,10 +1,14 @@
 // Shared by the CUDA DPD backend tests (cuda_backend_test.cpp,
-// cuda_dpd_bitwise_test.cpp): the heterogeneous two-type DPD fluid they run.
+// cuda_dpd_bitwise_test.cpp, cuda_half_list_test.cpp, cuda_prune_test.cpp):
+// the heterogeneous two-type DPD fluid they run, and the bitwise comparison
+// of two states by tag.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <vector>
 
 #include "meso/simulation.hpp"
 
@@ -38,6 +42,21 @@ inline System two_type_fluid(uint64_t seed, uint64_t n = 6000, double s_min = 0.
   std::mt19937_64 g(seed ^ 0x9e3779b97f4a7c15ull);
   for (auto& ty : sys.particles.type) ty = uint32_t(g() & 1u);
   return sys;
+}
+
+// Positions, velocities and forces bit for bit the same, by tag (a
+// reordering permutes the stored order).
+inline bool same_state(const ParticleData<double>& a, const ParticleData<double>& b) {
+  std::vector<std::size_t> at(a.n_local);
+  for (std::size_t i = 0; i < b.n_local; ++i) at[b.tag[i]] = i;
+  for (std::size_t i = 0; i < a.n_local; ++i) {
+    const std::size_t j = at[a.tag[i]];
+    if (std::memcmp(&a.position[i], &b.position[j], sizeof(Vec3d)) != 0 ||
+        std::memcmp(&a.velocity[i], &b.velocity[j], sizeof(Vec3d)) != 0 ||
+        std::memcmp(&a.force[i], &b.force[j], sizeof(Vec3d)) != 0)
+      return false;
+  }
+  return true;
 }
 
 }  // namespace meso::test

@@ -28,6 +28,7 @@ using namespace meso;
 using test::fresh_seed;
 using test::make_registry;
 using test::probe;
+using test::same_state;
 using test::two_type_fluid;
 
 using PairSet = std::set<std::pair<uint32_t, uint32_t>>;
@@ -83,20 +84,6 @@ TEST(CudaDpdHalfList, RowsHoldEachPairOnce) {
       }
     }
   }
-}
-
-bool same_state(const ParticleData<double>& a, const ParticleData<double>& b) {
-  // By tag: reordering permutes the stored order.
-  std::vector<std::size_t> at(a.n_local);
-  for (std::size_t i = 0; i < b.n_local; ++i) at[b.tag[i]] = i;
-  for (std::size_t i = 0; i < a.n_local; ++i) {
-    const std::size_t j = at[a.tag[i]];
-    if (std::memcmp(&a.position[i], &b.position[j], sizeof(Vec3d)) != 0 ||
-        std::memcmp(&a.velocity[i], &b.velocity[j], sizeof(Vec3d)) != 0 ||
-        std::memcmp(&a.force[i], &b.force[j], sizeof(Vec3d)) != 0)
-      return false;
-  }
-  return true;
 }
 
 // Integer sums do not see the order of their terms, and a pair's force is

@@ -40,6 +40,10 @@ class LjLiquid final : public Workload {
               [](BenchCase& c, const std::string& v) { c.run.dt = parse_param_double("dt", v); });
     add_param("skin", "sigma", "neighbor-list skin (0.4)", ParamRange{0.0, 5.0},
               [](BenchCase& c, const std::string& v) { c.run.skin = parse_param_double("skin", v); });
+    add_param("inner_skin", "sigma",
+              "skin of the list the forces read, pruned on the GPU from r_c + skin; 0: off (0)",
+              ParamRange{0.0, 5.0},
+              [](BenchCase& c, const std::string& v) { c.run.inner_skin = parse_param_double("inner_skin", v); });
     add_param("rebuild_every", "steps", "list rebuild period; 0 rebuilds when a particle moved skin/2 (0)",
               [](BenchCase& c, const std::string& v) {
                 c.run.rebuild_every = static_cast<uint32_t>(parse_param_uint("rebuild_every", v));
@@ -150,6 +154,7 @@ class LjLiquid final : public Workload {
                         {"skin", run.skin}, {"rebuild_every", run.rebuild_every},
                         {"integrator", to_string(run.integrator)}, {"thermostat_kT", run.kT}, {"tau", run.tau},
                         {"box", {box[0], box[1], box[2]}}};
+    if (run.inner_skin > 0.0) p["inner_skin"] = run.inner_skin;
     if (l.mode == physics::LjMode::xplor) p["ron"] = l.ron;
     return p;
   }

@@ -45,6 +45,14 @@ struct RunParams {
   double lambda = 0.65;        // Groot-Warren predictor weight (their optimum)
   double skin = 0.3;           // Verlet skin added to the largest r_c
   uint32_t rebuild_every = 0;  // 0: rebuild when a particle moved > skin/2
+  // Dynamic pruning (0: off). The list is built at r_c + skin (the outer
+  // list) and pruned on the GPU to r_c + inner_skin, the list the forces
+  // read, whenever a particle moved more than inner_skin/2 since the last
+  // prune; the outer list is rebuilt only when the displacements since its
+  // build could exceed (skin - inner_skin)/2 (meso/step_rules.hpp). Honoured
+  // by the CUDA backend on one rank; the CPU reference keeps one list at
+  // r_c + skin, which sees the same pairs inside r_c.
+  double inner_skin = 0.0;
   uint32_t seed = 1;           // key of the pair noise and of the Langevin noise
   // Thermostats (nvt, langevin, berendsen). kT is their target temperature; the DPD
   // thermostat lives in the pair force and its kT in the DPD table instead.

@@ -6,6 +6,7 @@
 // variant; a backend never reads variant.sort or RunParams::skin for it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "meso/physics/meso_hd.hpp"
@@ -21,7 +22,25 @@ struct StepRules {
   // every N collisions and sort=0 every collision.
   uint32_t sort_every = 0;
   bool reorder = false;  // the plan reorders at all (variant reorder != none)
+  // Dynamic pruning (RunParams::inner_skin; a backend's NeighborListOp says
+  // whether it prunes). half_skin_sq is then (inner_skin/2)^2 and decides
+  // when the list the forces read is refreshed; outer_half is (skin -
+  // inner_skin)/2. At a refresh the list is pruned from the outer list if
+  // no particle can have moved farther than outer_half since the outer
+  // build, else the outer list is rebuilt (prune_suffices).
+  bool prune = false;
+  double outer_half = 0.0;
 
+  // Whether a due refresh may prune instead of rebuilding. outer_moved
+  // bounds the displacement since the outer build up to the last prune (the
+  // sum of the largest displacement of each interval between prunes: no
+  // particle moved farther than the sum of the intervals' maxima), and
+  // disp_sq is the largest squared displacement since the last prune. A
+  // pair inside r_c + inner_skin now was then inside r_c + skin at the
+  // outer build, so the outer list holds it.
+  MESO_HD bool prune_suffices(double outer_moved, double disp_sq) const {
+    return prune && outer_moved + std::sqrt(disp_sq) <= outer_half;
+  }
   // A fixed period reads the displacement only when it is up (to count a
   // broken promise); a displacement-triggered rebuild reads it every step.
   MESO_HD bool needs_displacement(uint32_t steps_since_build) const {

@@ -18,6 +18,12 @@ struct NeighborStats {
   uint32_t capacity = 0;       // per-particle slots currently allocated
   uint32_t max_neighbors = 0;  // largest list length at the last build
   double mean_neighbors = 0.0;
+  // Dynamic pruning (RunParams::inner_skin): the lengths and capacity above
+  // are the pruned list's (the one the forces read); prunes counts every
+  // prune, one after each build included, and outer_capacity is the built
+  // list's slots. Both 0 without pruning.
+  uint64_t prunes = 0;
+  uint32_t outer_capacity = 0;
 };
 
 class NeighborListOp : public Operation {
@@ -29,6 +35,10 @@ class NeighborListOp : public Operation {
   // Builds from the cell list (built just before).
   virtual void build() = 0;
   virtual NeighborStats stats() const = 0;
+  // The skin of the pruned list the forces read, when this list prunes
+  // (RunParams::inner_skin); 0 when it keeps one list at r_c + skin (the
+  // default, and the CPU reference). The plan's StepRules follow it.
+  virtual double prune_skin() const { return 0.0; }
 };
 
 }  // namespace meso

@@ -16,6 +16,10 @@ namespace meso::cuda::testing {
 // nlist()) to cap, so that this in-graph rebuild overflows and exercises
 // the recovery path. Throws std::invalid_argument for another backend's list.
 void shrink_neighbor_capacity_for_test(NeighborListOp& nlist, uint32_t cap);
+// Dynamic pruning: shrinks the pruned rows' capacity to cap and refreshes
+// them at the next step, so that the refresh overflows and exercises the
+// recovery path. Throws std::invalid_argument for a list that does not prune.
+void shrink_pruned_capacity_for_test(NeighborListOp& nlist, uint32_t cap);
 
 // The MPCD cell list of the last collision of a CUDA collide operation (a
 // Simulation's solvent()->collide_op()): the solvent members of each cell as
