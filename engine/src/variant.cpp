@@ -23,7 +23,7 @@ std::string name_of(E e) { return to_string(e); }
 
 const std::vector<AxisSpec>& specs() {
   static const std::vector<AxisSpec> s = {
-      {"nlist", {"ballot", "atomic", "tiled", "half"},
+      {"nlist", {"ballot", "atomic", "tiled", "half", "cluster"},
        [](Variant& v, std::size_t k) { v.nlist = NlistKind(k); },
        [](const Variant& v) { return name_of(v.nlist); }},
       {"cells", {"atomic", "sorted"},
@@ -83,6 +83,7 @@ const char* to_string(NlistKind k) {
     case NlistKind::atomic: return "atomic";
     case NlistKind::tiled: return "tiled";
     case NlistKind::half: return "half";
+    case NlistKind::cluster: return "cluster";
   }
   return "?";
 }

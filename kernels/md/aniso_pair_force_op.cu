@@ -39,9 +39,9 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
     if (!ctx.rotational)
       throw_input_error("cuda '", style_name(), "' needs orientational particles (the system has none)");
-    if (ctx.variant.nlist == NlistKind::half)
-      throw_input_error("variant nlist=half is only provided for the dpd pair style (", style_name(),
-                        " reads full rows): use nlist=ballot, atomic or tiled");
+    if (ctx.variant.nlist == NlistKind::half || ctx.variant.nlist == NlistKind::cluster)
+      throw_input_error("variant nlist=", to_string(ctx.variant.nlist), " is not provided for the ", style_name(),
+                        " pair style (it reads full rows): use nlist=ballot, atomic or tiled");
     // The DPD-only axes: no pair noise, and one gather of its own.
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise), " is only provided for the dpd pair style (",

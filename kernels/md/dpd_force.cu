@@ -37,7 +37,7 @@ void compute_dpd_forces(const DpdForceArgs<typename P::S4>& a, const DpdForceCon
                         cudaStream_t s) {
   if (c.record) compute_dpd_forces_record<P>(a, c, s);
   else if (c.masked) compute_dpd_forces_masked<P>(a, c, s);
-  else dpd_split::launch<P, false>(a, c, s);
+  else dpd_split::launch<P, dpd_split::Traversal::split>(a, c, s);
 }
 
 void reduce_partials(const double* partials, uint32_t nblocks, double* out, cudaStream_t s) {

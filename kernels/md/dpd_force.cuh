@@ -114,6 +114,13 @@ template <class P>
 void compute_dpd_forces_half(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
                              const HalfForceSums& h, cudaStream_t s);
 
+// nlist=cluster (dpd_force_cluster.cu): the split evaluator over cluster-pair
+// tiles (pair_force_cluster.cuh), with every other axis of cfg but gather
+// and tpp.
+template <class P>
+void compute_dpd_forces_cluster(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
+                                cudaStream_t s);
+
 // kForceBlock (the block size of every launch above) and reduce_partials
 // (the second stage of the energy/virial sums) are declared in pair_force.cuh.
 

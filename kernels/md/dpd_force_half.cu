@@ -16,7 +16,7 @@ namespace meso::cuda {
 template <class P>
 void compute_dpd_forces_half(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c,
                              const HalfForceSums& h, cudaStream_t s) {
-  dpd_split::launch<P, false, true>(a, c, s, &h);
+  dpd_split::launch<P, dpd_split::Traversal::half>(a, c, s, &h);
   launch_finish_half(a.p, h, a.ctl, a.body, a.type_mass, a.dt, a.fuse_base_pred, c.fuse, s);
   MESO_CUDA_CHECK(cudaGetLastError());
 }

@@ -18,7 +18,7 @@ namespace meso::cuda {
 template <class P>
 void compute_dpd_forces_masked(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c,
                                cudaStream_t s) {
-  dpd_split::launch<P, true>(a, c, s);
+  dpd_split::launch<P, dpd_split::Traversal::masked>(a, c, s);
 }
 
 template void compute_dpd_forces_masked<PrecDouble>(const DpdForceArgs<Double4>&,

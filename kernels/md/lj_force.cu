@@ -2,7 +2,8 @@
 // evaluator. Same traversal and the same determinism argument as the DPD
 // forces: each pair evaluated from both sides from a full list, F_ji = -F_ij
 // bit for bit, no atomics; energy and virial by fixed-order block partials
-// (reduced by reduce_partials in dpd_force.cu).
+// (reduced by reduce_partials in dpd_force.cu). nlist=cluster takes the same
+// evaluator over cluster-pair tiles (pair_force_cluster.cuh).
 //
 // Threads per particle (variant axis tpp, HOOMD-blue's threads_per_particle):
 // TPP adjacent lanes of a warp share particle i; lane s of the group takes
@@ -14,6 +15,7 @@
 // lanes multiply the warps in flight. The column-major list keeps each
 // group's loads of one slot row in one 32-byte sector (8 particles x 4 lanes).
 #include "md/lj_force.cuh"
+#include "md/pair_force_cluster.cuh"
 #include "meso/cuda/check.hpp"
 #include "core/tpp_dispatch.cuh"
 
@@ -83,12 +85,18 @@ void launch(const LjForceArgs<P>& a, bool sums, cudaStream_t s) {
 
 }  // namespace
 
-uint32_t lj_force_blocks(uint32_t n, uint32_t tpp) {
+uint32_t lj_force_blocks(uint32_t n, uint32_t tpp, bool cluster) {
+  if (cluster) return cluster_force_blocks(n);
   return uint32_t((uint64_t(n) * tpp + kForceBlock - 1) / kForceBlock);
 }
 
 template <class P>
 void compute_lj_forces(const LjForceArgs<P>& a, bool sums, cudaStream_t s) {
+  if (a.cluster) {  // nlist=cluster: one warp an i-cluster (the operation takes tpp=1)
+    launch_cluster_pair_force<LjEvaluator<P>>(a, sums, a.fuse, s, MinImage<LjPairReal<P>>(a.box));
+    MESO_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   dispatch_tpp(a.tpp, "compute_lj_forces",
                [&](auto tpp) { launch<P, decltype(tpp)::value>(a, sums, s); });
   MESO_CUDA_CHECK(cudaGetLastError());

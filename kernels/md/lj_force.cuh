@@ -42,11 +42,13 @@ struct LjForceArgs {
   bool fuse;            // second half-step folded into the kernel (finish_particle)
   bool fuse_base_pred;  // its base v(t + dt/2) is in vel_pred (velocity Verlet) or vel (gw)
   uint32_t tpp = 1;     // threads per particle: 1, 2, 4, 8, 16 or 32 (variant axis tpp)
+  bool cluster = false; // nlist=cluster: cluster-pair rows (pair_force_cluster.cuh)
 };
 
-// Blocks of kForceBlock threads for n particles at tpp threads each (the
-// number of energy/virial partials a sums launch writes).
-uint32_t lj_force_blocks(uint32_t n, uint32_t tpp);
+// Blocks of kForceBlock threads for n particles at tpp threads each, or of
+// cluster-pair tiles (the number of energy/virial partials a sums launch
+// writes).
+uint32_t lj_force_blocks(uint32_t n, uint32_t tpp, bool cluster = false);
 
 template <class P>
 void compute_lj_forces(const LjForceArgs<P>& a, bool sums, cudaStream_t s);

@@ -102,6 +102,15 @@ struct NlistPruneArgs {
 template <class S4>
 void prune_nlist(const S4* pos, S4* last_pos, const NlistPruneArgs& a, uint32_t tpp, cudaStream_t s);
 
+// cluster (nlist=cluster, neighbor_list_cluster.cu): rows per i-cluster of
+// kClusterI consecutive particles, naming the j-clusters (kClusterJ
+// consecutive particles) with a member within r_list of the i-cluster's
+// bounding box.
+constexpr uint32_t kClusterI = 8;
+constexpr uint32_t kClusterJ = 4;
+template <class S4>
+void build_nlist_cluster(const S4* pos, const NlistBuildArgs& a, cudaStream_t s);
+
 // finish_nlist_build and max_displacement: neighbor_list_bookkeeping.cuh
 // (included above).
 

@@ -73,6 +73,22 @@ __global__ void edge_kernel(const S4* __restrict__ pos, uint32_t n, EdgeFaces f,
 
 }  // namespace
 
+EdgeFaces edge_faces(const Domain& d, double r_list) {
+  EdgeFaces f;
+  const Vec3d len = d.global.lengths();
+  auto axis = [](const Vec3d& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
+  for (int a = 0; a < 3; ++a) {
+    if (d.grid[a] == 1) continue;
+    f.axis[f.count] = a;
+    f.lo[f.count] = axis(d.lo, a);
+    f.len[f.count] = axis(len, a);
+    f.width[f.count] = axis(d.hi, a) - axis(d.lo, a);
+    ++f.count;
+  }
+  f.reach = r_list * (1.0 + 1e-4);
+  return f;
+}
+
 template <class S4>
 void mark_edge_rows(const S4* pos, uint32_t n, const EdgeFaces& f, uint8_t* edge, cudaStream_t s) {
   if (!n) return;

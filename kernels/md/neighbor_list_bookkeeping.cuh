@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "core/device_views.cuh"
+#include "meso/ops/communicator.hpp"
 
 namespace meso::cuda {
 
@@ -34,6 +35,11 @@ struct EdgeFaces {
   double lo[3] = {0, 0, 0}, len[3] = {0, 0, 0}, width[3] = {0, 0, 0};
   double reach = 0.0;
 };
+
+// The faces of domain d that neighbouring ranks share, and the reach of a
+// row: r_list = r_c + skin, widened far beyond the builders' 2^-20 (fp32
+// lists).
+EdgeFaces edge_faces(const Domain& d, double r_list);
 
 // edge[i] = 1 for the local particles [0, n) within reach of a shared face
 // and for every other row of their group of 32 (i / 32: the force kernels'

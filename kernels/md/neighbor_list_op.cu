@@ -54,9 +54,17 @@ class CudaNeighborList final : public NeighborListOp,
       if (tpp_ != 1) throw_input_error("variant nlist=half takes tpp=1 (one thread a half row), not tpp=", tpp_);
       mean /= 2.0;
     }
-    cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
-    stride_ = round_up(ctx_.n, 32);
+    uint32_t rows = ctx_.n;
     inner_skin_ = ctx_.params.inner_skin;
+    if (kind_ == NlistKind::cluster) {  // rows of j-clusters per i-cluster (neighbor_list_cluster.cu)
+      refuse_cluster_misuse();
+      rows = (ctx_.n + kClusterI - 1) / kClusterI;
+      // i-boxes about 2 spacings wide; a j-cluster (1.6) with a member within r_list of one.
+      const double a = std::cbrt(1.0 / ctx_.sys.density());
+      mean = std::pow(3.6 * a + 2.0 * r, 3) * ctx_.sys.density() / kClusterJ;
+    }
+    cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
+    stride_ = round_up(rows, 32);
     if (inner_skin_ > 0.0) {  // the pruned rows: the same estimate at r_c + inner_skin
       const double f = std::pow((ctx_.sys.max_rcut() + inner_skin_) / r, 3);
       pcap_ = std::min(cap_, round_up(static_cast<uint32_t>(mean * f * 1.3) + 8, 8));
@@ -64,6 +72,9 @@ class CudaNeighborList final : public NeighborListOp,
     }
     allocate();
     count_.resize(ctx_.n);
+    // Cluster rows are fewer than the particles: the finish kernel reads a
+    // count for each particle, so the others stay 0.
+    MESO_CUDA_CHECK(cudaMemset(count_.data(), 0, count_.bytes()));
     publish();
   }
 
@@ -130,8 +141,10 @@ class CudaNeighborList final : public NeighborListOp,
       s.prunes = ctx_.h_ctl->list.prunes;
       s.outer_capacity = cap_;
     }
-    s.max_neighbors = n ? *std::max_element(c.begin(), c.end()) : 0;
-    s.mean_neighbors = n ? std::accumulate(c.begin(), c.end(), 0.0) / n : 0.0;
+    // nlist=cluster: j-clusters of the i-clusters' rows (the first rows).
+    const uint32_t rows = kind_ == NlistKind::cluster ? (n + kClusterI - 1) / kClusterI : n;
+    s.max_neighbors = rows ? *std::max_element(c.begin(), c.begin() + rows) : 0;
+    s.mean_neighbors = rows ? std::accumulate(c.begin(), c.begin() + rows, 0.0) / rows : 0.0;
     return s;
   }
 
@@ -165,6 +178,8 @@ class CudaNeighborList final : public NeighborListOp,
       build_nlist_ballot<S4>(pos, a, ctx_.stream);
     else if (kind_ == NlistKind::tiled || kind_ == NlistKind::half)
       build_nlist_tiled<S4>(pos, a, ctx_.stream);
+    else if (kind_ == NlistKind::cluster)
+      build_nlist_cluster<S4>(pos, a, ctx_.stream);
     else
       build_nlist_atomic<S4>(pos, a, ctx_.stream);
     finish_nlist_build<S4>(pos, ctx_.last_pos.data(), count_.data(), ctx_.n, ctx_.ctl.data(),
@@ -172,12 +187,14 @@ class CudaNeighborList final : public NeighborListOp,
     if (prunes()) enqueue_prune();
     // Several ranks: which rows may name a ghost (NlistView::edge).
     if (ctx_.cells_ranged) {
+      if (kind_ == NlistKind::cluster) throw_input_error("variant nlist=cluster runs on one rank (its clusters "
+                                                         "are runs of one rank's storage order)");
       if (edge_.size() < count_.size()) {
         edge_.resize(count_.size());
         publish();
         ctx_.invalidate_graphs();
       }
-      mark_edge_rows<S4>(pos, ctx_.n, edge_faces(), edge_.data(), ctx_.stream);
+      mark_edge_rows<S4>(pos, ctx_.n, edge_faces(ctx_.cell_domain, ctx_.r_list()), edge_.data(), ctx_.stream);
     }
   }
 
@@ -273,6 +290,13 @@ class CudaNeighborList final : public NeighborListOp,
     MESO_CUDA_CHECK(cudaMemcpy(c.data(), nl.count, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     MESO_CUDA_CHECK(cudaMemcpy(idx.data(), from.data(), from.bytes(), cudaMemcpyDeviceToHost));
     std::vector<std::vector<uint32_t>> out(n);
+    if (kind_ == NlistKind::cluster) {  // each particle's candidates: its i-cluster's j-clusters' members
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t k = 0, ci = i / kClusterI; k < std::min(c[ci], nl.cap); ++k)
+          for (uint32_t j = idx[nl.at(ci, k)] * kClusterJ, e = std::min(j + kClusterJ, n); j < e; ++j)
+            if (j != i) out[i].push_back(j);
+      return out;
+    }
     for (uint32_t i = 0; i < n; ++i)
       for (uint32_t k = 0; k < std::min(c[i], nl.cap); ++k) out[i].push_back(idx[nl.at(i, k)]);
     return out;
@@ -322,6 +346,20 @@ class CudaNeighborList final : public NeighborListOp,
   double inner_skin_ = 0.0;
   DeviceBuffer<uint32_t> pidx_, pcount_;
   uint32_t pcap_ = 0;
+
+  // Clusters are runs of the storage order: compact only right after a
+  // spatial reorder (particles diffuse between sorts, and the rows of
+  // sort=100 grew to thousands of j-clusters at N = 1M), and indices of one
+  // rank's particles.
+  void refuse_cluster_misuse() const {
+    const Variant& v = ctx_.variant;
+    if (tpp_ != 1) throw_input_error("variant nlist=cluster takes tpp=1 (one lane a pair of the tile), not tpp=", tpp_);
+    if (v.reorder == ReorderKind::none || v.sort != 0)
+      throw_input_error("variant nlist=cluster needs a spatial order at every rebuild (reorder=morton2, hilbert or ",
+                        "cell with sort=0), not reorder=", to_string(v.reorder), ",sort=", v.sort,
+                        ": clusters are runs of the storage order");
+    if (inner_skin_ > 0.0) throw_input_error("inner_skin = ", inner_skin_, ": nlist=cluster rows are not pruned");
+  }
   static constexpr unsigned long long kShrinkWindow = 20;
   unsigned long long window_start_ = 0;  // ctl->list.builds when the window began
 
@@ -368,24 +406,6 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.nlist = v;
     ctx_.list_storage = idx_.data();
     ctx_.list_storage_bytes = idx_.bytes();
-  }
-  // The faces of the domain that neighbouring ranks share, and the reach of
-  // a row: r_c + skin, widened far beyond the builders' 2^-20 (fp32 lists).
-  EdgeFaces edge_faces() const {
-    const Domain& d = ctx_.cell_domain;
-    EdgeFaces f;
-    const Vec3d len = d.global.lengths();
-    auto axis = [](const Vec3d& v, int a) { return a == 0 ? v.x : a == 1 ? v.y : v.z; };
-    for (int a = 0; a < 3; ++a) {
-      if (d.grid[a] == 1) continue;
-      f.axis[f.count] = a;
-      f.lo[f.count] = axis(d.lo, a);
-      f.len[f.count] = axis(len, a);
-      f.width[f.count] = axis(d.hi, a) - axis(d.lo, a);
-      ++f.count;
-    }
-    f.reach = ctx_.r_list() * (1.0 + 1e-4);
-    return f;
   }
 };
 

@@ -24,16 +24,18 @@
 #include "meso/ops/force.hpp"
 #include "meso/physics/tea.hpp"
 #include "md/pair_force.cuh"
+#include "md/pair_force_cluster.cuh"
 #include "md/pair_force_half.cuh"
 
 namespace meso::cuda {
 namespace {
 
-// Half rows (nlist=half) are read by the DPD force only.
-void refuse_half_rows(const Variant& v, const char* style) {
-  if (v.nlist == NlistKind::half)
-    throw_input_error("variant nlist=half is only provided for the dpd pair style (", style,
-                      " forces read full rows): use nlist=ballot, atomic or tiled");
+// Half rows (nlist=half) are read by the DPD force only, cluster rows by
+// DPD and LJ (cluster_ok).
+void refuse_half_rows(const Variant& v, const char* style, bool cluster_ok = false) {
+  if (v.nlist == NlistKind::half || (v.nlist == NlistKind::cluster && !cluster_ok))
+    throw_input_error("variant nlist=", to_string(v.nlist), " is not provided for the ", style,
+                      " pair style (its forces read full rows): use nlist=ballot, atomic or tiled");
 }
 
 template <class P>
@@ -130,11 +132,10 @@ class CudaDpdForce final : public CudaPairForce<P> {
  public:
   explicit CudaDpdForce(CudaContext<P>& ctx)
       : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record),
-        half_(ctx.variant.nlist == NlistKind::half) {
+        half_(ctx.variant.nlist == NlistKind::half), cluster_(ctx.variant.nlist == NlistKind::cluster) {
     const Variant& v = ctx.variant;
-    if (half_ && v.gather != GatherKind::split)
-      throw_input_error("variant nlist=half takes gather=split (one thread a half row), not gather=",
-                        to_string(v.gather));
+    if ((half_ || cluster_) && v.gather != GatherKind::split)
+      throw_input_error("variant nlist=", to_string(v.nlist), " takes gather=split, not gather=", to_string(v.gather));
     if (half_) half_sums_.clear(ctx.capacity);
     if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
       throw_input_error("variant tpp=", v.tpp,
@@ -187,6 +188,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
  private:
   bool record_;
   bool half_;              // nlist=half: pair_force_half.cuh
+  bool cluster_;           // nlist=cluster: pair_force_cluster.cuh
   HalfForceStore half_sums_;
 
   // After a fault (a pair outside the fixed-point range) the sums hold a
@@ -207,6 +209,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
 
   // One block of kForceBlock threads per kForceBlock / tpp particles.
   static uint32_t dpd_force_blocks(const CudaContext<P>& c) {
+    if (c.variant.nlist == NlistKind::cluster) return cluster_force_blocks(c.n);
     const uint64_t lanes = uint64_t(c.n) * (c.variant.gather == GatherKind::record ? c.variant.tpp : 1);
     return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
   }
@@ -236,10 +239,8 @@ class CudaDpdForce final : public CudaPairForce<P> {
     cfg.record = record_;
     cfg.masked = c.variant.gather == GatherKind::masked;
     cfg.tpp = record_ ? c.variant.tpp : 1;
-    if (!half_) {
-      compute_dpd_forces<P>(a, cfg, c.stream);
-      return;
-    }
+    if (cluster_) return compute_dpd_forces_cluster<P>(a, cfg, c.stream);
+    if (!half_) return compute_dpd_forces<P>(a, cfg, c.stream);
     if (this->rows_ != RowSet::all)
       throw std::logic_error("cuda dpd force: half rows are computed whole (takes_rows)");
     if (ctx_.nlist.cap > kHalfMaxRow)
@@ -261,8 +262,9 @@ class CudaLjForce final : public CudaPairForce<P> {
 
  public:
   explicit CudaLjForce(CudaContext<P>& ctx)
-      : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
-    refuse_half_rows(ctx.variant, "lj");
+      : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp, ctx.variant.nlist == NlistKind::cluster)),
+        tpp_(ctx.variant.tpp), cluster_(ctx.variant.nlist == NlistKind::cluster) {
+    refuse_half_rows(ctx.variant, "lj", true);
     // The DPD-only axes: LJ has no noise, and its kernel loads positions only.
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise),
@@ -290,9 +292,10 @@ class CudaLjForce final : public CudaPairForce<P> {
 
  private:
   uint32_t tpp_;
+  bool cluster_;  // nlist=cluster
   DeviceBuffer<physics::LjPairCoeffs<LjPairReal<P>>> coeffs_;  // ntypes x ntypes
 
-  uint32_t blocks_now() const override { return lj_force_blocks(ctx_.n, tpp_); }
+  uint32_t blocks_now() const override { return lj_force_blocks(ctx_.n, tpp_, cluster_); }
 
   void enqueue_kernel(bool sums, bool initial) override {
     const CudaContext<P>& c = ctx_;
@@ -300,7 +303,7 @@ class CudaLjForce final : public CudaPairForce<P> {
     const bool base_in_pred = !c.gw;
     LjForceArgs<P> a{ctx_.view(), this->rows_view(), c.sys.box, coeffs_.data(), c.mass.data(),
                      c.sys.ntypes(), c.sys.body_force, c.params.dt, c.ctl.data(),
-                     this->partials_.data(), this->fused(initial), base_in_pred, tpp_};
+                     this->partials_.data(), this->fused(initial), base_in_pred, tpp_, cluster_};
     compute_lj_forces<P>(a, sums, c.stream);
   }
 };

@@ -79,13 +79,15 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
     // Every threads-per-particle count on the atomic list (tpp lanes build
     // it and then share each particle in the force kernel: the group's
     // butterfly sum, the partials of n x tpp threads, the row-major layout),
-    // and the ballot list in either layout.
+    // and the ballot list in either layout; cluster-pair tiles.
     for (const char* prec : {"double", "mixed", "single"})
       for (const char* traversal : {"nlist=atomic,tpp=1", "nlist=atomic,tpp=2", "nlist=atomic,tpp=4",
                                     "nlist=atomic,tpp=8", "nlist=atomic,tpp=16", "nlist=atomic,tpp=32",
                                     "nlist=ballot,tpp=1", "nlist=ballot,tpp=4",
                                     "nlist=tiled,tpp=1", "nlist=tiled,tpp=4",
-                                    "nlist=atomic,tpp=8,reorder=morton2,sort=100"}) {
+                                    "nlist=atomic,tpp=8,reorder=morton2,sort=100",
+                                    "nlist=cluster,tpp=1,reorder=morton2,sort=0",
+                                    "nlist=cluster,tpp=1,reorder=hilbert,sort=0"}) {
         Variant v = Variant::parse(std::string("precision=") + prec + "," + traversal);
         Simulation gpu(reg.create("cuda", v), sys, rp);
         const ParticleData<double> got = gpu.particles();

@@ -194,10 +194,14 @@ TEST(CudaPrunedList, OverflowRecoversToTheSameTrajectory) {
     // of the outer row, which a prune keeps: the same unless one of them
     // rebuilt the outer list at this step.
     const bool rebuilt = a.neighbor_stats().builds != builds_a || b.neighbor_stats().builds != builds_b;
-    if (half || !rebuilt) EXPECT_TRUE(same_state(a.particles(), b.particles()));
+    if (half || !rebuilt) {
+      EXPECT_TRUE(same_state(a.particles(), b.particles()));
+    }
     a.run(100);
     b.run(100);
-    if (half) EXPECT_TRUE(same_state(a.particles(), b.particles()));
+    if (half) {
+      EXPECT_TRUE(same_state(a.particles(), b.particles()));
+    }
   }
 }
 

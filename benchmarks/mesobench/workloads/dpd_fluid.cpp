@@ -46,7 +46,7 @@ class DpdFluid final : public Workload {
     add_param("skin", "r_c", "neighbor-list skin (0.3)", ParamRange{0.0, 5.0},
               [](BenchCase& c, const std::string& v) { c.run.skin = parse_param_double("skin", v); });
     add_param("inner_skin", "r_c",
-              "skin of the list the forces read, pruned on the GPU from r_c + skin; 0: off (0)",
+              "skin of the GPU-pruned list the forces read; 0: no pruning (0)",
               ParamRange{0.0, 5.0},
               [](BenchCase& c, const std::string& v) { c.run.inner_skin = parse_param_double("inner_skin", v); });
     add_param("rebuild_every", "steps", "list rebuild period; 0 rebuilds when a particle moved skin/2 (0)",

@@ -20,8 +20,10 @@ namespace meso {
 // ballot, atomic or tiled builder, or half rows (each pair once, split by
 // index parity in the tiled builder) whose forces are applied to both
 // particles with Newton's third law, summed in 64-bit fixed point (DPD on one
-// rank only; kernels/md/pair_force_half.cuh).
-enum class NlistKind : uint8_t { ballot, atomic, tiled, half };
+// rank only; kernels/md/pair_force_half.cuh), or cluster-pair rows (j-clusters
+// of 4 per i-cluster of 8 consecutive particles, DPD and LJ on one rank, with
+// a reorder; kernels/md/pair_force_cluster.cuh).
+enum class NlistKind : uint8_t { ballot, atomic, tiled, half, cluster };
 enum class CellsKind : uint8_t { atomic, sorted };
 enum class ReorderKind : uint8_t { none, morton2, hilbert, cell };
 enum class PowKind : uint8_t { libm, fast };
