@@ -5,8 +5,8 @@ backend, with the CPU reference on the same host, from mesobench JSON files.
 usage: scripts/plot_cuda_dpd.py results/cuda-dpd/step-{double,mixed,single}.json \
            --cpu results/cuda-dpd/cpu-same-host.json -o results/cuda-dpd/step-vs-n.png
 
-One curve per precision and neighbor list (nlist axis), gathered over the
-files given.
+One curve per precision and neighbor list (nlist axis, and the skins of
+dynamic pruning), gathered over the files given.
 """
 import argparse
 import json
@@ -38,7 +38,10 @@ def main():
         prov, res = load(path)
         for r in res:
             axes = dict(kv.split("=", 1) for kv in r["variant"].split(",") if "=" in kv)
-            series.setdefault(f"{axes.get('precision', '?')}, nlist={axes.get('nlist', '?')}", []).append(r)
+            label = f"{axes.get('precision', '?')}, nlist={axes.get('nlist', '?')}"
+            if r.get("parameters", {}).get("inner_skin"):  # dynamic pruning: skin and inner_skin
+                label += f", skin={r['parameters']['skin']}, inner_skin={r['parameters']['inner_skin']}"
+            series.setdefault(label, []).append(r)
     for label, res in sorted(series.items()):
         res = sorted(res, key=lambda r: r["N"])
         n = [r["N"] for r in res]
