@@ -227,23 +227,6 @@ void CudaStepGraph::host_rebuild(bool sort, Communicator* comm) {
   }
 }
 
-// A prune driven from the host (dynamic pruning): grows the pruned rows
-// until they hold every entry, pruning again from the same outer list.
-void CudaStepGraph::host_prune() {
-  StepControl* h = ctx_.h_ctl;
-  for (int attempt = 0;; ++attempt) {
-    nlist_->enqueue_prune();
-    ctx_.pull_ctl();
-    if (!h->abort) break;
-    if (attempt > 20) throw std::runtime_error("cuda backend: neighbor list prune does not converge");
-    const uint32_t need = h->list.prune_overflow;
-    h->abort = 0;
-    h->list.prune_overflow = 0;
-    ctx_.push_ctl();
-    nlist_->grow_pruned(need);
-  }
-}
-
 void CudaStepGraph::host_step(bool sums) {
   PhaseTimes& ph = phases_;
   if (ph.on) phase_mark();
@@ -257,7 +240,7 @@ void CudaStepGraph::host_step(bool sums) {
   // path recovers from overflows inside host_rebuild).
   if (ctx_.h_ctl->abort) raise_force_stops(forces_);
   if (nlist_ && ctx_.h_ctl->list.rebuild) host_rebuild(ctx_.h_ctl->list.sort_due);
-  else if (nlist_ && ctx_.h_ctl->list.prune) host_prune();
+  else if (nlist_ && ctx_.h_ctl->list.prune) nlist_->prune_until_it_fits();
   enqueue_step_end(sums);
   if (ph.on) ph.end += phase_mark();
 }
@@ -365,7 +348,7 @@ void CudaStepGraph::finish_step_after_abort(bool sums) {
   if (nl_need) nlist_->grow(nl_need);
   if (pruned_need) nlist_->grow_pruned(pruned_need);
   if (prune_only)
-    host_prune();
+    nlist_->prune_until_it_fits();
   else
     host_rebuild(sort);
   enqueue_step_end(sums);

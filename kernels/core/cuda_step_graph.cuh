@@ -104,7 +104,6 @@ class CudaStepGraph {
   void enqueue_forces(bool sums, RowSet rows = RowSet::all);
   void enqueue_step_end(bool sums, RowSet rows = RowSet::all);
   void host_rebuild(bool sort, Communicator* comm = nullptr);
-  void host_prune();
   void host_step(bool sums);
   void decomposed_step(Communicator& comm, bool sums);
   void finish_step_after_abort(bool sums);

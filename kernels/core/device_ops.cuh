@@ -108,10 +108,13 @@ class DeviceNeighborList : public DeviceOp {
   // enqueue_build ends with a prune, and enqueue_prune prunes the list the
   // forces read from the outer list of the last build (last_pos, counters,
   // an overflow of the pruned capacity -> abort); grow_pruned gives the
-  // pruned rows capacity for `needed` entries.
+  // pruned rows capacity for `needed` entries; prune_until_it_fits prunes
+  // from the host, growing the pruned rows until nothing overflows (ctl
+  // pulled after it).
   virtual bool prunes() const { return false; }
   virtual void enqueue_prune() {}
   virtual void grow_pruned(uint32_t /*needed*/) {}
+  virtual void prune_until_it_fits() {}
 };
 
 class DeviceReorder : public DeviceOp {

@@ -110,9 +110,9 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.synchronize();
   }
 
-  // A prune outside the graphs (the host-driven step): grows the pruned
+  // A prune outside the graphs (the host-driven steps): grows the pruned
   // rows until they hold every entry, pruning again from the same outer list.
-  void prune_until_it_fits() {
+  void prune_until_it_fits() override {
     for (int attempt = 0;; ++attempt) {
       enqueue_prune();
       ctx_.pull_ctl();

@@ -32,7 +32,7 @@ namespace {
 
 // Half rows (nlist=half) are read by the DPD force only, cluster rows by
 // DPD and LJ (cluster_ok).
-void refuse_half_rows(const Variant& v, const char* style, bool cluster_ok = false) {
+void refuse_list_kind(const Variant& v, const char* style, bool cluster_ok = false) {
   if (v.nlist == NlistKind::half || (v.nlist == NlistKind::cluster && !cluster_ok))
     throw_input_error("variant nlist=", to_string(v.nlist), " is not provided for the ", style,
                       " pair style (its forces read full rows): use nlist=ballot, atomic or tiled");
@@ -264,7 +264,7 @@ class CudaLjForce final : public CudaPairForce<P> {
   explicit CudaLjForce(CudaContext<P>& ctx)
       : Base(ctx, lj_force_blocks(ctx.n, ctx.variant.tpp, ctx.variant.nlist == NlistKind::cluster)),
         tpp_(ctx.variant.tpp), cluster_(ctx.variant.nlist == NlistKind::cluster) {
-    refuse_half_rows(ctx.variant, "lj", true);
+    refuse_list_kind(ctx.variant, "lj", true);
     // The DPD-only axes: LJ has no noise, and its kernel loads positions only.
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise),
@@ -318,7 +318,7 @@ class CudaTableForce final : public CudaPairForce<P> {
  public:
   explicit CudaTableForce(CudaContext<P>& ctx)
       : Base(ctx, table_force_blocks(ctx.n, ctx.variant.tpp)), tpp_(ctx.variant.tpp) {
-    refuse_half_rows(ctx.variant, "table");
+    refuse_list_kind(ctx.variant, "table");
     if (ctx.variant.noise != NoiseKind::fp64)
       throw_input_error("variant noise=", to_string(ctx.variant.noise),
                         " is only provided for the dpd pair style (tabulated forces draw no noise)");
