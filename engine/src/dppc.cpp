@@ -84,7 +84,7 @@ System make_dppc_bilayer(const DppcBilayerParams& p) {
   constexpr uint32_t kBeads = 12;
   System sys;
   sys.box = Box(p.lx, p.ly, p.lz);
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};  // no pair force: the field acts between molecules
   sys.type_names = {"N", "P", "G", "C", "W"};
   sys.type_mass.assign(kDppcNumTypes, 1.0);  // 72 g/mol each: the mass unit
   sys.kT = DppcUnits::kT(p.kelvin);

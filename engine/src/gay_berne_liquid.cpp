@@ -36,7 +36,7 @@ void GbLiquidParams::validate() const {
   require_positive("rho", rho);
   require_positive("kT", kT);
   require_positive("mass", mass);
-  validate_gay_berne(gb);
+  gb.check();
   const double L = std::cbrt(double(n) / rho);
   const Lattice g = lattice_for(*this, L);
   if (g.nz == 0 || L / double(g.nxy) < 0.9 * gb.sigma)
@@ -79,8 +79,7 @@ System make_gb_liquid(const GbLiquidParams& p) {
   sys.box = Box(L);
   sys.type_mass = {p.mass};
   sys.kT = p.kT;
-  sys.pair_style = PairStyle::gay_berne;
-  sys.gay_berne = PairTable<physics::GayBerneParams>(1, p.gb);
+  sys.set_pair_style<physics::GayBerneParams>(1, p.gb);
   ParticleData<double>& q = sys.particles;
   q.set_rotational(true);
   q.resize(p.n);

@@ -52,11 +52,10 @@ System make_bead_spring_melt(const BeadSpringMeltParams& p) {
   sys.kT = p.kT;
   sys.type_names = {"B"};
   sys.type_mass = {1.0};
-  sys.pair_style = PairStyle::dpd;
   physics::DpdPairParams soft;
   soft.a = p.a;
   soft.rcut = p.rcut;
-  sys.dpd = PairTable<physics::DpdPairParams>(1, soft);
+  sys.set_pair_style<physics::DpdPairParams>(1, soft);
   Topology& t = sys.topology;
   BondType bond;
   bond.name = "bond";

@@ -24,8 +24,7 @@ System make_janus_triblock(const JanusTriblockParams& p) {
   sys.kT = p.kT;
   sys.type_names = {"J"};
   sys.type_mass = {p.mass};
-  sys.pair_style = PairStyle::janus;
-  sys.janus = PairTable<physics::JanusParams>(1, p.janus);
+  sys.set_pair_style<physics::JanusParams>(1, p.janus);
   ParticleData<double>& q = sys.particles;
   q.set_rotational(true);
   const uint64_t n = p.n();

@@ -32,7 +32,7 @@ System make_living_polymerization(const LivingPolymerizationParams& p) {
   sys.kT = p.kT;
   sys.type_names = {"I", "M", "P"};
   sys.type_mass = {1.0, 1.0, 1.0};
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};
   BondType growth;
   growth.name = "growth";
   growth.kind = BondKind::harmonic;

@@ -81,9 +81,7 @@ BondedTable analytic_melt_angle_table(const BeadSpringMeltParams& p, uint32_t po
 System with_melt_tables(System sys, PairPotentialTable pair, BondedTable bond, BondedTable angle) {
   if (sys.topology.bond_types.size() != 1 || sys.topology.angle_types.size() != 1 || sys.type_names.size() != 1)
     throw_input_error("with_melt_tables: a melt of one bead type, one bond type and one angle type is needed");
-  sys.pair_style = PairStyle::table;
-  sys.tables = {std::move(pair)};
-  sys.table_of = PairTable<int32_t>(1, 0);
+  sys.emplace_pair_style<TabulatedPairs>(std::vector{std::move(pair)}, PairTable<int32_t>(1, 0));
   Topology& t = sys.topology;
   t.bond_tables = {std::move(bond)};
   t.angle_tables = {std::move(angle)};

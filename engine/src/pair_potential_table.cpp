@@ -12,6 +12,30 @@
 
 namespace meso {
 
+double TabulatedPairs::max_rcut() const {
+  double rc = 0.0;
+  for (int32_t k : table_of.data())
+    if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
+  return rc;
+}
+
+void TabulatedPairs::validate(uint32_t ntypes, bool) const {
+  if (table_of.ntypes() != ntypes)
+    throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ", ntypes,
+                      " types");
+  for (uint32_t a = 0; a < ntypes; ++a)
+    for (uint32_t b = a; b < ntypes; ++b) {
+      const int32_t k = table_of(a, b);
+      if (k < -1 || k >= static_cast<int32_t>(tables.size()))
+        throw_input_error("pair table of types ", a, "-", b, " is ", k, ": there are ", tables.size(),
+                          " tables (-1: no interaction)");
+    }
+  for (const PairPotentialTable& t : tables)
+    if (t.intervals < 1 || t.coeff.size() != 4 * std::size_t(t.intervals) || !(t.dz > 0.0) || !(t.z_min > 0.0))
+      throw_input_error("pair table ", t.name, " is malformed (", t.intervals, " intervals, ", t.coeff.size(),
+                        " coefficients)");
+}
+
 physics::TableView<double> PairPotentialTable::view() const {
   return {coeff.data(), z_min, 1.0 / dz, dz, z_min + double(intervals) * dz, intervals};
 }

@@ -106,7 +106,6 @@ System make_polymer_chains(const PolymerSolutionParams& p) {
   System sys;
   sys.box = Box(p.L, p.L, p.L);
   sys.kT = p.kT;
-  sys.pair_style = PairStyle::lj;
   sys.type_names = {"M"};
   sys.type_mass = {p.monomer_mass};
   physics::LjPairParams wca;
@@ -115,7 +114,7 @@ System make_polymer_chains(const PolymerSolutionParams& p) {
   wca.alpha = 1.0;
   wca.rcut = std::pow(2.0, 1.0 / 6.0) * p.sigma;
   wca.mode = physics::LjMode::shift;
-  sys.lj = PairTable<physics::LjPairParams>(1, wca);
+  sys.set_pair_style<physics::LjPairParams>(1, wca);
   Topology& t = sys.topology;
   // The WCA core comes from the pair table (it acts on bonded pairs too).
   t.bond_types.push_back({"fene", BondKind::fene, {}, {p.fene_k, p.fene_r0, 0.0, p.sigma}});

@@ -65,7 +65,7 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
                                           std::unique_ptr<Communicator> comm) {
   auto plan = std::make_unique<StepPlan>();
   const Variant& v = b.variant();
-  const bool pair = sys.pair_style != PairStyle::none;
+  const bool pair = static_cast<bool>(sys.pair);
   plan->method_ = create_method(b, sys, rp);
   // Without a pair force there are no lists to keep and no locality to
   // gain from reordering for them: the plan has no cells, list or reorder.
@@ -88,7 +88,7 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
       plan->rules_.prune = true;
       plan->rules_.outer_half = 0.5 * (rp.skin - inner);
     }
-    plan->forces_.push_back(b.create_as<ForceOp>(std::string("pair_force/") + to_string(sys.pair_style)));
+    plan->forces_.push_back(b.create_as<ForceOp>(std::string("pair_force/") + sys.pair_style()));
   }
   // Bonded and field forces add to the net force the first force wrote. A
   // polymerizing system has bonded forces from its first bond on.

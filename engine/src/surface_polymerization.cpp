@@ -86,19 +86,18 @@ System make_surface_polymerization(const SurfacePolymerizationParams& p) {
   sys.kT = p.kT;
   sys.type_names = {"B", "I", "M", "P"};
   sys.type_mass = {p.frozen_mass, p.frozen_mass, 1.0, 1.0};
-  sys.pair_style = PairStyle::lj;
   physics::LjPairParams wca;
   wca.epsilon = 1.0;
   wca.sigma = 1.0;
   wca.alpha = 1.0;
   wca.rcut = std::pow(2.0, 1.0 / 6.0);
   wca.mode = physics::LjMode::shift;
-  sys.lj = PairTable<physics::LjPairParams>(4, wca);
+  auto& lj = sys.set_pair_style<physics::LjPairParams>(4, wca);
   physics::LjPairParams none = wca;
   none.epsilon = 0.0;  // frozen among themselves: no force to compute
-  sys.lj.set(0, 0, none);
-  sys.lj.set(0, 1, none);
-  sys.lj.set(1, 1, none);
+  lj.set(0, 0, none);
+  lj.set(0, 1, none);
+  lj.set(1, 1, none);
   sys.topology.bond_types = {{"growth", BondKind::fene, {}, {30.0, 1.5, 0.0, 1.0}}};
 
   const double r = p.ball_radius;

@@ -12,30 +12,6 @@
 
 namespace meso {
 
-const char* to_string(PairStyle s) {
-  switch (s) {
-    case PairStyle::dpd: return "dpd";
-    case PairStyle::lj: return "lj";
-    case PairStyle::table: return "table";
-    case PairStyle::gay_berne: return "gay_berne";
-    case PairStyle::ssd: return "ssd";
-    case PairStyle::janus: return "janus";
-    case PairStyle::none: return "none";
-  }
-  return "?";
-}
-
-PairStyle parse_pair_style(const std::string& name) {
-  if (name == "dpd") return PairStyle::dpd;
-  if (name == "lj") return PairStyle::lj;
-  if (name == "table") return PairStyle::table;
-  if (name == "gay_berne") return PairStyle::gay_berne;
-  if (name == "ssd") return PairStyle::ssd;
-  if (name == "janus") return PairStyle::janus;
-  if (name == "none") return PairStyle::none;
-  throw_input_error("pair style '", name, "' is unknown: allowed values are dpd, lj, table, gay_berne, ssd, janus, none");
-}
-
 const char* to_string(physics::LjMode m) {
   switch (m) {
     case physics::LjMode::none: return "none";
@@ -72,58 +48,6 @@ physics::SoftShape parse_soft_shape(const std::string& name) {
 
 namespace {
 
-void validate_lj(const physics::LjPairParams& p) {
-  require_positive("LJ r_cut", p.rcut);
-  require_non_negative("LJ epsilon", p.epsilon);
-  require_positive("LJ sigma", p.sigma);
-  require_finite("LJ alpha", p.alpha);
-  require_non_negative("LJ r_on", p.ron);
-  const int mode = static_cast<int>(p.mode);
-  if (mode < 0 || mode > 2) throw_input_error("LJ mode = ", mode, " is invalid: allowed 0 (none), 1 (shift), 2 (xplor)");
-  if (p.mode == physics::LjMode::xplor && p.ron > p.rcut)
-    throw_input_error("LJ r_on = ", p.ron, " is invalid for mode xplor: it must be <= r_cut = ", p.rcut,
-                      " (use mode shift for a plain energy shift)");
-}
-
-void validate_janus(const physics::JanusParams& p) {
-  using physics::SoftShape;
-  const int shape = static_cast<int>(p.shape);
-  if (shape < 0 || shape > 3)
-    throw_input_error("soft anisotropic shape = ", shape, " is invalid: allowed janus, triblock, disk, rod");
-  require_non_negative("Janus a^R", p.a_rep);
-  require_positive("Janus nu", p.nu);
-  require_positive("Janus r_cut", p.rcut);
-  if (p.shape == SoftShape::disk || p.shape == SoftShape::rod) {
-    // 1 - mu f^nu >= 0 for every f in [0, 1]: the repulsion stays a repulsion.
-    if (!(p.mu >= 0.0 && p.mu <= 1.0))
-      throw_input_error("mu = ", p.mu, " is invalid for the ", to_string(p.shape), ": allowed 0 .. 1");
-    return;
-  }
-  require_non_negative("Janus a^A", p.a_att);
-  const double half_pi = 0.5 * std::acos(-1.0);
-  if (!(p.theta_m > 0.0 && p.theta_m <= (p.two_patches() ? half_pi : 2.0 * half_pi)))
-    throw_input_error("Janus theta_m = ", p.theta_m * 90.0 / half_pi, " degrees is invalid: it must lie in (0, ",
-                      p.two_patches() ? 90 : 180, "] (", p.two_patches() ? "a triblock's two patches" : "one patch",
-                      ")");
-}
-
-void validate_ssd(const physics::SsdParams& p) {
-  require_non_negative("SSD epsilon", p.epsilon);
-  require_positive("SSD sigma", p.sigma);
-  require_finite("SSD mu", p.mu);
-  require_finite("SSD v0", p.v0);
-  require_finite("SSD w0", p.w0);
-  require_positive("SSD eps_rf", p.eps_rf);
-  if (!(0.0 < p.rl && p.rl < p.ru) || !(0.0 < p.rlp && p.rlp < p.rup))
-    throw_input_error("SSD sticky switches (r_l, r_u) = (", p.rl, ", ", p.ru, ") and (", p.rlp, ", ", p.rup,
-                        ") must satisfy 0 < r_l < r_u");
-  if (p.switch_order != 3 && p.switch_order != 5)
-    throw_input_error("SSD switch order ", p.switch_order, " is invalid: 3 (cubic, as published) or 5 (quintic)");
-  if (!(p.rsw > 0.0 && p.rsw < p.rcut) || p.ru > p.rcut || p.rup > p.rcut)
-    throw_input_error("SSD cutoffs r_sw = ", p.rsw, ", r_c = ", p.rcut,
-                      " must satisfy 0 < r_sw < r_c, with the sticky switches inside r_c");
-}
-
 // Orientational state: unit quaternions (to 1e-6; integrators renormalise),
 // finite angular momenta, non-negative finite moments of inertia, and no
 // angular momentum about an axis that has no inertia to carry it.
@@ -149,43 +73,6 @@ void validate_orientations(const ParticleData<double>& p) {
 
 }  // namespace
 
-// Declared with the GB liquid (meso/gay_berne_liquid.hpp), defined here
-// beside the other checks of a System's parameters.
-void validate_gay_berne(const physics::GayBerneParams& p) {
-  require_non_negative("Gay-Berne epsilon", p.epsilon);
-  require_positive("Gay-Berne sigma", p.sigma);
-  require_positive("Gay-Berne kappa", p.kappa);
-  require_positive("Gay-Berne kappa'", p.kappa_prime);
-  require_positive("Gay-Berne mu", p.mu);
-  require_non_negative("Gay-Berne nu", p.nu);
-  // The shifted energy is evaluated at r_cut for every orientation: r_cut
-  // must lie beyond the longest contact distance, max(kappa, 1) sigma0.
-  const double contact = std::max(p.kappa, 1.0) * p.sigma;
-  if (!(p.rcut > contact))
-    throw_input_error("Gay-Berne r_cut = ", p.rcut, " is invalid: it must exceed the end-to-end contact ",
-                      "max(kappa, 1) sigma = ", contact);
-}
-
-double System::max_rcut() const {
-  double rc = 0.0;
-  if (pair_style == PairStyle::none) return 0.0;
-  if (pair_style == PairStyle::lj) {
-    for (const auto& p : lj.data()) rc = std::max(rc, p.rcut);
-  } else if (pair_style == PairStyle::gay_berne) {
-    for (const auto& p : gay_berne.data()) rc = std::max(rc, p.rcut);
-  } else if (pair_style == PairStyle::ssd) {
-    for (const auto& p : ssd.data()) rc = std::max(rc, p.rcut);
-  } else if (pair_style == PairStyle::janus) {
-    for (const auto& p : janus.data()) rc = std::max(rc, p.rcut);
-  } else if (pair_style == PairStyle::table) {
-    for (int32_t k : table_of.data())
-      if (k >= 0 && std::size_t(k) < tables.size()) rc = std::max(rc, tables[k].r_max);
-  } else {
-    for (const auto& p : dpd.data()) rc = std::max(rc, p.rcut);
-  }
-  return rc;
-}
-
 void System::validate(double skin) const {
   const Vec3d L = box.lengths();
   require_positive("box Lx", L.x);
@@ -195,69 +82,7 @@ void System::validate(double skin) const {
   if (type_mass.size() != ntypes())
     throw_input_error("type_mass has ", type_mass.size(), " entries but there are ", ntypes(), " types");
   for (double m : type_mass) require_positive("mass", m);
-  if (pair_style != PairStyle::dpd && pair_style != PairStyle::lj && pair_style != PairStyle::table &&
-      pair_style != PairStyle::gay_berne && pair_style != PairStyle::ssd && pair_style != PairStyle::janus &&
-      pair_style != PairStyle::none)
-    throw_input_error("pair style = ", static_cast<int>(pair_style),
-                      " is invalid: allowed dpd, lj, table, gay_berne, ssd, janus, none");
-  if (pair_style == PairStyle::none) {
-    // no pair table to check
-  } else if (pair_style == PairStyle::gay_berne) {
-    if (gay_berne.ntypes() != ntypes())
-      throw_input_error("Gay-Berne parameter table is ", gay_berne.ntypes(), "x", gay_berne.ntypes(),
-                        " but there are ", ntypes(), " types");
-    for (const auto& p : gay_berne.data()) validate_gay_berne(p);
-    if (!particles.rotational)
-      throw_input_error("pair style gay_berne needs orientational particles (orientations, moments of "
-                        "inertia): the system has none");
-  } else if (pair_style == PairStyle::ssd) {
-    if (ssd.ntypes() != ntypes())
-      throw_input_error("SSD parameter table is ", ssd.ntypes(), "x", ssd.ntypes(), " but there are ", ntypes(),
-                        " types");
-    for (const auto& p : ssd.data()) validate_ssd(p);
-    if (!particles.rotational)
-      throw_input_error("pair style ssd needs orientational particles (orientations, moments of inertia): the "
-                        "system has none");
-  } else if (pair_style == PairStyle::janus) {
-    if (janus.ntypes() != ntypes())
-      throw_input_error("Janus parameter table is ", janus.ntypes(), "x", janus.ntypes(), " but there are ",
-                        ntypes(), " types");
-    for (const auto& p : janus.data()) validate_janus(p);
-    if (!particles.rotational)
-      throw_input_error("pair style janus needs orientational particles (orientations, moments of inertia): "
-                        "the system has none");
-  } else if (pair_style == PairStyle::table) {
-    if (table_of.ntypes() != ntypes())
-      throw_input_error("pair table map is ", table_of.ntypes(), "x", table_of.ntypes(), " but there are ",
-                        ntypes(), " types");
-    for (uint32_t a = 0; a < ntypes(); ++a)
-      for (uint32_t b = a; b < ntypes(); ++b) {
-        const int32_t k = table_of(a, b);
-        if (k < -1 || k >= static_cast<int32_t>(tables.size()))
-          throw_input_error("pair table of types ", type_names[a], "-", type_names[b], " is ", k, ": there are ",
-                            tables.size(), " tables (-1: no interaction)");
-      }
-    for (const PairPotentialTable& t : tables)
-      if (t.intervals < 1 || t.coeff.size() != 4 * std::size_t(t.intervals) || !(t.dz > 0.0) || !(t.z_min > 0.0))
-        throw_input_error("pair table ", t.name, " is malformed (", t.intervals, " intervals, ", t.coeff.size(),
-                          " coefficients)");
-  } else if (pair_style == PairStyle::dpd) {
-    if (dpd.ntypes() != ntypes())
-      throw_input_error("DPD parameter table is ", dpd.ntypes(), "x", dpd.ntypes(), " but there are ",
-                        ntypes(), " types");
-    for (const auto& p : dpd.data()) {
-      require_positive("r_c", p.rcut);
-      require_finite("a", p.a);
-      require_non_negative("gamma", p.gamma);
-      require_non_negative("sigma", p.sigma);
-      require_positive("s", p.s);
-    }
-  } else {
-    if (lj.ntypes() != ntypes())
-      throw_input_error("LJ parameter table is ", lj.ntypes(), "x", lj.ntypes(), " but there are ",
-                        ntypes(), " types");
-    for (const auto& p : lj.data()) validate_lj(p);
-  }
+  if (pair) pair->validate(ntypes(), particles.rotational);
   require_non_negative("skin", skin);
   require_finite("body force g_x", body_force.g.x);
   require_finite("body force g_y", body_force.g.y);
@@ -359,10 +184,8 @@ System dpd_fluid_parameters(const DpdFluidParams& p, uint64_t& n_out) {
   for (uint32_t t = 0; t < p.types; ++t)
     sys.type_names.push_back(p.types == 1 ? std::string("A") : "A" + std::to_string(t));
   sys.type_mass.assign(p.types, p.mass);
-  sys.dpd = PairTable<physics::DpdPairParams>(p.types);
-  for (uint32_t a = 0; a < p.types; ++a)
-    for (uint32_t b = a; b < p.types; ++b)
-      sys.dpd.set(a, b, {p.a, p.gamma, std::sqrt(2.0 * p.gamma * p.kT), p.rcut, p.s});
+  // One entry for every pair: the random amplitude of kT, sigma = sqrt(2 gamma kT).
+  sys.set_pair_style<physics::DpdPairParams>(p.types, physics::dpd_pair_params(p.a, p.gamma, p.kT, p.rcut, p.s));
   n_out = n;
   return sys;
 }
@@ -378,7 +201,7 @@ void LjLiquidParams::validate() const {
   if (packing_fraction == 0.0) require_positive("rho", rho);
   require_positive("kT", kT);
   require_positive("mass", mass);
-  validate_lj({epsilon, sigma, alpha, rcut, ron, mode});
+  physics::LjPairParams{epsilon, sigma, alpha, rcut, ron, mode}.check();
   const double l = std::cbrt(static_cast<double>(n) / density());
   const auto m = static_cast<uint64_t>(std::ceil(std::cbrt(static_cast<double>(n)) - 1e-9));
   if (l / static_cast<double>(m) < 0.9 * sigma)
@@ -391,13 +214,9 @@ System lj_liquid_parameters(const LjLiquidParams& p) {
   System sys;
   sys.box = Box(std::cbrt(static_cast<double>(p.n) / p.density()));
   sys.kT = p.kT;
-  sys.pair_style = PairStyle::lj;
   sys.type_names = {"A"};
   sys.type_mass = {p.mass};
-  sys.lj = PairTable<physics::LjPairParams>(1);
-  sys.lj.set(0, 0, {p.epsilon, p.sigma, p.alpha, p.rcut, p.ron, p.mode});
-  // Keep the unused DPD table consistent in size (ntypes x ntypes).
-  sys.dpd = PairTable<physics::DpdPairParams>(1);
+  sys.set_pair_style<physics::LjPairParams>(1, {p.epsilon, p.sigma, p.alpha, p.rcut, p.ron, p.mode});
   return sys;
 }
 

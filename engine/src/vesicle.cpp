@@ -62,9 +62,10 @@ System make_dpd_vesicle(const VesicleParams& p) {
   sys.kT = p.kT;
   sys.type_names = {"A", "B", "S"};
   sys.type_mass.assign(kVesicleNumTypes, p.mass);
-  sys.dpd = PairTable<physics::DpdPairParams>(kVesicleNumTypes);
-  const double sigma = std::sqrt(2.0 * p.gamma * p.kT);
-  auto set = [&](uint32_t a, uint32_t b, double aij) { sys.dpd.set(a, b, {aij, p.gamma, sigma, p.rcut, p.s}); };
+  auto& dpd = sys.set_pair_style<physics::DpdPairParams>(kVesicleNumTypes);
+  auto set = [&](uint32_t a, uint32_t b, double aij) {
+    dpd.set(a, b, physics::dpd_pair_params(aij, p.gamma, p.kT, p.rcut, p.s));
+  };
   set(kVesicleA, kVesicleA, p.a_aa);
   set(kVesicleA, kVesicleB, p.a_ab);
   set(kVesicleA, kVesicleS, p.a_as);

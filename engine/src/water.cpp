@@ -36,8 +36,7 @@ System make_ssd_water(const SsdWaterParams& p) {
   sys.type_names = {"SSD"};
   sys.type_mass = {p.mass};
   sys.kT = p.kT();
-  sys.pair_style = PairStyle::ssd;
-  sys.ssd = PairTable<physics::SsdParams>(1, p.ssd);
+  sys.set_pair_style<physics::SsdParams>(1, p.ssd);
   Domain whole;
   whole.global = sys.box;
   sys.particles = place_lattice(p.n, sys.box, whole);

@@ -1,14 +1,25 @@
 // The one registration list of the CUDA backend's operations (names in
 // meso/ops/operation.hpp). Adding an operation is one add() here and its
-// factory in the file that defines it (cuda_operations.cuh).
+// factory in the file that defines it (cuda_operations.cuh); a pair style
+// registers itself (kernels/md/pair_NAME.cu, MESO_CUDA_PAIR_STYLE): CMake
+// lists those files in pair_styles.inc, one MESO_PAIR_STYLE(NAME) line each.
 #include "core/cuda_operations.cuh"
 
 namespace meso::cuda {
+
+#define MESO_PAIR_STYLE(NAME) \
+  template <class P>          \
+  void register_cuda_pair_style_##NAME(OperationTable<CudaContext<P>>& t);
+#include "pair_styles.inc"
+#undef MESO_PAIR_STYLE
 
 template <class P>
 const OperationTable<CudaContext<P>>& cuda_operations() {
   static const OperationTable<CudaContext<P>> table = [] {
     OperationTable<CudaContext<P>> t;
+#define MESO_PAIR_STYLE(NAME) register_cuda_pair_style_##NAME<P>(t);
+#include "pair_styles.inc"
+#undef MESO_PAIR_STYLE
     t.add("integrate/vv", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, false); });
     t.add("integrate/nve", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, false); });
     t.add("integrate/gw", [](CudaContext<P>& c) { return make_cuda_verlet<P>(c, true); });
@@ -21,12 +32,6 @@ const OperationTable<CudaContext<P>>& cuda_operations() {
     t.add("reorder", make_cuda_reorder<P>);
     t.add("cell_list", make_cuda_cell_list<P>);
     t.add("neighbor_list", make_cuda_neighbor_list<P>);
-    t.add("pair_force/dpd", make_cuda_dpd_force<P>);
-    t.add("pair_force/lj", make_cuda_lj_force<P>);
-    t.add("pair_force/table", make_cuda_table_force<P>);
-    t.add("pair_force/gay_berne", make_cuda_gay_berne_force<P>);
-    t.add("pair_force/ssd", make_cuda_ssd_force<P>);
-    t.add("pair_force/janus", make_cuda_janus_force<P>);
     t.add("field/mdscf", make_cuda_mdscf_force<P>);
     t.add("bonded", make_cuda_bonded_force<P>);
     t.add("bonded/table", make_cuda_bonded_force<P>);

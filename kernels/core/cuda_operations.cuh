@@ -21,12 +21,6 @@ std::unique_ptr<Operation> make_cuda_neighbor_list(CudaContext<P>& ctx);   // ne
 template <class P>
 std::unique_ptr<Operation> make_cuda_reorder(CudaContext<P>& ctx);         // reorder_op.cu
 template <class P>
-std::unique_ptr<Operation> make_cuda_dpd_force(CudaContext<P>& ctx);       // pair_force_op.cu
-template <class P>
-std::unique_ptr<Operation> make_cuda_lj_force(CudaContext<P>& ctx);        // pair_force_op.cu
-template <class P>
-std::unique_ptr<Operation> make_cuda_table_force(CudaContext<P>& ctx);     // pair_force_op.cu
-template <class P>
 std::unique_ptr<Operation> make_cuda_bonded_force(CudaContext<P>& ctx);    // bonded_force_op.cu
 template <class P>
 std::unique_ptr<Operation> make_cuda_polymerize(CudaContext<P>& ctx);       // polymerize.cu
@@ -47,13 +41,6 @@ std::unique_ptr<Operation> make_cuda_aniso(CudaContext<P>& ctx, bool langevin);
 // rotation: integrate/berendsen/aniso, else integrate/berendsen.
 template <class P>
 std::unique_ptr<Operation> make_cuda_berendsen(CudaContext<P>& ctx, bool rotation);
-// aniso_pair_force_op.cu: forces and torques of orientational particles.
-template <class P>
-std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx);
-template <class P>
-std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx);
-template <class P>
-std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>& ctx);
 // mpcd_op.cu: the MPCD solvent's operations, and the per-piece profile
 // behind CudaBackendInfo::profile_mpcd.
 template <class P>

@@ -1,8 +1,8 @@
 // The pair-force kernel of orientational particles (HOOMD-blue's
 // AnisoPotentialPairGPU), the CUDA twin of the reference's
 // aniso_pair_force.hpp: forces and torques over the full neighbor list, one
-// thread per particle, templated on an evaluator (gay_berne_force.cu,
-// ssd_water_force.cu) over the shared physics (engine/include/meso/physics/
+// thread per particle, templated on an evaluator (pair_gay_berne.cu,
+// pair_ssd.cu, pair_janus.cu) over the shared physics (engine/include/meso/physics/
 // gay_berne.hpp, ssd_water.hpp).
 //
 // Each pair is evaluated in one canonical order, from the particle with the
@@ -25,7 +25,10 @@
 //   rcut_sq(ti, tj)                      beyond it no interaction;
 //   pair(ti, tj, qi, qj, dr, out)        dr = r_i - r_j (minimum image), the
 //                                        pair (i, j) in that order; false:
-//                                        the pair is refused.
+//                                        the pair is refused;
+//   kRefused                             what a refused pair is, for the
+//                                        host's message ("were refused").
+// AnisoPairTable below provides the first and the table the second reads.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,12 +40,6 @@
 #include "md/pair_force.cuh"
 #include "meso/physics/body_force.hpp"
 
-namespace meso::physics {
-struct GayBerneParams;
-struct SsdParams;
-struct JanusParams;
-}  // namespace meso::physics
-
 namespace meso::cuda {
 
 // One pair's force on i, torques on i and j, energy and virial r.F_i.
@@ -52,6 +49,29 @@ struct AnisoPair {
 };
 
 constexpr unsigned long long kNoBrokenPair = ~0ull;
+
+// The base of an evaluator: the style's parameters of every type pair
+// (ntypes x ntypes), their cutoffs, and the default word of a refusal.
+template <class Params>
+struct AnisoPairTable {
+  static constexpr const char* kRefused = "were refused";
+  const Params* table;
+  uint32_t ntypes;
+
+  __device__ double rcut_sq(uint32_t a, uint32_t b) const {
+    const double rc = table[a * ntypes + b].rcut;
+    return rc * rc;
+  }
+  __device__ const Params& params(uint32_t a, uint32_t b) const { return table[a * ntypes + b]; }
+};
+
+// A pair's result W (force_i, torque_i, torque_j, energy, virial in the
+// pair's arithmetic) in the kernel's fp64 sums.
+template <class W>
+__device__ AnisoPair aniso_pair_of(const W& w) {
+  return {vec_cast<double>(w.force_i), vec_cast<double>(w.torque_i), vec_cast<double>(w.torque_j),
+          double(w.energy), double(w.virial)};
+}
 
 template <class S4>
 struct AnisoForceArgs {
@@ -153,7 +173,7 @@ inline uint32_t aniso_force_blocks(uint32_t n, uint32_t tpp) {
 }
 
 // One launch of the kernel with evaluator ev at tpp lanes a particle (each
-// evaluator's file instantiates it).
+// evaluator's file instantiates it, through CudaAnisoPairForce).
 template <class E, class S4>
 void launch_aniso_pair_force(const AnisoForceArgs<S4>& a, const E& ev, uint32_t tpp, bool sums, cudaStream_t s) {
   const uint32_t blocks = aniso_force_blocks(a.p.n, tpp);
@@ -164,16 +184,5 @@ void launch_aniso_pair_force(const AnisoForceArgs<S4>& a, const E& ev, uint32_t 
     else aniso_pair_force_kernel<E, TPP, false, S4><<<blocks, kForceBlock, 0, s>>>(a, ev);
   });
 }
-
-// The launches (params: ntypes x ntypes).
-template <class S4>
-void compute_gay_berne_forces(const AnisoForceArgs<S4>& a, const physics::GayBerneParams* params,
-                              uint32_t ntypes, uint32_t tpp, bool sums, cudaStream_t s);  // gay_berne_force.cu
-template <class S4>
-void compute_ssd_forces(const AnisoForceArgs<S4>& a, const physics::SsdParams* params, uint32_t ntypes,
-                        uint32_t tpp, bool sums, cudaStream_t s);  // ssd_water_force.cu
-template <class S4>
-void compute_janus_forces(const AnisoForceArgs<S4>& a, const physics::JanusParams* params, uint32_t ntypes,
-                          uint32_t tpp, bool sums, cudaStream_t s);  // janus_force.cu
 
 }  // namespace meso::cuda

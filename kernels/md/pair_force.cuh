@@ -3,8 +3,8 @@
 // FUSE> walks a particle's full neighbor list, asks the evaluator for each
 // pair's force, and ends the same way for every potential (body force,
 // store, optional fused half-step, fixed-order energy/virial block
-// partials). The evaluators: DpdEvaluator (dpd_force.cu), LjEvaluator
-// (lj_force.cu).
+// partials). The evaluators: DpdEvaluator (dpd_force.cu), IsotropicEvaluator
+// (isotropic_pair_force.cuh).
 //
 // Determinism (Tang & Karniadakis, CPC 2014, sec. 3.5): every pair is
 // evaluated from both sides from a full list; the pair noise is a pure
@@ -144,7 +144,7 @@ void reduce_partials(const double* partials, uint32_t nblocks, double* out, cuda
 // evaluator hooks declare no __restrict__ locals and take the pair geometry
 // by reference (the kernel's own restrict locals keep their meaning). In
 // profiles the kernels are pair_force_kernel<DpdEvaluator<...>, ...> and
-// pair_force_kernel<LjEvaluator<...>, ...> (before: dpd_force_kernel,
+// pair_force_kernel<IsotropicEvaluator<...>, ...> (before: dpd_force_kernel,
 // lj_force_kernel).
 template <class E, uint32_t TPP, bool SUMS, bool FUSE, class... X>
 __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)

@@ -2,7 +2,7 @@
 // Algorithm 2: a cubic spline in z = r^2, no square root): pair_force.cuh's
 // kernel with the table evaluator (table_force.cu) over the shared
 // physics::table_pair_force (engine/include/meso/physics/table_force.hpp),
-// the CUDA twin of reference/src/md/table_force.cpp. The spline is evaluated
+// the CUDA twin of reference/src/md/pair_table.cpp. The spline is evaluated
 // in the arithmetic of the storage (fp64 for double, fp32 for mixed and
 // single, from an fp32 copy of the coefficients), as the LJ pairs.
 //

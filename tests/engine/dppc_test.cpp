@@ -23,7 +23,7 @@ TEST(Dppc, UnitsByHand) {
 TEST(Dppc, ReferenceSystem) {
   const System sys = make_dppc_bilayer(DppcBilayerParams{});
   EXPECT_EQ(sys.particles.n_local, 20336u);  // 528 x 12 + 14000
-  EXPECT_EQ(sys.pair_style, PairStyle::none);
+  EXPECT_STREQ(sys.pair_style(), "none");
   EXPECT_EQ(sys.topology.bonds.size(), 528u * 11);
   EXPECT_EQ(sys.topology.angles.size(), 528u * 8);
   std::vector<int> count(5, 0);

@@ -174,10 +174,10 @@ TEST(VesicleSystem, ChainsOfThePapersModel) {
     ASSERT_NEAR(std::sqrt(dot(d, d)), 0.38, 1e-9);
   }
   // The paper's a_ij, sigma = 3.
-  EXPECT_EQ(s.dpd(kVesicleA, kVesicleB).a, 120.0);
-  EXPECT_EQ(s.dpd(kVesicleB, kVesicleS).a, 120.0);
-  EXPECT_EQ(s.dpd(kVesicleS, kVesicleS).a, 15.0);
-  EXPECT_DOUBLE_EQ(s.dpd(kVesicleA, kVesicleS).sigma, 3.0);
+  EXPECT_EQ(s.pair_table<physics::DpdPairParams>()(kVesicleA, kVesicleB).a, 120.0);
+  EXPECT_EQ(s.pair_table<physics::DpdPairParams>()(kVesicleB, kVesicleS).a, 120.0);
+  EXPECT_EQ(s.pair_table<physics::DpdPairParams>()(kVesicleS, kVesicleS).a, 15.0);
+  EXPECT_DOUBLE_EQ(s.pair_table<physics::DpdPairParams>()(kVesicleA, kVesicleS).sigma, 3.0);
   // A random start: B beads at 0.375 a unit volume, 1.6 others within r_c
   // of each and their chain's: chance clusters of 30 and more hold 31% of
   // the chains here, none a vesicle.

@@ -39,8 +39,8 @@ TEST(PolymerSolution, ChainsAreSelfAvoidingWalksOfKremerGrestBonds) {
   EXPECT_EQ(s.topology.bond_types[0].fene.k, 30.0);
   EXPECT_EQ(s.topology.bond_types[0].fene.r_max, 1.5);
   EXPECT_EQ(s.topology.bond_types[0].fene.epsilon, 0.0);  // the core is the pair table's
-  EXPECT_EQ(s.pair_style, PairStyle::lj);
-  EXPECT_NEAR(s.lj(0, 0).rcut, std::pow(2.0, 1.0 / 6.0), 1e-15);
+  EXPECT_STREQ(s.pair_style(), "lj");
+  EXPECT_NEAR(s.pair_table<physics::LjPairParams>()(0, 0).rcut, std::pow(2.0, 1.0 / 6.0), 1e-15);
   EXPECT_EQ(s.type_mass[0], 10.0);
   const ParticleData<double>& q = s.particles;
   for (const Bond& b : s.topology.bonds) {

@@ -78,7 +78,7 @@ TEST(SystemValidation, RejectsDisorderedSsdSwitches) {
     meso::physics::SsdParams p;
     change(p);
     meso::System sys = good_water;
-    sys.ssd = meso::PairTable<meso::physics::SsdParams>(1, p);
+    sys.set_pair_style<meso::physics::SsdParams>(1, p);
     try {
       sys.validate(1.0);
       ADD_FAILURE() << "accepted; expected '" << needle << "'";

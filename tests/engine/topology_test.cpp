@@ -201,7 +201,7 @@ TEST(TopologyValidate, RejectsInconsistentEntries) {
 System small_system(const std::string& topology) {
   System sys;
   sys.box = Box(10.0);
-  sys.dpd.set(0, 0, {25.0, 4.5, 3.0, 1.0, 1.0});
+  sys.pair_table<physics::DpdPairParams>().set(0, 0, {25.0, 4.5, 3.0, 1.0, 1.0});
   sys.particles.resize(4);
   for (uint32_t i = 0; i < 4; ++i) {
     sys.particles.position[i] = {0.9 * i, 0.0, 0.0};

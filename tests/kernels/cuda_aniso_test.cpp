@@ -326,8 +326,7 @@ TEST(CudaAniso, InterpenetratingGayBerneCoresAreRefused) {
   REQUIRE_GPU();
   System sys;
   sys.box = Box(12.0);
-  sys.pair_style = PairStyle::gay_berne;
-  sys.gay_berne = PairTable<physics::GayBerneParams>(1, physics::GayBerneParams{});
+  sys.set_pair_style<physics::GayBerneParams>(1, physics::GayBerneParams{});
   auto& p = sys.particles;
   p.set_rotational(true);
   p.resize(2);

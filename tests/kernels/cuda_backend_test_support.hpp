@@ -38,7 +38,7 @@ inline System two_type_fluid(uint64_t seed, uint64_t n = 6000, double s_min = 0.
   t.set(0, 0, pp(25.0, 4.5, 1.0, 1.0));
   t.set(1, 1, pp(30.0, 6.0, 0.9, 0.5));
   t.set(0, 1, pp(40.0, 4.5, 1.0, s_min));
-  sys.dpd = t;
+  sys.pair_table<physics::DpdPairParams>() = t;
   std::mt19937_64 g(seed ^ 0x9e3779b97f4a7c15ull);
   for (auto& ty : sys.particles.type) ty = uint32_t(g() & 1u);
   return sys;

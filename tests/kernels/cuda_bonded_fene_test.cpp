@@ -49,7 +49,7 @@ FeneMessage parse(const std::string& msg) {
 System three_beads(double x1, double x2, std::vector<Bond> bonds) {
   System sys;
   sys.box = Box(10.0);
-  sys.dpd.set(0, 0, {0.0, 0.0, 0.0, 1.0, 1.0});
+  sys.pair_table<physics::DpdPairParams>().set(0, 0, {0.0, 0.0, 0.0, 1.0, 1.0});
   auto& p = sys.particles;
   p.resize(3);
   const double x[] = {0.0, x1, x2};

@@ -85,7 +85,7 @@ inline System polymer_solution(uint64_t seed, uint64_t n, double a, bool thermos
   t.set(0, 0, {a, gamma, sigma, 1.0, 1.0});
   t.set(1, 1, {1.2 * a, gamma, sigma, 1.0, 1.0});
   t.set(0, 1, {1.5 * a, gamma, sigma, 1.0, 1.0});
-  sys.dpd = t;
+  sys.pair_table<physics::DpdPairParams>() = t;
   std::mt19937_64 g(seed ^ 0x5bd1e995u);
   auto& p = sys.particles;
   for (auto& ty : p.type) ty = uint32_t(g() & 1u);

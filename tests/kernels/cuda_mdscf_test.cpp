@@ -59,12 +59,13 @@ System field_system(uint64_t seed, const FieldCase& fc) {
   std::mt19937_64 g(seed ^ 0x5851f42d4c957f2dull);
   std::discrete_distribution<int> pick({0.5, 0.3, 0.0, 0.2});
   for (auto& t : sys.particles.type) t = uint32_t(pick(g));
-  PairTable<physics::DpdPairParams> dpd(nt);
-  for (uint32_t i = 0; i < nt; ++i)
-    for (uint32_t j = i; j < nt; ++j)
-      dpd.set(i, j, {i == j ? 25.0 : 30.0, 4.5, std::sqrt(2.0 * 4.5 * sys.kT), 1.0, 1.0});
-  sys.dpd = dpd;
-  sys.pair_style = fc.dpd ? PairStyle::dpd : PairStyle::none;
+  sys.pair = {};
+  if (fc.dpd) {
+    auto& dpd = sys.set_pair_style<physics::DpdPairParams>(nt);
+    for (uint32_t i = 0; i < nt; ++i)
+      for (uint32_t j = i; j < nt; ++j)
+        dpd.set(i, j, {i == j ? 25.0 : 30.0, 4.5, std::sqrt(2.0 * 4.5 * sys.kT), 1.0, 1.0});
+  }
   MdscfField& f = sys.mdscf;
   f.nx = 13;
   f.ny = 11;

@@ -212,7 +212,7 @@ TEST(CudaPolymerize, OverstretchedGrownFeneBondIsNamed) {
   sys.box = Box(10.0);
   sys.type_names = {"I", "M", "P"};
   sys.type_mass = {1.0, 1.0, 1.0};
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};
   sys.topology.bond_types = {{"growth", BondKind::fene, {}, {30.0, 0.8, 0.0, 1.0}}};
   auto& p = sys.particles;
   p.resize(2);

@@ -50,9 +50,7 @@ System tabulated_liquid(uint64_t seed, uint64_t n) {
     v.push_back(4.0 * (std::pow(x, -12) - std::pow(x, -6)) - shift);
     f.push_back(24.0 * (2.0 * std::pow(x, -13) - std::pow(x, -7)));
   }
-  s.tables = {table_from_samples("LJ", r, v, f, 2000)};
-  s.table_of = PairTable<int32_t>(1, 0);
-  s.pair_style = PairStyle::table;
+  s.emplace_pair_style<TabulatedPairs>(std::vector{table_from_samples("LJ", r, v, f, 2000)}, PairTable<int32_t>(1, 0));
   return s;
 }
 

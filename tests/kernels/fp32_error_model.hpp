@@ -147,14 +147,14 @@ inline Fp32Model fp32_storage_model(const System& sys, const ParticleData<double
   }
   const physics::TeaPairKey key = physics::tea_pair_key(steps, seed);
   double rc_max = 0.0;
-  for (const auto& p : sys.dpd.data()) rc_max = std::max(rc_max, p.rcut);
+  for (const auto& p : sys.pair_table<physics::DpdPairParams>().data()) rc_max = std::max(rc_max, p.rcut);
   const double reach = rc_max + 1e-3;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       const Vec3d dr = sys.box.min_image(ref.position[i] - ref.position[j]);
       const double rsq = dot(dr, dr);
       if (rsq >= reach * reach || rsq == 0.0) continue;
-      const physics::DpdPairParams& p = sys.dpd(ref.type[i], ref.type[j]);
+      const physics::DpdPairParams& p = sys.pair_table<physics::DpdPairParams>()(ref.type[i], ref.type[j]);
       const double r = std::sqrt(rsq);
       const Vec3d e = (1.0 / r) * dr, sp = s2[i] + s2[j], vp = v2[i] + v2[j];
       // Radial and transverse variance of the displacement of r_ij: each

@@ -97,7 +97,7 @@ TEST(Berendsen, HoldsAnLjLiquidAtItsBath) {
 // evaluator, min image).
 void janus_forces(const System& sys, std::vector<Vec3d>& f, std::vector<Vec3d>& tau) {
   const ParticleData<double>& p = sys.particles;
-  const physics::JanusParams jp = sys.janus(0, 0);
+  const physics::JanusParams jp = sys.pair_table<physics::JanusParams>()(0, 0);
   f.assign(p.n_local, {0, 0, 0});
   tau.assign(p.n_local, {0, 0, 0});
   for (std::size_t i = 0; i < p.n_local; ++i) {

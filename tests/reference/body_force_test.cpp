@@ -41,7 +41,7 @@ System two_type_fluid() {
   sys.type_names = {"A", "B"};
   sys.type_mass = {1.0, 2.0};
   const physics::DpdPairParams pp{25.0, 4.5, 3.0, 1.0, 1.0};
-  sys.dpd = PairTable<physics::DpdPairParams>(2, pp);
+  sys.set_pair_style<physics::DpdPairParams>(2, pp);
   for (std::size_t i = 0; i < sys.particles.n_local; ++i) {
     sys.particles.type[i] = i % 3 == 0 ? 1u : 0u;
     sys.particles.velocity[i] = {0.0, 0.0, 0.0};

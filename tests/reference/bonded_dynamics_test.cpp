@@ -47,7 +47,7 @@ System particles_at(double L, const std::vector<Vec3d>& pos, const std::vector<u
                     double a = 0.0) {
   System sys;
   sys.box = Box(L);
-  sys.dpd.set(0, 0, {a, 0.0, 0.0, 1.0, 1.0});
+  sys.pair_table<physics::DpdPairParams>().set(0, 0, {a, 0.0, 0.0, 1.0, 1.0});
   auto& p = sys.particles;
   p.resize(pos.size());
   for (std::size_t i = 0; i < pos.size(); ++i) {

@@ -34,7 +34,7 @@ using meso::testing::harmonic_table;
 System chain(bool tabulated) {
   System sys;
   sys.box = Box(12.0);
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};
   std::mt19937_64 rng(17);
   std::normal_distribution<double> g(0.0, 1.0);
   auto& p = sys.particles;

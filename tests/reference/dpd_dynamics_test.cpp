@@ -20,7 +20,7 @@ using namespace meso;
 System four_particles() {
   System sys;
   sys.box = Box(5.0);
-  sys.dpd.set(0, 0, {25.0, 0.0, 0.0, 1.0, 1.0});
+  sys.pair_table<physics::DpdPairParams>().set(0, 0, {25.0, 0.0, 0.0, 1.0, 1.0});
   auto& p = sys.particles;
   p.resize(4);
   p.position = {{2.4, 0.0, 0.0}, {-2.4, 0.0, 0.0}, {0.0, -1.5, 1.0}, {0.0, -0.5, 1.0}};
@@ -54,7 +54,7 @@ TEST(DpdDynamics, ForcesByHandAcrossBoundaryAndAtCutoff) {
 
 TEST(DpdDynamics, DissipativeForceOpposesApproach) {
   System sys = four_particles();
-  sys.dpd.set(0, 0, {0.0, 4.5, 0.0, 1.0, 1.0});  // dissipation only
+  sys.pair_table<physics::DpdPairParams>().set(0, 0, {0.0, 4.5, 0.0, 1.0, 1.0});  // dissipation only
   sys.particles.velocity[0] = {1.0, 0.0, 0.0};   // A moves towards B (+x, through the boundary)
   Simulation b(std::make_unique<reference::CpuBackend<double>>(Variant{}), sys, RunParams{});
   ParticleData<double> p;

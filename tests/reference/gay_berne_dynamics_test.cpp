@@ -27,8 +27,7 @@ std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<d
 // n GB particles at given positions and axes (body z), in a box of side L.
 System gb_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L) {
   System sys = meso::testing::rotational_system(r, q, L, {0.5, 0.5, 0.0});
-  sys.pair_style = PairStyle::gay_berne;
-  sys.gay_berne = PairTable<physics::GayBerneParams>(1, physics::GayBerneParams{});
+  sys.set_pair_style<physics::GayBerneParams>(1, physics::GayBerneParams{});
   return sys;
 }
 

@@ -50,11 +50,10 @@ TEST(IbiLoop, RecoversTheLjLiquidsStructure) {
   const Rdf target = sample_rdf(lj, 1);
   BinnedPotential v = potential_of_mean_force(target, kT);
   System tab = lj;
-  tab.pair_style = PairStyle::table;
-  tab.table_of = PairTable<int32_t>(1, 0);
+  tab.emplace_pair_style<TabulatedPairs>(std::vector<PairPotentialTable>{}, PairTable<int32_t>(1, 0));
   std::vector<double> d;
   for (int it = 0; it < 4; ++it) {
-    tab.tables = {pair_table_from_ibi("ibi", v, 1000)};
+    tab.pair.as<TabulatedPairs>().tables = {pair_table_from_ibi("ibi", v, 1000)};
     const Rdf g = sample_rdf(tab, 2 + it);
     d.push_back(rdf_difference(g, target));
     std::printf("IBI iteration %d: integrated |g - g_target| / g_target = %.4f\n", it, d.back());

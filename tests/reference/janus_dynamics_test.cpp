@@ -34,10 +34,9 @@ std::unique_ptr<Backend> cpu() { return std::make_unique<reference::CpuBackend<d
 System janus_system(const std::vector<Vec3d>& r, const std::vector<Quatd>& q, double L,
                     physics::SoftShape shape = physics::SoftShape::triblock) {
   System sys = meso::testing::rotational_system(r, q, L, {0.1, 0.1, 0.0});
-  sys.pair_style = PairStyle::janus;
   physics::JanusParams jp;
   jp.shape = shape;
-  sys.janus = PairTable<physics::JanusParams>(1, jp);
+  sys.set_pair_style<physics::JanusParams>(1, jp);
   return sys;
 }
 

@@ -35,8 +35,7 @@ double xplor_ds_dr(double r, double ron, double rc) {
 System six_particles(LjMode mode, double ron) {
   System sys;
   sys.box = Box(8.0);
-  sys.pair_style = PairStyle::lj;
-  sys.lj.set(0, 0, {1.0, 1.0, 1.0, 2.5, ron, mode});
+  sys.set_pair_style<physics::LjPairParams>(1, {1.0, 1.0, 1.0, 2.5, ron, mode});
   auto& p = sys.particles;
   p.resize(6);
   p.position = {{3.6, 0.0, 0.0},   {-3.4, 0.0, 0.0},   {0.0, 3.8, 2.0},
@@ -347,7 +346,6 @@ TEST(LjDynamics, RejectsBadInput) {
   rp.gamma = -2.0;
   expect_bad([&] { rp.validate(); }, "Langevin gamma = -2");
   expect_bad([] { parse_integrator("nph"); }, "integrator 'nph'");
-  expect_bad([] { parse_pair_style("morse"); }, "pair style 'morse'");
   expect_bad([] { parse_lj_mode("smooth"); }, "LJ mode 'smooth'");
   // A System built by hand with a bad table is refused at set_system.
   System sys = six_particles(LjMode::xplor, 2.6);
@@ -355,15 +353,21 @@ TEST(LjDynamics, RejectsBadInput) {
   expect_bad([&] { b.set_system(sys, RunParams{}); }, "LJ r_on = 2.6");
 }
 
-TEST(LjDynamics, DpdSystemsIgnoreTheLjTable) {
-  // The DPD path must not change: a DPD system with a garbage LJ table still
-  // validates and uses the DPD cutoff.
+TEST(LjDynamics, ASystemHoldsOnePairStyle) {
+  // A DPD system has no LJ table to read (one style per system, its
+  // parameters in the style), and its cutoff is the DPD table's.
   DpdFluidParams fp;
   fp.n = 500;
+  fp.rcut = 1.25;
   System sys = make_dpd_fluid(fp);
-  sys.lj.set(0, 0, {-1.0, -1.0, 1.0, 100.0, 0.0, LjMode::shift});
-  EXPECT_EQ(sys.max_rcut(), 1.0);
-  EXPECT_NO_THROW(sys.validate(0.3));
+  EXPECT_STREQ(sys.pair_style(), "dpd");
+  EXPECT_THROW(sys.pair_table<physics::LjPairParams>(), std::logic_error);
+  EXPECT_EQ(sys.max_rcut(), 1.25);
+  // Replacing the style replaces the table and the cutoff.
+  sys.set_pair_style<physics::LjPairParams>(1).set(0, 0, {1.0, 1.0, 1.0, 2.0, 0.0, LjMode::shift});
+  EXPECT_STREQ(sys.pair_style(), "lj");
+  EXPECT_EQ(sys.max_rcut(), 2.0);
+  EXPECT_THROW(sys.pair_table<physics::DpdPairParams>(), std::logic_error);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ System field_system(double L, uint32_t n, uint32_t ntypes, const std::vector<Vec
                     const std::vector<uint32_t>& types) {
   System sys;
   sys.box = Box(L);
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};
   sys.type_names.clear();
   for (uint32_t t = 0; t < ntypes; ++t) sys.type_names.push_back(std::string(1, char('A' + t)));
   sys.type_mass.assign(ntypes, 1.0);

@@ -96,7 +96,7 @@ TEST(MeltTables, TabulatedMeltHasTheAnalyticMeltsEnergy) {
   tp.melt = small_melt();
   const System tab = make_table_melt(tp);
   const System ana = make_bead_spring_melt(tp.melt);
-  ASSERT_EQ(tab.pair_style, PairStyle::table);
+  ASSERT_STREQ(tab.pair_style(), "table");
   EXPECT_EQ(tab.topology.bond_types[0].kind, BondKind::table);
   EXPECT_EQ(tab.topology.angle_types[0].kind, AngleKind::table);
   const ThermoSample a = forces_of(ana), t = forces_of(tab);
@@ -138,7 +138,7 @@ TEST(MeltTables, ReadsTablesFromFilesAndRefusesHalfASet) {
   write_tables(dir, tp.melt, "SOFT");
   tp.files = {(dir / "p.table").string(), (dir / "b.table").string(), (dir / "a.table").string(), "SOFT"};
   const System s = make_table_melt(tp);
-  EXPECT_NEAR(s.tables[0].r_max, tp.melt.rcut, 1e-9);
+  EXPECT_NEAR(s.pair.as<TabulatedPairs>().tables[0].r_max, tp.melt.rcut, 1e-9);
   EXPECT_NEAR(s.topology.bond_tables[0].x_max(), 2.01, 1e-9);
   // The files hold the analytic tables' potentials: the same energy.
   TableMeltParams analytic = tp;

@@ -34,7 +34,7 @@ System chain_start(double l, const std::vector<Vec3d>& pos, const std::vector<ui
   sys.box = Box(l);
   sys.type_names = {"I", "M", "P"};
   sys.type_mass = {1.0, 1.0, 1.0};
-  sys.pair_style = PairStyle::none;
+  sys.pair = {};
   BondType growth;
   growth.name = "growth";
   growth.harmonic = {20.0, 0.5};

@@ -48,9 +48,7 @@ System tabulated(System s, double r_lo = 0.75, uint32_t n = 2000) {
     const double x = r_lo + (2.5 - r_lo) * k / (n - 1);
     r.push_back(x), v.push_back(v_lj(x)), f.push_back(24.0 * (2.0 * std::pow(x, -13) - std::pow(x, -7)));
   }
-  s.tables = {table_from_samples("LJ", r, v, f, n)};
-  s.table_of = PairTable<int32_t>(1, 0);
-  s.pair_style = PairStyle::table;
+  s.emplace_pair_style<TabulatedPairs>(std::vector{table_from_samples("LJ", r, v, f, n)}, PairTable<int32_t>(1, 0));
   return s;
 }
 
@@ -78,7 +76,7 @@ TEST(TableForceReference, TabulatedLjGivesTheAnalyticForces) {
   double per_pair = 0.0;
   for (double r = 0.75; r < 2.5; r += 1e-4) {
     const double f = 24.0 * (2.0 * std::pow(r, -13) - std::pow(r, -7));
-    per_pair = std::max(per_pair, std::fabs(tab.tables[0].force(r) - f));
+    per_pair = std::max(per_pair, std::fabs(tab.pair.as<TabulatedPairs>().tables[0].force(r) - f));
   }
   EXPECT_LT(per_pair, 2e-3);
   EXPECT_LT(worst, 30.0 * per_pair);
@@ -146,14 +144,13 @@ TEST(TableForceReference, APairBelowTheTableIsRefused) {
 
 TEST(TableForceReference, SystemRefusesAMapWithoutItsTable) {
   System s = tabulated(liquid(5));
-  s.table_of = PairTable<int32_t>(1, 1);  // table 1 of 1
+  s.pair.as<TabulatedPairs>().table_of = PairTable<int32_t>(1, 1);  // table 1 of 1
   EXPECT_THROW(s.validate(0.3), InputError);
-  s.table_of = PairTable<int32_t>(2, 0);  // 2 x 2 for one type
+  s.pair.as<TabulatedPairs>().table_of = PairTable<int32_t>(2, 0);  // 2 x 2 for one type
   EXPECT_THROW(s.validate(0.3), InputError);
-  s.table_of = PairTable<int32_t>(1, -1);  // no interaction: valid
+  s.pair.as<TabulatedPairs>().table_of = PairTable<int32_t>(1, -1);  // no interaction: valid
   EXPECT_NO_THROW(s.validate(0.3));
-  EXPECT_EQ(parse_pair_style("table"), PairStyle::table);
-  EXPECT_STREQ(to_string(PairStyle::table), "table");
+  EXPECT_STREQ(s.pair_style(), "table");
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 # <!-- operations:begin --> and <!-- operations:end -->) against the
 # operations the backends register: every `OperationTable::add("<name>", ...)`
 # in the registration files of reference/ (the cpu backend) and kernels/ (the
-# cuda backend), i.e. the files there that use OperationTable<. Fails naming
+# cuda backend), i.e. the files there that use OperationTable<, and every
+# pair style's file there (md/pair_<name>.cpp, .cu: pair_force/<name>). Fails naming
 # every operation documented but not registered, registered but not
 # documented, and every row whose cpu or cuda column disagrees with the
 # registrations.
@@ -56,7 +57,13 @@ registered() {
   files=$(grep -rlE --include='*.cpp' --include='*.cu' 'OperationTable<' "$dir" || true)
   [[ -n $files ]] || die "no registration file (one using OperationTable<) under $dir/"
   # shellcheck disable=SC2086
-  grep -ohE '\badd\("[^"]+"' $files | sed -E 's/^add\("//; s/"$//' | sort -u
+  {
+    grep -ohE '\badd\("[^"]+"' $files | sed -E 's/^add\("//; s/"$//'
+    # Pair styles register themselves by file name (cmake/PairStyles.cmake):
+    # <dir>/.../md/pair_<name>.cpp or .cu is pair_force/<name>.
+    find "$dir" -path '*/md/pair_*' \( -name '*.cpp' -o -name '*.cu' \) |
+      sed -E 's#.*/pair_([a-z0-9_]+)\.(cpp|cu)$#pair_force/\1#'
+  } | sort -u
 }
 cpu=$(registered reference)
 cuda=$(registered kernels)

@@ -70,13 +70,13 @@ inline System random_solute(uint64_t seed, const MpcdSystem& solvent, std::size_
   s.box = solvent.box;
   s.type_names = {"S", "X"};
   s.type_mass = {m0, m1};
-  s.dpd = PairTable<physics::DpdPairParams>(2);
+  s.set_pair_style<physics::DpdPairParams>(2);
   physics::DpdPairParams pp;
   pp.a = a;
   pp.gamma = 0.0;
   pp.rcut = 1.0;
   for (uint32_t i = 0; i < 2; ++i)
-    for (uint32_t j = i; j < 2; ++j) s.dpd.set(i, j, pp);
+    for (uint32_t j = i; j < 2; ++j) s.pair_table<physics::DpdPairParams>().set(i, j, pp);
   s.kT = solvent.params.kT;
   s.particles.resize(n);
   const Vec3d lo = s.box.lo(), L = s.box.lengths();

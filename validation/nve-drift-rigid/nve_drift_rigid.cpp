@@ -94,13 +94,13 @@ Protocol protocol(const Context& ctx, Model model) {
 RigidLiquid liquid_of(Model model, const Protocol& pr, uint64_t seed) {
   if (model != Model::ssd) return gay_berne_liquid(pr.n, seed);
   RigidLiquid l = ssd_water_liquid(pr.n, seed);
-  physics::SsdParams p = l.start.ssd(0, 0);
+  physics::SsdParams p = l.start.pair_table<physics::SsdParams>()(0, 0);
   p.switch_order = pr.switch_order;
   auto narrow = [&](double& lo, double hi) { lo = hi - pr.switch_scale * (hi - lo); };
   narrow(p.rl, p.ru);
   narrow(p.rlp, p.rup);
   narrow(p.rsw, p.rcut);
-  l.start.ssd.set(0, 0, p);
+  l.start.pair_table<physics::SsdParams>().set(0, 0, p);
   std::ostringstream name;
   name << "SSD/RF water, 0.997 g/cm^3, 298.15 K, " << (p.switch_order == 5 ? "quintic" : "cubic (as published)")
         << " switches, cutoff switched " << p.rsw << "-" << p.rcut << " A";

@@ -117,8 +117,7 @@ class IbiCommand final : public Command {
       throw_input_error("--n ", o_.n, " at --rho ", o_.rho, " makes a box of ", sys.box.min_length(),
                         ", less than twice the target's r_max ", r_max, ": use --n of at least ",
                         static_cast<uint64_t>(std::ceil(o_.rho * std::pow(2.0 * r_max, 3))));
-    sys.pair_style = PairStyle::table;
-    sys.table_of = PairTable<int32_t>(1, 0);
+    sys.emplace_pair_style<TabulatedPairs>(std::vector<PairPotentialTable>{}, PairTable<int32_t>(1, 0));
     const RunParams rp = ibi_langevin(o_);
     const std::string backend = ctx.registry.resolve(o_.backend);
     const Variant variant = Variant::parse(o_.variant);
@@ -129,7 +128,7 @@ class IbiCommand final : public Command {
     nlohmann::json iterations = nlohmann::json::array();
     std::cout << "iteration  integrated |g - g_target| / g_target\n";
     for (int it = 0; it <= o_.iterations; ++it) {
-      sys.tables = {pair_table_from_ibi(o_.keyword, v, o_.points)};
+      sys.pair.as<TabulatedPairs>().tables = {pair_table_from_ibi(o_.keyword, v, o_.points)};
       Simulation sim(ctx.registry.create(backend, variant), sys, rp);
       sim.run(o_.equilibrate);
       Rdf g;

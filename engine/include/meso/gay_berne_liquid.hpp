@@ -28,11 +28,6 @@ struct GbLiquidParams {
   void validate() const;  // InputError naming the bad value
 };
 
-// Throws InputError naming the first bad parameter: eps0, nu >= 0; sigma0,
-// kappa, kappa', mu > 0; r_cut beyond the longest contact max(kappa, 1)
-// sigma0 (the shifted energy is evaluated at r_cut for every orientation).
-void validate_gay_berne(const physics::GayBerneParams& p);
-
 // Builds the liquid aligned along z (a random start would put ellipsoids
 // through each other): sites on an nxy x nxy x nz lattice of the cubic box,
 // layers at least kappa sigma0 apart along z and sites at least 0.9 sigma0

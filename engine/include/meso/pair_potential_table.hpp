@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "meso/pair_style.hpp"
 #include "meso/physics/table_force.hpp"
 
 namespace meso {
@@ -57,6 +58,23 @@ PairPotentialTable spline_on_rsq_grid(std::string name, double z_min, double dz,
 // the header says onto `points` (>= 2) grid points uniform in z.
 PairPotentialTable table_from_samples(std::string name, const std::vector<double>& r, const std::vector<double>& v,
                                       const std::vector<double>& f, uint32_t points);
+
+// The tabulated pair style "table": the tables, and per type pair the index
+// of its table (-1: the pair does not interact). A table's r_max is its
+// pair's cutoff.
+class TabulatedPairs final : public PairStyle {
+ public:
+  TabulatedPairs(std::vector<PairPotentialTable> t, PairTable<int32_t> of)
+      : tables(std::move(t)), table_of(std::move(of)) {}
+
+  std::vector<PairPotentialTable> tables;
+  PairTable<int32_t> table_of;
+
+  const char* name() const override { return "table"; }
+  double max_rcut() const override;
+  void validate(uint32_t ntypes, bool rotational) const override;
+  std::unique_ptr<PairStyle> clone() const override { return std::make_unique<TabulatedPairs>(*this); }
+};
 
 // Every table of a file in the format above, each on a z grid of as many
 // points as it has entries. Throws InputError naming `source`, the line and

@@ -11,6 +11,7 @@
 #include "meso/box.hpp"
 #include "meso/mdscf_field.hpp"
 #include "meso/pair_potential_table.hpp"
+#include "meso/pair_style.hpp"
 #include "meso/particle_data.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
@@ -23,41 +24,13 @@
 
 namespace meso {
 
-// Symmetric ntypes x ntypes table stored densely so that kernels can index it
-// as params[ti * ntypes + tj] without branches.
-template <class T>
-class PairTable {
- public:
-  PairTable() = default;
-  explicit PairTable(uint32_t ntypes, const T& fill = T{})
-      : ntypes_(ntypes), data_(static_cast<std::size_t>(ntypes) * ntypes, fill) {}
-
-  uint32_t ntypes() const { return ntypes_; }
-  const T& operator()(uint32_t i, uint32_t j) const { return data_[i * ntypes_ + j]; }
-  // Sets both (i, j) and (j, i): interactions are symmetric.
-  void set(uint32_t i, uint32_t j, const T& v) {
-    data_[i * ntypes_ + j] = v;
-    data_[j * ntypes_ + i] = v;
-  }
-  const std::vector<T>& data() const { return data_; }
-
- private:
-  uint32_t ntypes_ = 0;
-  std::vector<T> data_;
-};
-
-// Which pair force acts: DPD (conservative + dissipative + random, the `dpd`
-// table), Lennard-Jones (the `lj` table), tabulated potentials (`tables`,
-// chosen per type pair by `table_of`), Gay-Berne ellipsoids (the `gay_berne`
-// table; forces and torques on orientational particles,
-// ParticleData::rotational), SSD/RF water (the `ssd` table; likewise),
-// GALAMOST's soft anisotropic particles (the `janus` table; likewise), or
-// none (no pair force, no cell or neighbor list: a hybrid particle-field
-// model whose intermolecular forces come from the MD-SCF field, plus bonded
-// forces). One style per system.
-enum class PairStyle { dpd, lj, none, table, gay_berne, ssd, janus };
-const char* to_string(PairStyle s);
-PairStyle parse_pair_style(const std::string& name);  // "dpd" | "lj" | "table" | "gay_berne" | "ssd" | "janus" | "none"
+// Which pair force acts is the System's pair style (meso/pair_style.hpp):
+// DPD (conservative + dissipative + random), Lennard-Jones, tabulated
+// potentials, Gay-Berne ellipsoids, SSD/RF water and GALAMOST's soft
+// anisotropic particles (forces and torques on orientational particles,
+// ParticleData::rotational), or none (no pair force, no cell or
+// neighbor list: a hybrid particle-field model whose intermolecular forces
+// come from the MD-SCF field, plus bonded forces). One style per system.
 const char* to_string(physics::LjMode m);
 physics::LjMode parse_lj_mode(const std::string& name);  // "none" | "shift" | "xplor"
 const char* to_string(physics::SoftShape s);
@@ -68,22 +41,9 @@ struct System {
   ParticleData<double> particles;
   std::vector<std::string> type_names{"A"};
   std::vector<double> type_mass{1.0};
-  PairStyle pair_style = PairStyle::dpd;
-  PairTable<physics::DpdPairParams> dpd{1};
-  PairTable<physics::LjPairParams> lj{1};  // read when pair_style == lj
-  // Read when pair_style == table: the tables, and per type pair the index
-  // of its table (-1: the pair does not interact). Its r_max is the cutoff.
-  std::vector<PairPotentialTable> tables;
-  PairTable<int32_t> table_of{1, -1};
-  // Read when pair_style == gay_berne: the ellipsoid is uniaxial about its
-  // body z axis (meso/physics/gay_berne.hpp).
-  PairTable<physics::GayBerneParams> gay_berne{1};
-  // Read when pair_style == ssd: SSD/RF water (meso/physics/ssd_water.hpp).
-  PairTable<physics::SsdParams> ssd{1};
-  // Read when pair_style == janus: GALAMOST's soft anisotropic particles
-  // (Janus, triblock Janus, disk, rod), axis along body z
-  // (meso/physics/janus.hpp).
-  PairTable<physics::JanusParams> janus{1};
+  // The pair style; empty: none. A default System is a one-type DPD fluid
+  // with DpdPairParams{}.
+  PairStyleSlot pair{std::make_unique<PairStyleOf<physics::DpdPairParams>>(1)};
   double kT = 1.0;
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.
@@ -98,8 +58,32 @@ struct System {
   Polymerization polymerization;
 
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
-  // Largest cutoff of the active pair style's table (0 for none).
-  double max_rcut() const;
+  // The pair style's name ("none" without one).
+  const char* pair_style() const { return pair ? pair->name() : "none"; }
+  // Replaces the pair style by a style of one Params per type pair, every
+  // pair set to `fill`; returns its table.
+  template <class Params>
+  PairTable<Params>& set_pair_style(uint32_t ntypes, const Params& fill = Params{}) {
+    return emplace_pair_style<PairStyleOf<Params>>(ntypes, fill).table;
+  }
+  // Replaces the pair style by Style(args...).
+  template <class Style, class... Args>
+  Style& emplace_pair_style(Args&&... args) {
+    pair = PairStyleSlot(std::make_unique<Style>(std::forward<Args>(args)...));
+    return pair.as<Style>();
+  }
+  // The parameter table of the style, which must be PairStyleOf<Params>
+  // (std::logic_error otherwise).
+  template <class Params>
+  PairTable<Params>& pair_table() {
+    return pair.as<PairStyleOf<Params>>().table;
+  }
+  template <class Params>
+  const PairTable<Params>& pair_table() const {
+    return pair.as<PairStyleOf<Params>>().table;
+  }
+  // Largest cutoff of the pair style (0 for none).
+  double max_rcut() const { return pair ? pair->max_rcut() : 0.0; }
   double density() const { return static_cast<double>(particles.n_local) / box.volume(); }
 
   // Throws InputError naming the first inconsistent value: positive box,

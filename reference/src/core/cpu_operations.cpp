@@ -1,20 +1,17 @@
 // The registration list of the CPU reference operations: one add() per
 // operation name (meso/ops/operation.hpp lists the names). A new operation
-// is its own files plus one line here.
+// is its own files plus one line here; a pair style registers itself
+// (reference/src/md/pair_NAME.cpp, MESO_REFERENCE_PAIR_STYLE): CMake lists
+// those files in pair_styles.inc, one MESO_PAIR_STYLE(NAME) line each.
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/reference/bonded_force.hpp"
 #include "meso/reference/cell_list.hpp"
 #include "meso/reference/domain_storage.hpp"
-#include "meso/reference/dpd_force.hpp"
-#include "meso/reference/gay_berne_force.hpp"
-#include "meso/reference/janus_force.hpp"
-#include "meso/reference/ssd_water_force.hpp"
 #include "meso/reference/integrate_aniso.hpp"
 #include "meso/reference/integrate_berendsen.hpp"
 #include "meso/reference/integrate_langevin.hpp"
 #include "meso/reference/integrate_nose_hoover.hpp"
 #include "meso/reference/integrate_verlet.hpp"
-#include "meso/reference/lj_force.hpp"
 #include "meso/reference/mdscf_force.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/mpcd_domain.hpp"
@@ -26,18 +23,21 @@
 
 namespace meso::reference {
 
+#define MESO_PAIR_STYLE(NAME) \
+  template <class Real>       \
+  void register_pair_style_##NAME(OperationTable<CpuContext<Real>>& t);
+#include "pair_styles.inc"
+#undef MESO_PAIR_STYLE
+
 template <class Real>
 void register_cpu_operations(OperationTable<CpuContext<Real>>& t) {
   using C = CpuContext<Real>;
+#define MESO_PAIR_STYLE(NAME) register_pair_style_##NAME<Real>(t);
+#include "pair_styles.inc"
+#undef MESO_PAIR_STYLE
   t.add("cell_list", [](C& c) { return make_cell_list(c); });
   t.add("neighbor_list", [](C& c) { return make_neighbor_list(c); });
   t.add("reorder", [](C& c) { return make_reorder(c); });
-  t.add("pair_force/dpd", [](C& c) { return make_dpd_force(c); });
-  t.add("pair_force/lj", [](C& c) { return make_lj_force(c); });
-  t.add("pair_force/table", [](C& c) { return make_table_force(c); });
-  t.add("pair_force/gay_berne", [](C& c) { return make_gay_berne_force(c); });
-  t.add("pair_force/ssd", [](C& c) { return make_ssd_water_force(c); });
-  t.add("pair_force/janus", [](C& c) { return make_janus_force(c); });
   t.add("bonded", [](C& c) { return make_bonded_force(c); });
   t.add("bonded/table", [](C& c) { return make_bonded_force(c); });
   t.add("field/mdscf", [](C& c) { return make_mdscf_force(c); });

@@ -11,6 +11,7 @@
 
 #include <cmath>
 
+#include "meso/error.hpp"
 #include "meso_hd.hpp"
 
 namespace meso::physics {
@@ -23,7 +24,24 @@ struct DpdPairParams {
   double sigma = 0.0;   // random amplitude, sqrt(2 gamma kT)
   double rcut = 1.0;    // cutoff r_c
   double s = 1.0;       // weight exponent, w_R = (1 - r/r_c)^s
+
+  // The pair style (meso/pair_style.hpp).
+  static constexpr const char* kStyle = "dpd";
+  static constexpr bool kOrientational = false;
+  void check() const {
+    require_positive("r_c", rcut);
+    require_finite("a", a);
+    require_non_negative("gamma", gamma);
+    require_non_negative("sigma", sigma);
+    require_positive("s", s);
+  }
 };
+
+// The parameters of a pair thermostatted at kT: sigma^2 = 2 gamma kT (the
+// fluctuation-dissipation theorem of Espanol & Warren 1995).
+inline DpdPairParams dpd_pair_params(double a, double gamma, double kT, double rcut, double s) {
+  return {a, gamma, std::sqrt(2.0 * gamma * kT), rcut, s};
+}
 
 // pow as the C library computes it. Tang & Karniadakis' branchless fastpow is
 // a drop-in alternative policy with the same call signature (fast_math.hpp).

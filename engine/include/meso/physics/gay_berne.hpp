@@ -30,6 +30,7 @@
 
 #include <cmath>
 
+#include "meso/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "rigid_body.hpp"
@@ -66,6 +67,24 @@ struct GayBerneParams {
   MESO_HD double chi_prime() const {
     const double k = gay_berne_detail::power(kappa_prime, 1.0 / mu);
     return (k - 1.0) / (k + 1.0);
+  }
+
+  // The pair style (meso/pair_style.hpp).
+  static constexpr const char* kStyle = "gay_berne";
+  static constexpr bool kOrientational = true;
+  void check() const {
+    require_non_negative("Gay-Berne epsilon", epsilon);
+    require_positive("Gay-Berne sigma", sigma);
+    require_positive("Gay-Berne kappa", kappa);
+    require_positive("Gay-Berne kappa'", kappa_prime);
+    require_positive("Gay-Berne mu", mu);
+    require_non_negative("Gay-Berne nu", nu);
+    // The shifted energy is evaluated at r_cut for every orientation: r_cut
+    // must lie beyond the longest contact distance, max(kappa, 1) sigma0.
+    const double contact = (kappa > 1.0 ? kappa : 1.0) * sigma;
+    if (!(rcut > contact))
+      throw_input_error("Gay-Berne r_cut = ", rcut, " is invalid: it must exceed the end-to-end contact ",
+                        "max(kappa, 1) sigma = ", contact);
   }
 };
 

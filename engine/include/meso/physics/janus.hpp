@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "meso/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "vec3.hpp"
@@ -47,6 +48,31 @@ struct JanusParams {
   double rcut = 1.0;
   SoftShape shape = SoftShape::triblock;
   MESO_HD bool two_patches() const { return shape == SoftShape::triblock; }
+
+  // The pair style (meso/pair_style.hpp).
+  static constexpr const char* kStyle = "janus";
+  static constexpr bool kOrientational = true;
+  void check() const {
+    const int s = static_cast<int>(shape);
+    if (s < 0 || s > 3)
+      throw_input_error("soft anisotropic shape = ", s, " is invalid: allowed janus, triblock, disk, rod");
+    require_non_negative("Janus a^R", a_rep);
+    require_positive("Janus nu", nu);
+    require_positive("Janus r_cut", rcut);
+    if (shape == SoftShape::disk || shape == SoftShape::rod) {
+      // 1 - mu f^nu >= 0 for every f in [0, 1]: the repulsion stays a repulsion.
+      if (!(mu >= 0.0 && mu <= 1.0))
+        throw_input_error("mu = ", mu, " is invalid for the ", shape == SoftShape::disk ? "disk" : "rod",
+                          ": allowed 0 .. 1");
+      return;
+    }
+    require_non_negative("Janus a^A", a_att);
+    const double half_pi = 0.5 * std::acos(-1.0);
+    if (!(theta_m > 0.0 && theta_m <= (two_patches() ? half_pi : 2.0 * half_pi)))
+      throw_input_error("Janus theta_m = ", theta_m * 90.0 / half_pi, " degrees is invalid: it must lie in (0, ",
+                        two_patches() ? 90 : 180, "] (", two_patches() ? "a triblock's two patches" : "one patch",
+                        ")");
+  }
 };
 
 // Force on i, torques on i and j, energy and virial (r_i - r_j) . F_i of one pair.

@@ -23,6 +23,8 @@
 // `double`/`mixed` kernels, float for a `single` build.
 #pragma once
 
+#include "isotropic_pair.hpp"
+#include "meso/error.hpp"
 #include "meso_hd.hpp"
 
 namespace meso::physics {
@@ -36,14 +38,27 @@ struct LjPairParams {
   double rcut = 2.5;
   double ron = 0.0;    // XPLOR turn-on radius (xplor only)
   LjMode mode = LjMode::shift;
+
+  // The pair style (meso/pair_style.hpp).
+  static constexpr const char* kStyle = "lj";
+  static constexpr bool kOrientational = false;
+  void check() const {
+    require_positive("LJ r_cut", rcut);
+    require_non_negative("LJ epsilon", epsilon);
+    require_positive("LJ sigma", sigma);
+    require_finite("LJ alpha", alpha);
+    require_non_negative("LJ r_on", ron);
+    const int m = static_cast<int>(mode);
+    if (m < 0 || m > 2) throw_input_error("LJ mode = ", m, " is invalid: allowed 0 (none), 1 (shift), 2 (xplor)");
+    if (mode == LjMode::xplor && ron > rcut)
+      throw_input_error("LJ r_on = ", ron, " is invalid for mode xplor: it must be <= r_cut = ", rcut,
+                        " (use mode shift for a plain energy shift)");
+  }
 };
 
+// Force (f_over_r), energy (after shift / smoothing) and virial of a pair.
 template <class Scalar>
-struct LjPairForce {
-  Scalar f_over_r;  // force on i is f_over_r * r_ij
-  Scalar energy;    // pair energy (after shift / smoothing)
-  Scalar virial;    // r_ij . F_ij = f_over_r * rsq
-};
+using LjPairForce = IsotropicPairForce<Scalar>;
 
 // Unshifted V(r) and -dV/dr / r from 1/r^2 (no sqrt needed).
 template <class Scalar>
@@ -114,5 +129,21 @@ template <class Scalar = double>
 MESO_HD LjPairForce<Scalar> lj_pair_force(Scalar rsq, const LjPairParams& p) {
   return lj_pair_force<Scalar>(rsq, lj_pair_coeffs<Scalar>(p));
 }
+
+// The isotropic pair style's evaluator (isotropic_pair.hpp): LJ's
+// coefficients and force in Scalar.
+struct LjPair {
+  using Params = LjPairParams;
+  template <class Scalar>
+  using Coeffs = LjPairCoeffs<Scalar>;
+  template <class Scalar>
+  MESO_HD static Coeffs<Scalar> coeffs(const Params& p) {
+    return lj_pair_coeffs<Scalar>(p);
+  }
+  template <class Scalar>
+  MESO_HD static LjPairForce<Scalar> force(Scalar rsq, const Coeffs<Scalar>& c) {
+    return lj_pair_force<Scalar>(rsq, c);
+  }
+};
 
 }  // namespace meso::physics

@@ -29,6 +29,7 @@
 
 #include <cmath>
 
+#include "meso/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "rigid_body.hpp"
@@ -52,6 +53,26 @@ struct SsdParams {
   // 1 - 10 x^3 + 15 x^4 - 6 x^5 (continuous to the force's derivative), a
   // diagnostic of the energy drift (validation/nve-drift-rigid/README.md).
   int switch_order = 3;
+
+  // The pair style (meso/pair_style.hpp).
+  static constexpr const char* kStyle = "ssd";
+  static constexpr bool kOrientational = true;
+  void check() const {
+    require_non_negative("SSD epsilon", epsilon);
+    require_positive("SSD sigma", sigma);
+    require_finite("SSD mu", mu);
+    require_finite("SSD v0", v0);
+    require_finite("SSD w0", w0);
+    require_positive("SSD eps_rf", eps_rf);
+    if (!(0.0 < rl && rl < ru) || !(0.0 < rlp && rlp < rup))
+      throw_input_error("SSD sticky switches (r_l, r_u) = (", rl, ", ", ru, ") and (", rlp, ", ", rup,
+                        ") must satisfy 0 < r_l < r_u");
+    if (switch_order != 3 && switch_order != 5)
+      throw_input_error("SSD switch order ", switch_order, " is invalid: 3 (cubic, as published) or 5 (quintic)");
+    if (!(rsw > 0.0 && rsw < rcut) || ru > rcut || rup > rcut)
+      throw_input_error("SSD cutoffs r_sw = ", rsw, ", r_c = ", rcut,
+                        " must satisfy 0 < r_sw < r_c, with the sticky switches inside r_c");
+  }
 };
 
 namespace ssd_detail {

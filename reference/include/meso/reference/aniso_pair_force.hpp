@@ -1,6 +1,6 @@
 // The reference pair loop of orientational particles: forces and torques
 // (HOOMD-blue's AnisoPotentialPair), templated on an evaluator
-// (gay_berne_force.cpp, ssd_water_force.cpp). One pass per particle over its
+// (pair_gay_berne.cpp, pair_ssd.cpp, pair_janus.cpp). One pass per particle over its
 // full neighbor list; each pair is evaluated in one canonical order, from
 // the particle with the lower tag, by both of its particles: the force on
 // the other is the exact negative and each takes its own torque from the
@@ -8,13 +8,13 @@
 // its moment to rounding, and the loop needs no atomics (deterministic under
 // OpenMP). Arithmetic is in double whatever the storage.
 //
-// An evaluator provides
-//   static E prepare(CpuContext&);           per compute
-//   double rcut_sq(type_i, type_j) const;    beyond it: no interaction
+// An evaluator derives from AnisoPairTable<Real, Params> (below: the
+// particles, the style's table, rcut_sq, params, a default broken) and provides
 //   bool pair(i, j, dr, Result&) const;      dr = r_i - r_j (minimum image);
 //                                            false: the pair is broken (the
 //                                            loop names it after the pass)
-//   static std::string broken(tag_i, tag_j); the InputError's message
+//   static std::string broken(tag_i, tag_j); the InputError's message, where
+//                                            a pair can be refused
 // with Result holding force_i, torque_i, torque_j, energy and virial.
 #pragma once
 
@@ -30,6 +30,24 @@
 
 namespace meso::reference {
 
+// The base of an evaluator: the particles (their types and orientations),
+// the style's parameters of every type pair and their cutoffs.
+template <class Real, class P>
+struct AnisoPairTable {
+  using Params = P;
+  const ParticleData<Real>* p;
+  const Params* table;
+  uint32_t ntypes;
+
+  double rcut_sq(uint32_t a, uint32_t b) const {
+    const double rc = table[a * ntypes + b].rcut;
+    return rc * rc;
+  }
+  // The parameters of the pair of particles i and j.
+  const Params& params(std::size_t i, std::size_t j) const { return table[p->type[i] * ntypes + p->type[j]]; }
+  static std::string broken(uint32_t, uint32_t) { return std::string(Params::kStyle) + " pair refused"; }
+};
+
 template <class Real, class Evaluator>
 class CpuAnisoPairForce final : public ForceOp {
  public:
@@ -38,7 +56,8 @@ class CpuAnisoPairForce final : public ForceOp {
   void compute(const ForceRequest& r) override {
     ParticleData<Real>& p = c_.p;
     const Box box = c_.sys.box;
-    const Evaluator ev = Evaluator::prepare(c_);
+    const Evaluator ev{{&c_.p, c_.sys.template pair_table<typename Evaluator::Params>().data().data(),
+                        c_.sys.ntypes()}};
     const bool overwrite = first();
     const bool want = r.sums;
     std::atomic<uint64_t> broken{UINT64_MAX};  // (tag_i << 32 | tag_j) of a broken pair
@@ -89,5 +108,14 @@ class CpuAnisoPairForce final : public ForceOp {
   CpuContext<Real>& c_;
   PairSums sums_;
 };
+
+// The reference force of the orientational style NAME over the evaluator
+// template EVALUATOR<Real>, registered (MESO_REFERENCE_PAIR_STYLE).
+#define MESO_REFERENCE_ANISO_PAIR_STYLE(NAME, EVALUATOR)                        \
+  template <class Real>                                                        \
+  std::unique_ptr<Operation> make_pair_force_##NAME(CpuContext<Real>& c) {     \
+    return std::make_unique<CpuAnisoPairForce<Real, EVALUATOR<Real>>>(c);     \
+  }                                                                            \
+  MESO_REFERENCE_PAIR_STYLE(NAME, make_pair_force_##NAME)
 
 }  // namespace meso::reference

@@ -1,6 +1,5 @@
-// Reference DPD forces: the "pair_force/dpd" operation (src/dpd_force.cpp;
-// the loop is pair_force.hpp's, its factory is declared there as
-// make_dpd_force), and the TEA signatures its rng=tea noise reads.
+// The TEA signatures the reference DPD force's rng=tea noise reads (the
+// force, "pair_force/dpd", is src/md/pair_dpd.cpp over pair_force.hpp's loop).
 #pragma once
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 // both sides with bitwise opposite separations, so F_ji == -F_ij exactly and
 // the loop needs no atomics: the result is deterministic under OpenMP.
 //
-// An evaluator (dpd_force.cpp, lj_force.cpp) provides
+// An evaluator (pair_dpd.cpp, IsotropicEvaluator below) provides
 //   static E prepare(CpuContext&, const ForceRequest&);  the evaluator of one
 //                                      compute (step keys, TEA signatures)
 //   using Arith = ...;                 separation and force-sum arithmetic
@@ -22,6 +22,7 @@
 
 #include "meso/ops/force.hpp"
 #include "meso/physics/body_force.hpp"
+#include "meso/physics/isotropic_pair.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {
@@ -94,14 +95,62 @@ class CpuPairForce final : public ForceOp {
   PairSums sums_;
 };
 
-// The factories of the pair styles (dpd_force.cpp, lj_force.cpp,
-// table_force.cpp): the pair force plus the body force of the system, when
-// it has one.
-template <class Real>
-std::unique_ptr<Operation> make_dpd_force(CpuContext<Real>& c);
-template <class Real>
-std::unique_ptr<Operation> make_lj_force(CpuContext<Real>& c);
-template <class Real>
-std::unique_ptr<Operation> make_table_force(CpuContext<Real>& c);
+// The evaluator of an isotropic pair style E (meso/physics/isotropic_pair.hpp)
+// in the storage's arithmetic: double storage evaluates and accumulates in
+// double; float storage (precision=single) separates in double, rounds r_ij
+// to float once, then evaluates and accumulates each particle's force in
+// float, like a single-precision MD code (HOOMD-blue's CPU-SP build). The
+// coefficients are prepared per pair from the parameters (the reference's
+// form; the same arithmetic as the kernels' table of coefficients).
+template <class Real, class E>
+struct IsotropicEvaluator {
+  using Arith = Real;
+  using Params = typename E::Params;
+  struct Particle {
+    const Params* row;
+  };
+  using Result = physics::IsotropicPairForce<Real>;
+
+  const uint32_t* type;
+  const Params* table;
+  uint32_t ntypes;
+
+  Particle particle(std::size_t i) const { return {table + type[i] * ntypes}; }
+  bool pair(const Particle& pi, uint32_t, uint32_t j, const Vec3<Real>&, Real rsq, Result& out) const {
+    const Params& p = pi.row[type[j]];
+    // Coincident particles have no direction (and infinite energy): skip,
+    // as for DPD; the evaluator returns zero at and beyond r_cut.
+    if (rsq == Real(0) || !(rsq < Real(p.rcut) * Real(p.rcut))) return false;
+    out = E::template force<Real>(rsq, E::template coeffs<Real>(p));
+    return true;
+  }
+  static double virial(const Result& pf, Real) { return static_cast<double>(pf.virial); }
+
+  static IsotropicEvaluator prepare(CpuContext<Real>& c, const ForceRequest&) {
+    return {c.p.type.data(), c.sys.template pair_table<Params>().data().data(), c.sys.ntypes()};
+  }
+};
+
+// Registers the reference force of the pair style NAME under
+// "pair_force/NAME" (meso/pair_style.hpp): defines
+// register_pair_style_NAME<Real>, for FACTORY<Real>(CpuContext<Real>&). One
+// line at the end of the style's file, reference/src/md/pair_NAME.cpp; CMake
+// finds the files by name and the backend's registration
+// (cpu_operations.cpp) calls each (LAMMPS's generated style_pair.h).
+#define MESO_REFERENCE_PAIR_STYLE(NAME, FACTORY)                                          \
+  template <class Real>                                                                  \
+  void register_pair_style_##NAME(OperationTable<CpuContext<Real>>& t) {                 \
+    t.add("pair_force/" #NAME, [](CpuContext<Real>& c) { return FACTORY<Real>(c); });     \
+  }                                                                                      \
+  template void register_pair_style_##NAME<double>(OperationTable<CpuContext<double>>&); \
+  template void register_pair_style_##NAME<float>(OperationTable<CpuContext<float>>&)
+
+// The same for an isotropic style E: the pair loop over IsotropicEvaluator.
+#define MESO_REFERENCE_ISOTROPIC_PAIR_STYLE(NAME, E)                                        \
+  template <class Real>                                                                    \
+  std::unique_ptr<Operation> make_pair_force_##NAME(CpuContext<Real>& c) {                 \
+    return std::make_unique<CpuPairForce<Real, IsotropicEvaluator<Real, E>>>(c);          \
+  }                                                                                        \
+  MESO_REFERENCE_PAIR_STYLE(NAME, make_pair_force_##NAME)
 
 }  // namespace meso::reference

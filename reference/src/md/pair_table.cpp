@@ -61,7 +61,7 @@ struct TableEvaluator {
   void check() const {
     const double z = closest->load();
     if (!(z < std::numeric_limits<double>::infinity())) return;
-    const PairPotentialTable& t = sys->tables[closest_table->load()];
+    const PairPotentialTable& t = sys->pair.as<TabulatedPairs>().tables[closest_table->load()];
     throw_input_error("a pair came to r = ", std::sqrt(z), ", below the range of table ", t.name, " (",
                       t.source.empty() ? "built in code" : t.source, ", r_min = ", t.r_min,
                       "): tables are not extrapolated; extend the table to shorter r");
@@ -72,12 +72,12 @@ template <class Real>
 class TableForce final : public ForceOp {
  public:
   explicit TableForce(CpuContext<Real>& c) : c_(c) {
-    for (const PairPotentialTable& t : c.sys.tables) views_.push_back(t.view());
+    for (const PairPotentialTable& t : style().tables) views_.push_back(t.view());
   }
   void compute(const ForceRequest& r) override {
     closest_.store(std::numeric_limits<double>::infinity());
     closest_table_.store(-1);
-    const TableEvaluator<Real> ev{c_.p.type.data(), c_.sys.table_of.data().data(), c_.sys.ntypes(), &views_,
+    const TableEvaluator<Real> ev{c_.p.type.data(), style().table_of.data().data(), c_.sys.ntypes(), &views_,
                                   &c_.sys, &closest_, &closest_table_};
     ParticleData<Real>& p = c_.p;
     const PairSums s = accumulate_pair_forces(c_.sys.box, p.position.data(), p.n_local, c_.nlist, r.sums, first(),
@@ -89,6 +89,8 @@ class TableForce final : public ForceOp {
   PairSums sums() const override { return sums_; }
 
  private:
+  const TabulatedPairs& style() const { return c_.sys.pair.template as<TabulatedPairs>(); }
+
   CpuContext<Real>& c_;
   std::vector<physics::TableView<double>> views_;
   std::atomic<double> closest_{0.0};
@@ -103,7 +105,6 @@ std::unique_ptr<Operation> make_table_force(CpuContext<Real>& c) {
   return std::make_unique<TableForce<Real>>(c);
 }
 
-template std::unique_ptr<Operation> make_table_force<double>(CpuContext<double>&);
-template std::unique_ptr<Operation> make_table_force<float>(CpuContext<float>&);
+MESO_REFERENCE_PAIR_STYLE(table, make_table_force);
 
 }  // namespace meso::reference

@@ -1,11 +1,13 @@
-// The pair-force operations of orientational particles on the CUDA backend,
-// pair_force/gay_berne, pair_force/ssd and pair_force/janus: each holds its
-// per-type-pair parameters on the device and the energy/virial partials of
-// its kernel (aniso_pair_force.cuh; gay_berne_force.cu, ssd_water_force.cu,
-// janus_force.cu), and writes
-// the forces and the torques the rotational integrators read
+// The pair-force operation of an orientational pair style on the CUDA
+// backend (pair_force/gay_berne, /ssd, /janus, each registered by its
+// pair_<style>.cu): it holds the style's parameters of every type pair on
+// the device and the energy/virial partials of its kernel
+// (aniso_pair_force.cuh with the style's evaluator Ev<R>), and writes the
+// forces and the torques the rotational integrators read
 // (integrate_aniso.cu). A refused pair stops the loop on the device; the
 // host names it (raise_if_stopped), as the reference does.
+#pragma once
+
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -13,27 +15,20 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/cuda_operations.cuh"
+#include "core/cuda_context.cuh"
 #include "core/device_ops.cuh"
 #include "md/aniso_pair_force.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/force.hpp"
-#include "meso/physics/gay_berne.hpp"
-#include "meso/physics/janus.hpp"
-#include "meso/physics/ssd_water.hpp"
 
 namespace meso::cuda {
-namespace {
 
-enum class AnisoStyle { gay_berne, ssd, janus };
-
-template <class P, AnisoStyle Style>
+// Ev<R>{{params, ntypes}}: the style's kernel evaluator in the pair's
+// arithmetic R, derived from AnisoPairTable<Params> (aniso_pair_force.cuh).
+template <class P, class Params, template <class R> class Ev>
 class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   using S4 = typename P::S4;
-  using Params = std::conditional_t<
-      Style == AnisoStyle::gay_berne, physics::GayBerneParams,
-      std::conditional_t<Style == AnisoStyle::ssd, physics::SsdParams, physics::JanusParams>>;
 
  public:
   explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
@@ -48,7 +43,7 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
                         style_name(), " draws no pair noise)");
     if (ctx.variant.gather != GatherKind::split)
       throw_input_error("variant gather=", to_string(ctx.variant.gather), " is only provided for the dpd pair style");
-    const auto& t = table(ctx.sys);
+    const auto& t = ctx.sys.template pair_table<Params>().data();
     params_.resize(t.size());
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
     partials_.resize(2 * std::size_t(aniso_force_blocks(ctx.n, ctx.variant.tpp)) + 2);
@@ -79,12 +74,8 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     const CudaContext<P>& c = ctx_;
     const AnisoForceArgs<S4> a{ctx_.view(), ctx_.rotation(), c.nlist,         c.sys.box,        c.sys.body_force,
                                c.mass.data(), ctx_.ctl.data(), broken_.data(), partials_.data(), first()};
-    if constexpr (Style == AnisoStyle::gay_berne)
-      compute_gay_berne_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
-    else if constexpr (Style == AnisoStyle::ssd)
-      compute_ssd_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
-    else
-      compute_janus_forces<S4>(a, params_.data(), c.sys.ntypes(), c_tpp(), r.sums, c.stream);
+    launch_aniso_pair_force(a, Ev<BuildReal<S4>>{{params_.data(), c.sys.ntypes()}}, c_tpp(), r.sums, c.stream);
+    MESO_CUDA_CHECK(cudaGetLastError());
     if (r.sums) reduce_partials(partials_.data(), blocks, sums_d_.data(), c.stream);
   }
 
@@ -120,16 +111,7 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
 
   // Lanes a particle (the variant axis tpp).
   uint32_t c_tpp() const { return ctx_.variant.tpp; }
-  static const char* style_name() {
-    return Style == AnisoStyle::gay_berne ? "pair_force/gay_berne"
-           : Style == AnisoStyle::ssd     ? "pair_force/ssd"
-                                          : "pair_force/janus";
-  }
-  static const std::vector<Params>& table(const System& sys) {
-    if constexpr (Style == AnisoStyle::gay_berne) return sys.gay_berne.data();
-    else if constexpr (Style == AnisoStyle::ssd) return sys.ssd.data();
-    else return sys.janus.data();
-  }
+  static std::string style_name() { return std::string("pair_force/") + Params::kStyle; }
 
   void clear_broken() {
     MESO_CUDA_CHECK(cudaMemcpy(broken_.data(), &kNoBrokenPair, sizeof kNoBrokenPair, cudaMemcpyHostToDevice));
@@ -150,34 +132,15 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     ctx_.pull_ctl();
     ctx_.h_ctl->abort = 0;
     ctx_.push_ctl();
-    throw_input_error("Gay-Berne particles ", b >> 32, " and ", b & 0xffffffffull,
-                      " overlap (|r| <= sigma(orientations) - sigma0, the pole of the potential) at step ", step,
-                      ": the configuration or the time step is broken");
+    throw_input_error("pair style ", Params::kStyle, ": particles ", b >> 32, " and ", b & 0xffffffffull, " ",
+                      Ev<double>::kRefused, " at step ", step, ": the configuration or the time step is broken");
   }
 };
 
-}  // namespace
-
-template <class P>
-std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>& ctx) {
-  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::gay_berne>>(ctx);
+// The style's force: pair_force/<Params::kStyle> (MESO_CUDA_PAIR_STYLE).
+template <class P, class Params, template <class R> class Ev>
+std::unique_ptr<Operation> make_aniso_pair_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaAnisoPairForce<P, Params, Ev>>(ctx);
 }
-template <class P>
-std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>& ctx) {
-  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::ssd>>(ctx);
-}
-template <class P>
-std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>& ctx) {
-  return std::make_unique<CudaAnisoPairForce<P, AnisoStyle::janus>>(ctx);
-}
-
-#define MESO_INSTANTIATE(P)                                                              \
-  template std::unique_ptr<Operation> make_cuda_gay_berne_force(CudaContext<P>&);       \
-  template std::unique_ptr<Operation> make_cuda_ssd_force(CudaContext<P>&);             \
-  template std::unique_ptr<Operation> make_cuda_janus_force(CudaContext<P>&);
-MESO_INSTANTIATE(PrecDouble)
-MESO_INSTANTIATE(PrecMixed)
-MESO_INSTANTIATE(PrecSingle)
-#undef MESO_INSTANTIATE
 
 }  // namespace meso::cuda

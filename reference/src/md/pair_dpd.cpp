@@ -68,7 +68,7 @@ struct DpdEvaluator {
     ev.type = p.type.data();
     ev.tag = p.tag.data();
     ev.signature = c.signature.data();
-    ev.table = c.sys.dpd.data().data();
+    ev.table = c.sys.template pair_table<physics::DpdPairParams>().data().data();
     ev.ntypes = c.sys.ntypes();
     ev.inv_sqrt_dt = 1.0 / std::sqrt(c.params.dt);
     ev.timestep = r.step;
@@ -102,7 +102,6 @@ template void compute_tea_signatures<double>(const Vec3<double>*, const uint32_t
                                              uint32_t, std::vector<uint32_t>&);
 template void compute_tea_signatures<float>(const Vec3<float>*, const uint32_t*, std::size_t,
                                             uint32_t, std::vector<uint32_t>&);
-template std::unique_ptr<Operation> make_dpd_force<double>(CpuContext<double>&);
-template std::unique_ptr<Operation> make_dpd_force<float>(CpuContext<float>&);
+MESO_REFERENCE_PAIR_STYLE(dpd, make_dpd_force);
 
 }  // namespace meso::reference

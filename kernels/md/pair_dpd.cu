@@ -1,0 +1,159 @@
+// The DPD pair style on the CUDA backend (pair_force/dpd): the DPD
+// parameters of every type pair on the device, and the launch of the kernel
+// the variant asks for (dpd_force.cu: split, record and masked gathers;
+// dpd_force_half.cu: half rows; dpd_force_cluster.cu: cluster-pair tiles).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "md/dpd_force.cuh"
+#include "md/pair_force_cluster.cuh"
+#include "md/pair_force_half.cuh"
+#include "md/pair_force_op.cuh"
+
+namespace meso::cuda {
+namespace {
+
+template <class P>
+class CudaDpdForce final : public CudaPairForce<P> {
+  using Base = CudaPairForce<P>;
+  using typename Base::S4;
+  using Base::ctx_;
+
+ public:
+  explicit CudaDpdForce(CudaContext<P>& ctx)
+      : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record),
+        half_(ctx.variant.nlist == NlistKind::half), cluster_(ctx.variant.nlist == NlistKind::cluster) {
+    const Variant& v = ctx.variant;
+    if ((half_ || cluster_) && v.gather != GatherKind::split)
+      throw_input_error("variant nlist=", to_string(v.nlist), " takes gather=split, not gather=", to_string(v.gather));
+    if (half_) half_sums_.clear(ctx.capacity);
+    if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
+      throw_input_error("variant tpp=", v.tpp,
+                        " is not provided for DPD forces: they take tpp=1, or tpp=2 or 4 with "
+                        "gather=record");
+    if (v.noise == NoiseKind::fp32 && std::is_same_v<S4, Double4>)
+      throw_input_error("variant noise=fp32 is for fp32 storage: use it with precision=mixed or "
+                        "single (precision=double keeps the fp64 noise of its 1e-12 gate)");
+    if (record_) {
+      const auto& src = ctx.sys.particles;
+      const uint32_t max_tag = src.n_local ? *std::max_element(src.tag.begin(), src.tag.begin() + src.n_local) : 0;
+      if (max_tag >= kRecordMaxTag || ctx.sys.ntypes() > kRecordMaxTypes)
+        throw_input_error("variant gather=record packs tag << 8 | type in one word: it needs tags below ",
+                          kRecordMaxTag, " and at most ", kRecordMaxTypes, " types (largest tag ",
+                          max_tag, ", ", ctx.sys.ntypes(), " types); use gather=split");
+      rec_.resize(ctx.n);
+    }
+    const auto& t = ctx.sys.template pair_table<physics::DpdPairParams>().data();
+    params_.resize(t.size());
+    MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
+  }
+
+  // Minimum traffic: each particle's own pos, vel (or vel_pred), tag (and
+  // TEA signature) once, its list once (count + entries), its force stored
+  // once, and with fuse the base velocity loaded and vel stored; neighbor
+  // data is assumed to come from cache (the ideal).
+  // gather=record adds the packing (the same loads, the record stored) and
+  // the kernel's load of its own record.
+  double profile_bytes(double pairs) const override {
+    const double n = ctx_.n, s4 = sizeof(S4);
+    const double own = n * (2 * s4 + 4 + (ctx_.tea ? 4 : 0) + 4 + s4 +
+                            (this->finishes_step() ? 2 * s4 : 0) + (record_ ? 4 * s4 : 0));
+    return own + 4.0 * pairs;
+  }
+  std::size_t device_bytes() const override {
+    return Base::device_bytes() + params_.bytes() + rec_.bytes() + half_sums_.bytes();
+  }
+
+  void compute(const ForceRequest& r) override {
+    Base::compute(r);
+    if (half_) raise_half_fault(r.step);
+  }
+  void raise_if_stopped() override {
+    if (half_) raise_half_fault(ctx_.h_ctl->step);
+  }
+  // Half rows add to the fixed-point sums of both sides: the interior rows
+  // computed ahead of a rebuild (MESO_OVERLAP) could not be taken back.
+  bool takes_rows() const override { return !half_ && Base::takes_rows(); }
+
+ private:
+  bool record_;
+  bool half_;              // nlist=half: pair_force_half.cuh
+  bool cluster_;           // nlist=cluster: pair_force_cluster.cuh
+  HalfForceStore half_sums_;
+
+  // After a fault (a pair outside the fixed-point range) the sums hold a
+  // partial step: cleared, with the abort, before the error names the value.
+  void raise_half_fault(uint64_t step) {
+    const float f = half_sums_.fault(ctx_.stream);
+    if (f == 0.0f) return;
+    half_sums_.clear(ctx_.capacity);
+    ctx_.pull_ctl();
+    ctx_.h_ctl->abort = 0;
+    ctx_.push_ctl();
+    throw_input_error("a DPD pair force component of ", f, " at step ", step,
+                      " is outside the fixed-point range of nlist=half (|f| < ", kHalfPairBound,
+                      " a pair): check the parameters and dt, or use a full list (nlist=ballot)");
+  }
+  DeviceBuffer<physics::DpdPairParams> params_;  // ntypes x ntypes
+  DeviceBuffer<DpdRecordOf<S4>> rec_;            // gather=record: one per particle
+
+  // One block of kForceBlock threads per kForceBlock / tpp particles.
+  static uint32_t dpd_force_blocks(const CudaContext<P>& c) {
+    if (c.variant.nlist == NlistKind::cluster) return cluster_force_blocks(c.n);
+    const uint64_t lanes = uint64_t(c.n) * (c.variant.gather == GatherKind::record ? c.variant.tpp : 1);
+    return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
+  }
+
+  uint32_t blocks_now() const override { return dpd_force_blocks(ctx_); }
+
+  void enqueue_kernel(bool sums, bool initial) override {
+    // gather=record: a record for every particle a list entry can name.
+    if (record_ && rec_.size() < ctx_.n_all()) {
+      rec_.resize(ctx_.capacity);
+      ctx_.invalidate_graphs();
+    }
+    const CudaContext<P>& c = ctx_;
+    // Fused velocity Verlet keeps v(t + dt/2) in vel_pred, Groot-Warren in vel.
+    const bool base_in_pred = !c.gw;
+    DpdForceArgs<S4> a{ctx_.view(), this->rows_view(), c.sys.box, params_.data(), c.mass.data(),
+                       c.sys.ntypes(), c.sys.body_force, c.params.dt, 1.0 / std::sqrt(c.params.dt),
+                       c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred,
+                       rec_.data()};
+    DpdForceConfig cfg;
+    cfg.fast_math = c.variant.pow == PowKind::fast;
+    cfg.tea = c.tea;
+    cfg.fuse = this->fused(initial);
+    cfg.sums = sums;
+    cfg.predicted = !initial && (c.gw || this->finishes_step());
+    cfg.fp32_noise = c.variant.noise == NoiseKind::fp32;
+    cfg.record = record_;
+    cfg.masked = c.variant.gather == GatherKind::masked;
+    cfg.tpp = record_ ? c.variant.tpp : 1;
+    if (cluster_) return compute_dpd_forces_cluster<P>(a, cfg, c.stream);
+    if (!half_) return compute_dpd_forces<P>(a, cfg, c.stream);
+    if (this->rows_ != RowSet::all)
+      throw std::logic_error("cuda dpd force: half rows are computed whole (takes_rows)");
+    if (ctx_.nlist.cap > kHalfMaxRow)
+      throw_input_error("nlist=half: rows of ", ctx_.nlist.cap, " pairs exceed the fixed-point sums' bound of ",
+                        kHalfMaxRow, " (a very dense system: use a full list, nlist=ballot)");
+    if (half_sums_.capacity() < c.capacity) {
+      half_sums_.clear(c.capacity);
+      ctx_.invalidate_graphs();
+    }
+    compute_dpd_forces_half<P>(a, cfg, half_sums_.view(&ctx_.ctl.data()->abort), c.stream);
+  }
+};
+
+template <class P>
+std::unique_ptr<Operation> make_dpd_force(CudaContext<P>& ctx) {
+  return std::make_unique<CudaDpdForce<P>>(ctx);
+}
+
+}  // namespace
+
+MESO_CUDA_PAIR_STYLE(dpd, make_dpd_force);
+
+}  // namespace meso::cuda

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The device check of the pair-style registry (issue 53): carried binaries of
+# the build before (.carry/before.tar.xz: mesobench) and after
+# (.carry/after.tar.xz: mesobench, kernels_test, styles_gpu_test), one H200.
+#   PARTS=tests      kernels_test and styles_gpu_test (every GPU test);
+#   PARTS=sanitize   compute-sanitizer memcheck and racecheck (host-driven
+#                    loop, MESO_CUDA_GRAPHS=0) of the new kernels (Yukawa);
+#   PARTS=bitwise    the checkpoints of dpd-fluid, lj-liquid, srd-fluid,
+#                    gb-liquid, janus-triblock after 1000 steps, before and
+#                    after (scripts/refactor_checkpoints.sh), compared by cmp;
+#   PARTS=speed      dpd-fluid 1M and lj-liquid 64k, before and after
+#                    interleaved, three rounds (TPS medians).
+# Usage: PARTS="..." scripts/device_pair_styles.sh <output dir>
+set -u
+O=$1
+mkdir -p "$O"
+PARTS=" ${PARTS:-tests sanitize bitwise speed} "
+part() { [[ $PARTS == *" $1 "* ]]; }
+stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
+counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed"; }
+export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
+BEF=/tmp/pair-before AFT=/tmp/pair-after
+for side in before after; do
+  d=/tmp/pair-$side
+  [[ -x $d/mesobench ]] || { mkdir -p "$d" && tar xJf ".carry/$side.tar.xz" -C "$d"; }
+done
+{ nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
+if part tests; then
+  timeout 240 "$AFT/styles_gpu_test" --gtest_color=no > "$O/styles-gpu-test.log" 2>&1
+  stamp "styles_gpu_test rc=$? $(counts "$O/styles-gpu-test.log")"
+  timeout 420 "$AFT/kernels_test" --gtest_color=no > "$O/kernels-test.log" 2>&1
+  stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
+fi
+if part sanitize; then
+  f='CudaYukawa.ForcesEnergyVirialMatchReference'
+  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$AFT/styles_gpu_test" --gtest_color=no \
+    --gtest_filter="$f" > "$O/memcheck.log" 2>&1
+  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+    "$AFT/styles_gpu_test" --gtest_color=no --gtest_filter="$f" > "$O/racecheck.log" 2>&1
+  stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
+fi
+if part bitwise; then
+  for side in before after; do
+    scripts/refactor_checkpoints.sh "/tmp/pair-$side/mesobench" cuda "/tmp/ck-$side" 1000 > "$O/ck-$side.txt" 2>&1
+  done
+  for f in /tmp/ck-before/*.h5; do
+    n=$(basename "$f")
+    if cmp -s "$f" "/tmp/ck-after/$n"; then stamp "IDENTICAL $n"; else stamp "DIFFERENT $n"; fi
+  done
+fi
+if part speed; then
+  R="--backend cuda --repeats 5 --min-time 0.3 --warmup-time 0.3"
+  for round in 1 2 3; do
+    for side in before after; do
+      "/tmp/pair-$side/mesobench" run $R --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
+        --json "$O/tps-dpd-$side-$round.json" > /dev/null 2>&1
+      "/tmp/pair-$side/mesobench" run $R --filter 'lj-liquid' --json "$O/tps-lj-$side-$round.json" > /dev/null 2>&1
+    done
+  done
+  python3 - "$O" <<'PY' | tee "$O/tps-summary.txt"
+import glob, json, os, statistics, sys
+out = sys.argv[1]
+rows = {}
+for f in sorted(glob.glob(os.path.join(out, "tps-*-*-*.json"))):
+    case, side, _ = os.path.basename(f)[4:-5].rsplit("-", 2)
+    for r in json.load(open(f))["results"]:
+        rows.setdefault((case, r["name"]), {}).setdefault(side, []).append(r["tps_median"])
+for (case, name), d in rows.items():
+    b, a = statistics.median(d.get("before", [0])), statistics.median(d.get("after", [0]))
+    print(f"{case:4} before {b:9.1f} after {a:9.1f} after/before {a / b:.4f}  {d}  {name}")
+PY
+fi
