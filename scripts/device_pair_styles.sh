@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The device check of the pair-style registry (issue 53): carried binaries of
-# the build before (.carry/before.tar.xz: mesobench) and after
-# (.carry/after.tar.xz: mesobench, kernels_test, styles_gpu_test), one H200.
+# The device check of the pair-style registry (issue 53) on one H200: the
+# source trees before and after (BEFORE, AFTER: folders) built there for
+# sm_90 (mesobench; and kernels_test, styles_gpu_test after), then
 #   PARTS=tests      kernels_test and styles_gpu_test (every GPU test);
 #   PARTS=sanitize   compute-sanitizer memcheck and racecheck (host-driven
 #                    loop, MESO_CUDA_GRAPHS=0) of the new kernels (Yukawa);
@@ -10,7 +10,8 @@
 #                    after (scripts/refactor_checkpoints.sh), compared by cmp;
 #   PARTS=speed      dpd-fluid 1M and lj-liquid 64k, before and after
 #                    interleaved, three rounds (TPS medians).
-# Usage: PARTS="..." scripts/device_pair_styles.sh <output dir>
+# Usage: BEFORE=dir AFTER=dir PARTS="..." scripts/device_pair_styles.sh <output dir>
+# (the builds stay in /tmp/pair-before, /tmp/pair-after for the next call).
 set -u
 O=$1
 mkdir -p "$O"
@@ -18,12 +19,19 @@ PARTS=" ${PARTS:-tests sanitize bitwise speed} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 stamp() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$O/status.txt"; }
 counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed"; }
+[[ -d .deps/re2 ]] && export PKG_CONFIG_PATH=$PWD/.deps/re2/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
-BEF=/tmp/pair-before AFT=/tmp/pair-after
-for side in before after; do
-  d=/tmp/pair-$side
-  [[ -x $d/mesobench ]] || { mkdir -p "$d" && tar xJf ".carry/$side.tar.xz" -C "$d"; }
-done
+BEF=/tmp/pair-before/bin AFT=/tmp/pair-after/bin
+cfg=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMESO_ENABLE_CUDA=ON -DMESO_REQUIRE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
+if [[ ! -x $AFT/styles_gpu_test || ! -x $BEF/mesobench ]]; then
+  cmake -S "$BEFORE" -B /tmp/pair-before "${cfg[@]}" > "$O/build-before.log" 2>&1
+  cmake -S "$AFTER" -B /tmp/pair-after "${cfg[@]}" > "$O/build-after.log" 2>&1
+  cmake --build /tmp/pair-before -j 6 --target mesobench >> "$O/build-before.log" 2>&1 &
+  cmake --build /tmp/pair-after -j 10 --target mesobench kernels_test styles_gpu_test >> "$O/build-after.log" 2>&1
+  stamp "build after rc=$?"
+  wait
+  stamp "build before rc=$?"
+fi
 { nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
 if part tests; then
   timeout 240 "$AFT/styles_gpu_test" --gtest_color=no > "$O/styles-gpu-test.log" 2>&1
@@ -42,7 +50,7 @@ if part sanitize; then
 fi
 if part bitwise; then
   for side in before after; do
-    scripts/refactor_checkpoints.sh "/tmp/pair-$side/mesobench" cuda "/tmp/ck-$side" 1000 > "$O/ck-$side.txt" 2>&1
+    "$(dirname "$0")/refactor_checkpoints.sh" "/tmp/pair-$side/bin/mesobench" cuda "/tmp/ck-$side" 1000 > "$O/ck-$side.txt" 2>&1
   done
   for f in /tmp/ck-before/*.h5; do
     n=$(basename "$f")
@@ -53,9 +61,9 @@ if part speed; then
   R="--backend cuda --repeats 5 --min-time 0.3 --warmup-time 0.3"
   for round in 1 2 3; do
     for side in before after; do
-      "/tmp/pair-$side/mesobench" run $R --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
+      "/tmp/pair-$side/bin/mesobench" run $R --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
         --json "$O/tps-dpd-$side-$round.json" > /dev/null 2>&1
-      "/tmp/pair-$side/mesobench" run $R --filter 'lj-liquid' --json "$O/tps-lj-$side-$round.json" > /dev/null 2>&1
+      "/tmp/pair-$side/bin/mesobench" run $R --filter 'lj-liquid' --json "$O/tps-lj-$side-$round.json" > /dev/null 2>&1
     done
   done
   python3 - "$O" <<'PY' | tee "$O/tps-summary.txt"
