@@ -101,3 +101,35 @@ write("variant_param", "every-axis",
       "noise=fp32,gather=record\nrho=4\nrc=1.2\ndt=0.01\nintegrator=vv\nseed=7\n")
 write("variant_param", "solvent", "reorder=cell,sort=25\nL=4\nrho=5\nangle=90\nrule=at\nthermostat=1\nshift=0\n")
 write("variant_param", "dppc", "\nlipids=32\nwaters=800\nreplicate=2\ngrid=0.5\nsigma=0\nupdate=10\n")
+
+write("topology", "listed-twice", "bond_type s harmonic 1 1\nangle_type a harmonic 2 90\n"
+      "bond s 0 1\nbond s 1 0\nangle a 0 1 2\nangle a 2 1 0\n")
+
+# The H5MD fuzzer's input describes a file (h5md_fuzzer.cpp): frame, frames,
+# particles, rotational, then one mutation byte per dataset (0: keep).
+write("h5md", "valid", bytes([0, 1, 6, 0]) + bytes(9) + bytes([1, 1, 1, 0, 0]))
+write("h5md", "rotational", bytes([1, 1, 4, 1]) + bytes(9) + bytes([2, 0, 0, 1, 0]))
+write("h5md", "rank-4-position", bytes([0, 0, 3, 0, 0, 0, 3, 2]) + bytes(5))
+write("h5md", "nan-edges", bytes([0, 1, 5, 0, 0, 0, 0, 7, 2, 1, 0]) + bytes(3))
+
+# The IBI fuzzer's first byte is its mode (ibi_files_fuzzer.cpp): 0-2 a g(r),
+# bond or angle target, 3-5 a pair, bond or angle table (docs/tables.md).
+g = "".join(f"{(i + 0.5) * 0.1:.6g} {0.0 if i < 8 else 1.0 + 0.5 * (i == 10):.6g}\n" for i in range(30))
+write("ibi_files", "g", b"\x00" + g.encode())
+bond = "".join(f"{0.3 + 0.05 * i:.6g} {max(0.0, 1.0 - abs(i - 8) / 8.0):.6g}\n" for i in range(17))
+write("ibi_files", "bond", b"\x01" + bond.encode())
+angle = "".join(f"{2.0 * i + 1.0:.6g} {1.0 + (i % 5):.6g}\n" for i in range(90))
+write("ibi_files", "angle", b"\x02" + angle.encode())
+write("ibi_files", "pair-table", b"\x03# pair\nIBI\nN 4 RSQ 0.5 2\n\n1 0.5 3 6\n2 1.0 1 2\n3 1.5 0.2 0.5\n"
+      b"4 2.0 0 0\n")
+write("ibi_files", "bond-table", b"\x04IBI\nN 3\n\n1 0.5 2 4\n2 0.75 0 0\n3 1.0 2 -4\n")
+write("ibi_files", "angle-table", b"\x05IBI\nN 3\n\n1 0 1 0\n2 90 0 0\n3 180 1 0\n")
+
+# Tuned tables (benchmarks/mesobench/tune.hpp), as `mesobench tune` writes them.
+entry = lambda workload, n, choice: {"device": "cpu", "workload": workload, "backend": "cpu",
+                                     "precision": "double", "N": n, "choice": choice, "tps": 120.5,
+                                     "trials": [{"settings": choice, "tps": 120.5}], "date_utc": "2026-11-28",
+                                     "git_commit": "166b1bf"}
+write("tuned_table", "dpd", json.dumps({"format": "mesobench-tune-1", "entries": [
+    entry("dpd-fluid", 8192, "sort=100,skin=0.3"), entry("lj-liquid", 5000, "skin=0.4")]}))
+write("tuned_table", "empty", json.dumps({"format": "mesobench-tune-1", "entries": []}))

@@ -16,6 +16,9 @@
 // Each subcommand and its options live in cli/<name>_command.cpp.
 #include <iostream>
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -77,6 +80,9 @@ int main(int argc, char** argv) {
     std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
     return 0;
   }
+  std::string command = "run";
+  for (const CLI::App* sub : subcommands)
+    if (*sub) command = sub->get_name();
   try {
     BackendRegistry registry;
     register_backends(registry);
@@ -86,6 +92,16 @@ int main(int argc, char** argv) {
     return default_command->run(ctx);
   } catch (const InputError& e) {
     std::cerr << "mesobench: error: " << e.what() << '\n';
+    return kExitInputError;
+  } catch (const std::bad_alloc&) {
+    // The readers and `run` name the file or the system size that did not
+    // fit; anything that still runs out of memory is named by its command.
+    std::cerr << "mesobench: error: " << command << ": out of memory (its input asks for more than this "
+              << "machine holds)\n";
+    return kExitInputError;
+  } catch (const std::length_error&) {  // a container asked for more than max_size()
+    std::cerr << "mesobench: error: " << command << ": out of memory (its input asks for more than a "
+              << "container can hold)\n";
     return kExitInputError;
   } catch (const std::exception& e) {
     std::cerr << "mesobench: failed: " << e.what() << '\n';

@@ -46,6 +46,7 @@ double median(std::vector<double> v) {
 
 // The workload's first registered case with --param overrides and N.
 BenchCase scaling_case(const std::string& workload, const std::vector<std::string>& params, uint64_t n) {
+  refuse_repeated_params(params);
   const Workload& w = find_workload(workload);
   if (const std::string why = w.decomposition_refusal(); !why.empty()) {
     std::string can;

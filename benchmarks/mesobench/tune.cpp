@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "meso/error.hpp"
+#include "meso/io/input_file.hpp"
 
 namespace meso::bench {
 namespace {
@@ -22,7 +23,8 @@ Settings parse_settings(const std::string& text) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw_input_error("a tuned choice '", text, "' is not key=value,...");
+    if (eq == std::string::npos || eq == 0)
+      throw_input_error("a tuned choice '", excerpt(text), "' is not key=value,...");
     out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
   }
   return out;
@@ -56,11 +58,15 @@ Precision precision_of(const std::string& text) { return Variant::parse("precisi
 }  // namespace
 
 TuneTable TuneTable::read(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_input_error("--tuned '", path, "' cannot be read");
+  std::ifstream in = io::open_input_file(path, "--tuned table");
+  return parse(in, path);
+}
+
+TuneTable TuneTable::parse(std::istream& in, const std::string& source) {
+  const std::string path = excerpt(source, 200);
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(in);  // one document: trailing text is an error
   } catch (const nlohmann::json::exception& e) {
     throw_input_error("--tuned '", path, "' is not JSON: ", e.what());
   }
@@ -74,10 +80,15 @@ TuneTable TuneTable::read(const std::string& path) {
       x.workload = e.at("workload").get<std::string>();
       x.backend = e.at("backend").get<std::string>();
       x.precision = precision_of(e.at("precision").get<std::string>());
+      if (!e.at("N").is_number_unsigned() || e.at("N").get<uint64_t>() == 0)
+        throw_input_error("--tuned '", path, "': an entry's N, ", excerpt(e.at("N").dump()),
+                          ", is not a particle count >= 1");
       x.n = e.at("N").get<uint64_t>();
       x.choice = e.at("choice").get<std::string>();
       parse_settings(x.choice);
       x.tps = e.value("tps", 0.0);
+      if (!std::isfinite(x.tps) || x.tps < 0.0)
+        throw_input_error("--tuned '", path, "': an entry's tps, ", x.tps, ", is not a finite rate >= 0");
       x.trials = e.value("trials", nlohmann::json::array());
       x.date_utc = e.value("date_utc", "");
       x.git_commit = e.value("git_commit", "");

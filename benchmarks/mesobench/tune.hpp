@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,8 @@ class TuneTable {
   // Reads `path` (a file `mesobench tune` wrote); throws InputError naming
   // the file and what is wrong.
   static TuneTable read(const std::string& path);
+  // The same from a stream; `source` names it in messages.
+  static TuneTable parse(std::istream& in, const std::string& source);
   nlohmann::json to_json() const;
   // The entry for this device, workload, backend and precision whose N is
   // nearest n on a log scale and within a factor of 2; null when none.

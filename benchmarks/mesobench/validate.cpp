@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "case_filter.hpp"
+#include "decimal_number.hpp"
 #include "meso/error.hpp"
 #include "meso/io/frame_sink.hpp"
 #include "meso/progress.hpp"
@@ -16,6 +17,7 @@
 #include "meso/validation/validation_case.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
+#include "workload.hpp"
 
 namespace meso::bench {
 
@@ -153,6 +155,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
   }
   // --param k=v overrides a knob of the selected cases (e.g. runs=2 to
   // smoke-test a long form); a knob none of them has is an input error.
+  refuse_repeated_params(o.params);
   for (const auto& kv : o.params) {
     const auto eq = kv.find('=');
     const std::string key = kv.substr(0, eq);
@@ -167,16 +170,10 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     if (eq == std::string::npos || !known)
       throw_input_error("--param '", kv, "' is invalid: the selected validation cases take key=value with key in {",
                         offered, "}");
-    std::size_t used = 0;
-    double v = 0.0;
-    try {
-      v = std::stod(kv.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != kv.size() - eq - 1 || !(v > 0.0))
-      throw_input_error("--param '", kv, "' is invalid: the value must be a number > 0");
-    ctx.params[key] = v;
+    const std::optional<double> v = parse_decimal(kv.substr(eq + 1));
+    if (!v || !(*v > 0.0))
+      throw_input_error("--param '", kv, "' is invalid: the value must be a decimal number > 0");
+    ctx.params[key] = *v;
   }
   print_provenance_header(collect_provenance(), ctx.backend);
   std::vector<validation::Result> results;

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "decimal_number.hpp"
 #include "memory_estimate.hpp"
 #include "tune.hpp"
 #include "meso/error.hpp"
@@ -251,14 +252,19 @@ void apply_param(BenchCase& c, const std::string& kv) {
   }
 }
 
-double parse_param_double(const std::string& key, const std::string& v) {
-  try {
-    std::size_t used = 0;
-    const double x = std::stod(v, &used);
-    if (used == v.size()) return x;
-  } catch (const std::exception&) {
+void refuse_repeated_params(const std::vector<std::string>& key_values) {
+  std::map<std::string, const std::string*> first;
+  for (const std::string& kv : key_values) {
+    const auto [at, fresh] = first.emplace(kv.substr(0, kv.find('=')), &kv);
+    if (!fresh)
+      throw_input_error("--param ", excerpt(at->first), " is given twice (", excerpt(*at->second), " and ",
+                        excerpt(kv), "): give it once");
   }
-  throw_input_error("--param ", key, "=", v, " is invalid: expected a number");
+}
+
+double parse_param_double(const std::string& key, const std::string& v) {
+  if (const auto x = parse_decimal(v)) return *x;
+  throw_input_error("--param ", key, "=", v, " is invalid: expected a finite decimal number");
 }
 
 uint64_t parse_param_uint(const std::string& key, const std::string& v) {

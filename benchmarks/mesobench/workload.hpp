@@ -209,6 +209,9 @@ const std::vector<BenchCase>& all_cases();
 // key and the workload's keys when unknown, or the value when it does not
 // parse; physical validity is checked by validate().
 void apply_param(BenchCase& c, const std::string& key_value);
+// Refuses a key given twice among the --param settings (otherwise the last
+// would silently win), naming both settings.
+void refuse_repeated_params(const std::vector<std::string>& key_values);
 // The same for key and value apart, without recording the key as given (the
 // case keeps its name): the autotuner's settings (tune.hpp).
 void set_param(BenchCase& c, const std::string& key, const std::string& value);

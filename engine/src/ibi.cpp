@@ -24,6 +24,8 @@ void shift_to_zero_at_cutoff(BinnedPotential& v) {
 
 }  // namespace
 
+double written_value(double x) { return std::fpclassify(x) == FP_SUBNORMAL ? 0.0 : x; }
+
 BinnedPotential potential_of_mean_force(const Rdf& target, double kT, double g_floor, double wall_slope) {
   const std::size_t n = target.r.size();
   if (n < 4 || target.g.size() != n) throw_input_error("potential_of_mean_force: ", n, " bins (at least 4)");
@@ -122,7 +124,8 @@ void write_ibi_table(std::ostream& out, const std::string& keyword, const Binned
     const double z = t.z_min + k * t.dz, r = std::sqrt(z);
     const double value = c[0] + d * (c[1] + d * (c[2] + d * c[3]));
     const double dv_dz = c[1] + d * (2.0 * c[2] + 3.0 * d * c[3]);
-    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, r, value, -2.0 * r * dv_dz);
+    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, r, written_value(value),
+                  written_value(-2.0 * r * dv_dz));
     out << buf;
   }
 }

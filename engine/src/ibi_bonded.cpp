@@ -197,7 +197,8 @@ void write_bonded_ibi_table(std::ostream& out, const std::string& keyword, Table
     const double x = k < t.intervals ? t.x_min + k * t.dx : t.x_max();
     // Angles in degrees on the same uniform grid, 0 and 180 exactly.
     const double shown = angle ? k * (180.0 / t.intervals) : x;
-    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, shown, t.energy(x), -t.derivative(x));
+    std::snprintf(buf, sizeof buf, "%u %.17g %.17g %.17g\n", k + 1, written_value(shown), written_value(t.energy(x)),
+                  written_value(-t.derivative(x)));
     out << buf;
   }
 }

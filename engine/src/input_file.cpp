@@ -23,7 +23,7 @@ const char* kind_of(const std::filesystem::file_status& st) {
 
 }  // namespace
 
-std::ifstream open_input_file(const std::string& path, const char* what) {
+void require_input_file(const std::string& path, const char* what) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -32,6 +32,10 @@ std::ifstream open_input_file(const std::string& path, const char* what) {
                       ec ? ec.message() : std::strerror(ENOENT));
   if (!fs::is_regular_file(st))
     throw_input_error(what, " '", excerpt(path, 200), "' is ", kind_of(st), ", not a file");
+}
+
+std::ifstream open_input_file(const std::string& path, const char* what) {
+  require_input_file(path, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_input_error("cannot read ", what, " '", excerpt(path, 200), "': ", std::strerror(errno));
   return in;

@@ -30,19 +30,30 @@ struct UnionFind {
   }
 };
 
+// The flood fill's voxels: beyond this many the grid would not fit in
+// memory (20 bytes a voxel), and --voxel should be raised.
+constexpr double kMaxVoxels = double(1 << 28);
+
 // Pairs of points closer than `link` (minimum image), each once, through a
 // periodic cell list of cells at least `link` wide (every pair when the box
-// holds fewer than three a side).
+// holds fewer than three a side). A sparse box gets wider cells: no more
+// cells than about two a point, whatever the box's edges.
 std::vector<std::pair<uint32_t, uint32_t>> close_pairs(const Box& box, const std::vector<Vec3d>& x, double link) {
   const Vec3d L = box.lengths(), lo = box.lo();
+  std::array<double, 3> per_axis{std::floor(L.x / link), std::floor(L.y / link), std::floor(L.z / link)};
+  const double most = std::max(27.0, 2.0 * double(x.size()));
+  while (per_axis[0] * per_axis[1] * per_axis[2] > most) {
+    double& widest = *std::max_element(per_axis.begin(), per_axis.end());
+    widest = std::floor(widest / 2.0);
+  }
   std::array<int, 3> n{};
   for (int a = 0; a < 3; ++a) {
-    const double len = a == 0 ? L.x : a == 1 ? L.y : L.z;
-    n[a] = std::max(1, int(std::floor(len / link)));
+    n[a] = std::max(1, int(per_axis[a]));
     if (n[a] < 3) n[a] = 1;
   }
+  // Clamped as doubles: a point far outside the box would overflow an int.
   auto coord = [&](double v, double l0, double len, int k) {
-    return std::clamp(int(std::floor((v - l0) / len * k)), 0, k - 1);
+    return int(std::clamp(std::floor((v - l0) / len * k), 0.0, double(k - 1)));
   };
   const std::size_t cells = std::size_t(n[0]) * n[1] * n[2];
   std::vector<uint32_t> head(cells, UINT32_MAX), next(x.size(), UINT32_MAX);
@@ -124,6 +135,17 @@ void MorphologyParams::validate() const {
 
 Morphology analyse_morphology(const Box& box, const ParticleData<double>& p, const MorphologyParams& m) {
   m.validate();
+  const Vec3d edges = box.lengths();
+  for (const double e : {edges.x, edges.y, edges.z})
+    if (!(std::isfinite(e) && e > 0.0)) throw_input_error("morphology: box edge ", e, " (finite, > 0)");
+  const double voxels = std::max(1.0, std::floor(edges.x / m.voxel)) * std::max(1.0, std::floor(edges.y / m.voxel)) *
+                        std::max(1.0, std::floor(edges.z / m.voxel));
+  if (voxels > kMaxVoxels)
+    throw_input_error("morphology: a box of ", edges.x, " x ", edges.y, " x ", edges.z, " holds ", voxels,
+                      " voxels of ", m.voxel, ", more than ", uint64_t(kMaxVoxels), ": raise --voxel");
+  for (std::size_t i = 0; i < p.n_local; ++i)
+    if (!(std::isfinite(p.position[i].x) && std::isfinite(p.position[i].y) && std::isfinite(p.position[i].z)))
+      throw_input_error("morphology: the position of particle ", i, " is not finite");
   Morphology out;
   out.chains = m.chains;
   // 1. Aggregates of hydrophobic beads.
@@ -177,7 +199,7 @@ Morphology analyse_morphology(const Box& box, const ParticleData<double>& p, con
   auto vox = [&](const Vec3d& r) {
     const std::array<double, 3> c{r.x - lo.x, r.y - lo.y, r.z - lo.z};
     std::array<int, 3> k;
-    for (int a = 0; a < 3; ++a) k[a] = std::clamp(int(std::floor(c[a] / w[a])), 0, nv[a] - 1);
+    for (int a = 0; a < 3; ++a) k[a] = int(std::clamp(std::floor(c[a] / w[a]), 0.0, double(nv[a] - 1)));
     return k;
   };
   auto index = [&](int x0, int y0, int z0) {

@@ -1,9 +1,13 @@
 #include "meso/topology.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "meso/error.hpp"
 #include "meso/io/input_file.hpp"
@@ -176,6 +180,11 @@ void Topology::validate(uint64_t ntags) const {
 
 Topology read_topology(std::istream& in, const std::string& source) {
   Topology t;
+  // The line of each bond by its tags in order, and of each angle by its
+  // vertex and ends in order: a bond or angle listed twice (in either
+  // direction, of any type) would add its force twice.
+  std::unordered_map<uint64_t, std::size_t> bond_line;
+  std::map<std::array<uint32_t, 3>, std::size_t> angle_line;
   std::string text;
   std::size_t line_no = 0;
   while (next_line(in, text, source, line_no + 1)) {
@@ -235,10 +244,17 @@ Topology read_topology(std::istream& in, const std::string& source) {
     } else if (key == "bond") {
       const uint32_t type = type_index(t.bond_types, r.word("type"), r, "bond_type");
       const uint32_t a = r.tag("tag a"), b = r.tag("tag b");
+      const uint64_t key = uint64_t(std::min(a, b)) << 32 | std::max(a, b);
+      if (const auto [at, fresh] = bond_line.emplace(key, line_no); !fresh)
+        r.fail("bond " + std::to_string(a) + " " + std::to_string(b) + " is listed twice (first at line " +
+               std::to_string(at->second) + ")");
       t.bonds.push_back({a, b, type});
     } else if (key == "angle") {
       const uint32_t type = type_index(t.angle_types, r.word("type"), r, "angle_type");
       const uint32_t a = r.tag("tag a"), b = r.tag("tag b"), c = r.tag("tag c");
+      if (const auto [at, fresh] = angle_line.emplace(std::array{std::min(a, c), b, std::max(a, c)}, line_no); !fresh)
+        r.fail("angle " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(c) +
+               " is listed twice (first at line " + std::to_string(at->second) + ")");
       t.angles.push_back({a, b, c, type});
     } else {
       r.fail("unknown record '" + excerpt(key) + "' (bond_type, angle_type, bond, angle)");

@@ -35,7 +35,7 @@ expect_bad "dt = 0"             run --filter 'N=8192$' --param dt=0
 expect_bad "dt = -0.01"         run --filter 'N=8192$' --param dt=-0.01
 expect_bad "box length 2.5 is too short" run --filter 'N=8192$' --param L=2.5
 expect_bad "too short"          run --filter 'N=8192$' --param N=10
-expect_bad "gamma = nan"        run --filter 'N=8192$' --param gamma=nan
+expect_bad "gamma=nan is invalid" run --filter 'N=8192$' --param gamma=nan
 expect_bad "kT = 0"             run --filter 'N=8192$' --param kT=0
 expect_bad "skin = -0.1"        run --filter 'N=8192$' --param skin=-0.1
 expect_bad "rho=abc"            run --filter 'N=8192$' --param rho=abc
@@ -110,7 +110,7 @@ expect_bad "dt = 0.1 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192
   --param kT=100
 expect_bad "dt = 0.05 is too large" run --filter 'lj-liquid' --param dt=0.05 --param kT=100
 expect_bad "dt = 10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=10
-expect_bad "dt = inf"           run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
+expect_bad "dt=inf is invalid"   run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
 # --max-n takes a particle count (CLI11 alone would wrap -1 to 2^64 - 1).
 expect_bad "value '-1' is invalid" run --filter 'N=8192$' --max-n -1
 expect_bad "value '0' is invalid" run --filter 'N=8192$' --max-n 0

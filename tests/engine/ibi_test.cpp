@@ -11,6 +11,7 @@
 
 #include "meso/error.hpp"
 #include "meso/ibi.hpp"
+#include "meso/ibi_bonded.hpp"
 #include "meso/rdf.hpp"
 
 namespace {
@@ -126,6 +127,32 @@ TEST(Ibi, WrittenTableReadsBack) {
     EXPECT_NEAR(t[0].energy(r), want.energy(r), 1e-9 * (1.0 + std::fabs(want.energy(r)))) << r;
     EXPECT_NEAR(t[0].force(r), want.force(r), 1e-8 * (1.0 + std::fabs(want.force(r)))) << r;
   }
+}
+
+// Values below 2.2e-308 are written as 0: the readers (std::stod) refuse a
+// subnormal as out of range, so a table of them was written and then refused.
+TEST(Ibi, WrittenTablesHoldNoSubnormals) {
+  EXPECT_EQ(written_value(1e-310), 0.0);
+  EXPECT_EQ(written_value(-4e-320), 0.0);
+  EXPECT_EQ(written_value(2.3e-308), 2.3e-308);  // the smallest normals stay
+  EXPECT_EQ(written_value(-1.5), -1.5);
+  BinnedPotential v;
+  for (int i = 0; i < 50; ++i) {
+    v.r.push_back(0.025 + 0.05 * i);
+    v.v.push_back(i % 2 ? 1e-310 : -3e-311);
+  }
+  std::stringstream pair;
+  write_ibi_table(pair, "S", v, 100);
+  EXPECT_EQ(pair.str().find("e-31"), std::string::npos) << pair.str();
+  EXPECT_NO_THROW(read_pair_tables(pair, "subnormal pair"));
+  BinnedPotential b = v;  // a bond potential on the same bins, and an angle one
+  std::stringstream bond;
+  write_bonded_ibi_table(bond, "S", TableKind::bond, b, 100);
+  EXPECT_NO_THROW(read_bonded_tables(bond, "subnormal bond", TableKind::bond));
+  for (std::size_t i = 0; i < b.r.size(); ++i) b.r[i] = (i + 0.5) * 3.14159265358979 / 50.0;
+  std::stringstream angle;
+  write_bonded_ibi_table(angle, "S", TableKind::angle, b, 181);
+  EXPECT_NO_THROW(read_bonded_tables(angle, "subnormal angle", TableKind::angle));
 }
 
 // A g(r) file: comments, extra columns, the bins from r = 0; refusals name

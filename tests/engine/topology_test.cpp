@@ -130,6 +130,20 @@ TEST(TopologyReader, RejectsBadRecordsWithLineAndField) {
   expect_read_error("angle_type b cosine 1 90\n", "angle kind 'cosine' is not one of harmonic, table");
 }
 
+TEST(TopologyReader, RefusesABondOrAngleListedTwice) {
+  const std::string types = "bond_type s harmonic 1 1\nbond_type t fene 30 1.5\nangle_type b harmonic 1 90\n";
+  expect_read_error(types + "bond s 0 1\nbond s 0 1\n", "test.top:5: bond 0 1 is listed twice (first at line 4)");
+  // Either direction, any type: the pair's force would be added twice.
+  expect_read_error(types + "bond s 0 1\nbond s 1 2\nbond t 1 0\n",
+                    "test.top:6: bond 1 0 is listed twice (first at line 4)");
+  expect_read_error(types + "angle b 0 1 2\nangle b 2 1 0\n",
+                    "test.top:5: angle 2 1 0 is listed twice (first at line 4)");
+  // Other bonds of the same tags, and angles of another vertex, are not.
+  const Topology t = read(types + "bond s 0 1\nbond s 0 2\nangle b 0 1 2\nangle b 1 0 2\nangle b 0 2 1\n");
+  EXPECT_EQ(t.bonds.size(), 2u);
+  EXPECT_EQ(t.angles.size(), 3u);
+}
+
 TEST(TopologyReader, MissingFileIsNamed) {
   const std::string msg = error_of([] { read_topology_file("/nonexistent/x.top"); });
   EXPECT_NE(msg.find("cannot read topology file '/nonexistent/x.top': No such file"), std::string::npos) << msg;

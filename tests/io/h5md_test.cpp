@@ -12,6 +12,11 @@
 
 #include "meso/error.hpp"
 #include "meso/io/h5md.hpp"
+#ifdef MESO_TEST_HDF5
+#include <sys/stat.h>
+
+#include "support/h5_layout.hpp"
+#endif
 
 namespace meso::io {
 namespace {
@@ -181,6 +186,104 @@ TEST(H5md, UnwritablePathIsAnInputError) {
   if (!h5md_available()) GTEST_SKIP() << "built without HDF5";
   EXPECT_THROW(H5mdWriter("/nonexistent-dir/x.h5", 3, Box(1.0), {}), InputError);
 }
+
+#ifdef MESO_TEST_HDF5
+
+// The message of the InputError read_h5md_frame(path, frame) throws; a test
+// failure when it reads the file or throws anything else.
+std::string refusal(const std::string& path, std::size_t frame = 0) {
+  try {
+    read_h5md_frame(path, frame);
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not an InputError: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << path << " was read";
+  return "";
+}
+
+// The layout of a 2-frame trajectory of 5 particles with one dataset
+// replaced; the file's refusal must name the file and contain `needle`.
+void expect_layout_refused(testing::H5Dataset replaced, const std::string& needle) {
+  const std::string path = temp_file("layout.h5");
+  std::vector<testing::H5Dataset> sets{replaced};  // the first of a path wins
+  for (auto& s : testing::h5md_layout(2, 5, 10.0)) sets.push_back(s);
+  testing::write_h5_layout(path, sets);
+  const std::string msg = refusal(path);
+  EXPECT_NE(msg.find("H5MD file '" + path + "': "), std::string::npos) << msg;
+  EXPECT_NE(msg.find(needle), std::string::npos) << "wanted: " << needle << "\nmessage: " << msg;
+  std::remove(path.c_str());
+}
+
+const std::string kAll = "/particles/trajectory/";
+
+TEST(H5mdReader, ReadsTheTestLayout) {
+  const std::string path = temp_file("layout-ok.h5");
+  testing::write_h5_layout(path, testing::h5md_layout(2, 5, 10.0));
+  const H5mdData d = read_h5md_frame(path, 1);
+  EXPECT_EQ(d.step, (std::vector<int64_t>{0, 10}));
+  EXPECT_EQ(d.position.size(), 5u);
+  EXPECT_EQ(d.edges.x, 10.0);
+  EXPECT_EQ(d.species[0], 1);  // 0, 1 repeated over both frames' 10 particles
+  EXPECT_EQ(d.species[1], 0);
+  std::remove(path.c_str());
+}
+
+TEST(H5mdReader, RefusesDatasetsOfTheWrongRankOrShape) {
+  // Rank 4 overran a 3-element extent buffer (a crash) before it was checked.
+  expect_layout_refused({kAll + "position/value", {2, 5, 3, 2}, false, {1.0}},
+                        "position/value has shape (2, 5, 3, 2), not (frames, N, 3)");
+  expect_layout_refused({kAll + "position/value", {2, 5}, false, {1.0}}, "has shape (2, 5), not (frames, N, 3)");
+  expect_layout_refused({kAll + "velocity/value", {2, 4, 3}, false, {1.0}},
+                        "velocity/value has shape (2, 4, 3), not (frames, N, 3) as position");
+  expect_layout_refused({kAll + "species/value", {2, 5, 1}, true, {0}}, "species/value has shape (2, 5, 1)");
+  expect_layout_refused({kAll + "box/edges/value", {3}, false, {10.0}}, "box/edges/value has shape (3), not");
+  expect_layout_refused({kAll + "position/step", {3}, true, {0}}, "position/step has shape (3), not (frames)");
+  expect_layout_refused({kAll + "position/time", {2, 1}, false, {0}}, "position/time has shape (2, 1)");
+  expect_layout_refused({kAll + "image/value", {2, 5, 3}, false, {0.5}}, "image/value does not hold integers");
+  expect_layout_refused({kAll + "position/value", {}, false, {}, true}, "position/value is not a dataset");
+}
+
+TEST(H5mdReader, RefusesBoxEdgesAndPositionsItCannotUse) {
+  for (const double edge : {0.0, -5.0, 1e300, std::nan(""), HUGE_VAL})
+    expect_layout_refused({kAll + "box/edges/value", {2, 3}, false, {10.0, edge, 10.0}}, "box edge y = ");
+  expect_layout_refused({kAll + "position/value", {2, 5, 3}, false, {1.0, 2.0, std::nan(""), 3.0}},
+                        "the position of particle 0 in frame 0 is not finite");
+  expect_layout_refused({kAll + "species/value", {2, 5}, true, {0, -1}}, "particle 1 in frame 0 has species -1");
+}
+
+TEST(H5mdReader, RefusesFilesThatAreNoTrajectory) {
+  const std::string path = temp_file("foreign.h5");
+  testing::write_h5_layout(path, {{"/data", {4}, false, {1.0}}});
+  EXPECT_NE(refusal(path).find("no dataset /particles/trajectory/position/value"), std::string::npos);
+  { std::FILE* f = std::fopen(path.c_str(), "w"); std::fclose(f); }
+  EXPECT_NE(refusal(path).find("H5MD file '" + path + "': the file is empty"), std::string::npos);
+  { std::FILE* f = std::fopen(path.c_str(), "w"); std::fputs("x y z\n", f); std::fclose(f); }
+  EXPECT_NE(refusal(path).find("not an HDF5 file"), std::string::npos);
+  std::remove(path.c_str());
+  EXPECT_NE(refusal(path).find("cannot read H5MD file '" + path + "'"), std::string::npos);
+  // A frame past the end is named, not read.
+  testing::write_h5_layout(path, testing::h5md_layout(2, 5, 10.0));
+  EXPECT_NE(refusal(path, 2).find("frame 2 does not exist (2 frames)"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(H5mdReader, RefusesAFifoWithoutOpeningIt) {
+  // Opening a FIFO for reading blocks until a writer comes: it hung.
+  const std::string path = temp_file("fifo.h5");
+  std::remove(path.c_str());
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  EXPECT_NE(refusal(path).find("H5MD file '" + path + "' is a FIFO, not a file"), std::string::npos);
+  std::remove(path.c_str());
+  const std::string dir = temp_file("dir.h5");
+  fs::create_directory(dir);
+  EXPECT_NE(refusal(dir).find("is a directory, not a file"), std::string::npos);
+  fs::remove(dir);
+}
+
+#endif  // MESO_TEST_HDF5
 
 }  // namespace
 }  // namespace meso::io

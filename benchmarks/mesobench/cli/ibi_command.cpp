@@ -18,6 +18,7 @@
 #include "../output_paths.hpp"
 #include "../progress_line.hpp"
 #include "../report.hpp"
+#include "../workload.hpp"
 #include "command.hpp"
 #include "ibi_options.hpp"
 #include "meso/error.hpp"
@@ -49,8 +50,7 @@ class IbiCommand final : public Command {
     c->add_option("--rho", o_.rho, "Number density of the fluid")->required()->check(kFinite)->check(
         CLI::Range(1e-6, 100.0));
     c->add_option("--kT", o_.kT, "Temperature (default 1)")->check(kFinite)->check(CLI::Range(1e-6, 1e6));
-    n_opt_ = c->add_option("--n", o_.n, "Particles of the fluid (default 2000)")
-                 ->check(CLI::Range(uint64_t{10}, uint64_t{1} << 22));
+    n_opt_ = c->add_option("--n", o_.n, "Particles of the fluid (default 2000)")->check(count_in(10, uint64_t{1} << 22));
     c->add_option("--bond-target", o_.bond_target, "A melt's bond lengths: lines 'r P' (docs/tables.md)")
         ->check(CLI::ExistingFile);
     c->add_option("--angle-target", o_.angle_target, "A melt's angles: lines 'theta_degrees P'")
@@ -60,27 +60,27 @@ class IbiCommand final : public Command {
             ->check(kFileName),
         c->add_option("--angle-output", o_.angle_output, "The melt's angle table (LAMMPS's angle_style table)")
             ->check(kFileName),
-        c->add_option("--chains", o_.chains, "Chains of the melt (default 100)")
-            ->check(CLI::Range(uint32_t{1}, uint32_t{1} << 22)),
+        c->add_option("--chains", o_.chains, "Chains of the melt (default 100)")->check(count_in(1, 1u << 22)),
         c->add_option("--chain-length", o_.chain_length, "Beads a chain of the melt (default 10)")
-            ->check(CLI::Range(uint32_t{3}, uint32_t{1} << 20))};
+            ->check(count_in(3, 1u << 20))};
     c->add_option("--iterations", o_.iterations, "IBI corrections (default 5; one more run measures the last)")
-        ->check(CLI::Range(0, 1000));
+        ->check(count_in(0, 1000));
     alpha_opt_ = c->add_option("--alpha", o_.alpha,
                                "Fraction of kT ln(g / g_target) a step (default 1; a melt: 0.5)")
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 1.0));
-    c->add_option("--equilibrate", o_.equilibrate, "Steps before sampling, each iteration (default 2000)");
+    c->add_option("--equilibrate", o_.equilibrate, "Steps before sampling, each iteration (default 2000)")
+        ->check(count_in(0, 1000000000));
     c->add_option("--samples", o_.samples, "Configurations averaged into g(r) (default 200)")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000}));
-    c->add_option("--every", o_.every, "Steps between samples (default 20)")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000}));
+        ->check(count_in(1, 1000000));
+    c->add_option("--every", o_.every, "Steps between samples (default 20)")->check(count_in(1, 1000000));
     c->add_option("--dt", o_.dt, "Time step (default 0.005)")->check(kFinite)->check(CLI::Range(1e-6, 1.0));
     c->add_option("--gamma", o_.gamma, "Langevin friction (default 1)")->check(kFinite)->check(CLI::Range(1e-6, 1e6));
-    c->add_option("--seed", o_.seed, "Seed of positions, velocities and noise (default 1)");
+    c->add_option("--seed", o_.seed, "Seed of positions, velocities and noise (default 1)")
+        ->check(count_in(0, UINT32_MAX));
     c->add_option("--keyword", o_.keyword, "The table's keyword (default IBI)");
     c->add_option("--points", o_.points, "Table points on the r^2 grid in the runs (default 1000)")
-        ->check(CLI::Range(uint32_t{4}, uint32_t{10000000}));
+        ->check(count_in(4, 10000000));
     c->add_option("--json", o_.json, "Every iteration's g(r), V(r) and difference, with provenance")
         ->check(kFileName);
     add_backend_variant_options(c);
@@ -91,6 +91,7 @@ class IbiCommand final : public Command {
   int run(const CommandContext& ctx) override {
     o_.n_given = n_opt_->count() > 0;
     o_.alpha_given = alpha_opt_->count() > 0;
+    check_ibi_run(o_, !o_.melt_targets.empty() || !o_.bond_target.empty() || !o_.angle_target.empty());
     if (!o_.melt_targets.empty()) return write_melt_targets(o_, progress_, ctx);
     if (o_.target.empty() || o_.output.empty()) throw_input_error("ibi needs --target and -o (or --melt-targets)");
     if (!o_.bond_target.empty() || !o_.angle_target.empty()) return run_ibi_melt(o_, progress_, ctx);
@@ -144,17 +145,19 @@ class IbiCommand final : public Command {
       iterations.push_back({{"iteration", it}, {"difference", d}, {"g", g.g}, {"v", v.v}});
       if (it < o_.iterations) ibi_update(v, g, target, o_.kT, o_.alpha);
     }
-    // The table of the last potential (the one the last run measured),
-    // written whole, then read back as any run would read it.
+    // The table of the last potential (the one the last run measured), read
+    // back as any run would read it before anything is written: a table the
+    // reader refuses is never left behind.
     std::ostringstream table;
     table << "# mesobench ibi: " << o_.iterations << " iterations from " << o_.target << " (rho " << o_.rho
           << ", kT " << o_.kT << "); last |g - g_target| / g_target = "
           << iterations.back()["difference"].get<double>() << "\n";
     write_ibi_table(table, o_.keyword, v, o_.points);
-    io::write_file_durably(o_.output, table.str());
-    read_pair_table_file(o_.output, o_.keyword);
+    std::istringstream written(table.str());
+    read_pair_tables(written, o_.output);
+    nlohmann::json doc;
     if (!o_.json.empty()) {
-      nlohmann::json doc = result_document("ibi", prov);
+      doc = result_document("ibi", prov);
       doc["target"] = o_.target;
       doc["table"] = o_.output;
       doc["backend"] = backend;
@@ -165,8 +168,9 @@ class IbiCommand final : public Command {
       doc["r"] = target.r;
       doc["g_target"] = target.g;
       doc["iterations"] = iterations;
-      write_json_atomically(o_.json, doc);
     }
+    io::write_file_durably(o_.output, table.str());
+    if (!o_.json.empty()) write_json_atomically(o_.json, doc);
     std::cout << "\nwrote " << o_.output << (o_.json.empty() ? "" : "\nwrote " + o_.json) << '\n';
     return 0;
   }
@@ -186,6 +190,15 @@ class IbiCommand final : public Command {
 };
 
 }  // namespace
+
+void check_ibi_run(const IbiOptions& o, bool melt) {
+  const RunParams rp = ibi_langevin(o);
+  rp.validate();
+  check_step_length(o.dt, o.kT, 1.0, 0.5 * rp.skin, "half the neighbor-list skin");
+  // table-melt's rho range (workloads/table_melt.cpp)
+  if (melt && !(o.rho >= 0.01 && o.rho <= 10.0))
+    throw_input_error("--rho ", o.rho, " is outside 0.01 .. 10, the densities table-melt runs a melt's tables at");
+}
 
 std::unique_ptr<Command> make_ibi_command() { return std::make_unique<IbiCommand>(); }
 

@@ -49,7 +49,7 @@ void write_columns(const std::string& path, const std::string& head, const std::
   out << head;
   char buf[80];
   for (std::size_t i = 0; i < x.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%.17g %.17g\n", x[i] * x_scale, y[i] * y_scale);
+    std::snprintf(buf, sizeof buf, "%.17g %.17g\n", written_value(x[i] * x_scale), written_value(y[i] * y_scale));
     out << buf;
   }
   io::write_file_durably(path, out.str());
@@ -203,7 +203,8 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
     if (it < o.iterations) ibi_update(v, got, target, o.kT, alpha);
   }
   // The tables of the last potentials (those the last run measured), each
-  // written whole and read back as a run would read it.
+  // read back as a run would read it before any is written: a table the
+  // readers refuse is never left behind, nor one of three.
   std::ostringstream pair, bond, angle;
   char head[200];
   std::snprintf(head, sizeof head, "# mesobench ibi: a melt of %u x %u at rho %g, kT %g; %d iterations\n", o.chains,
@@ -214,14 +215,15 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
   write_bonded_ibi_table(bond, o.keyword, TableKind::bond, v.bond, o.points);
   angle << head;
   write_bonded_ibi_table(angle, o.keyword, TableKind::angle, v.angle, o.points);
-  io::write_file_durably(o.output, pair.str());
-  io::write_file_durably(o.bond_output, bond.str());
-  io::write_file_durably(o.angle_output, angle.str());
-  read_pair_table_file(o.output, o.keyword);
-  read_bonded_table_file(o.bond_output, o.keyword, TableKind::bond);
-  read_bonded_table_file(o.angle_output, o.keyword, TableKind::angle);
+  {
+    std::istringstream p(pair.str()), b(bond.str()), a(angle.str());
+    read_pair_tables(p, o.output);
+    read_bonded_tables(b, o.bond_output, TableKind::bond);
+    read_bonded_tables(a, o.angle_output, TableKind::angle);
+  }
+  nlohmann::json doc;
   if (!o.json.empty()) {
-    nlohmann::json doc = result_document("ibi", prov);
+    doc = result_document("ibi", prov);
     doc["target"] = o.target;
     doc["table"] = o.output;
     doc["backend"] = backend;
@@ -238,8 +240,11 @@ int run_ibi_melt(const IbiOptions& o, const ProgressOptions& progress_options, c
                    {"bond", distribution_json(target.bond, 1.0)},
                    {"angle", distribution_json(target.angle, 180.0 / std::numbers::pi)}};
     doc["iterations"] = iterations;
-    write_json_atomically(o.json, doc);
   }
+  io::write_file_durably(o.output, pair.str());
+  io::write_file_durably(o.bond_output, bond.str());
+  io::write_file_durably(o.angle_output, angle.str());
+  if (!o.json.empty()) write_json_atomically(o.json, doc);
   std::cout << "\nwrote " << o.output << "\nwrote " << o.bond_output << "\nwrote " << o.angle_output
             << (o.json.empty() ? "" : "\nwrote " + o.json) << '\n';
   return 0;

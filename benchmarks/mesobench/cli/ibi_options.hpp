@@ -37,6 +37,12 @@ inline RunParams ibi_langevin(const IbiOptions& o) {
   return rp;
 }
 
+// The checks `mesobench run` applies to the same runs, before anything is
+// read or written: the run parameters, the time step against half the
+// neighbor list's skin at the thermal speed (workload.hpp), and for a melt
+// the density range of table-melt, the workload that runs its tables.
+void check_ibi_run(const IbiOptions& o, bool melt);
+
 // --melt-targets PREFIX: the analytic melt's g(r), bond and angle
 // distributions written as PREFIX.g.txt, .bond.txt, .angle.txt.
 int write_melt_targets(const IbiOptions& o, const ProgressOptions& progress, const CommandContext& ctx);

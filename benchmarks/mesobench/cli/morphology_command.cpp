@@ -27,15 +27,18 @@ class MorphologyCommand final : public Command {
         ->check(CLI::ExistingFile);
     m->add_option("--json", json_, "Write every frame's aggregates to this file")->check(kFileName);
     m->add_option("--concentration", concentration_, "Fraction of the beads in chains (dpd-vesicle's c)")
+        ->check(kFinite)
         ->check(CLI::Range(0.0, 1.0));
     m->add_option("--chain-length", p_.chain_length, "Beads a chain (tags: chains first)")
-        ->check(CLI::Range(1u, 100000u));
-    m->add_option("--hydrophobic", p_.hydrophobic_type, "Species of the aggregating beads (B: 1)");
-    m->add_option("--solvent", p_.solvent_type, "Species of the solvent (S: 2)");
+        ->check(count_in(1, 100000));
+    m->add_option("--hydrophobic", p_.hydrophobic_type, "Species of the aggregating beads (B: 1)")
+        ->check(count_in(0, INT32_MAX));
+    m->add_option("--solvent", p_.solvent_type, "Species of the solvent (S: 2)")->check(count_in(0, INT32_MAX));
     m->add_option("--link", p_.link, "Hydrophobic beads closer than this are one aggregate (r_c)")
+        ->check(kFinite)
         ->check(CLI::PositiveNumber);
-    m->add_option("--min-beads", p_.min_beads, "Smaller clusters are free chains");
-    m->add_option("--voxel", p_.voxel, "Voxel edge of the flood fill")->check(CLI::PositiveNumber);
+    m->add_option("--min-beads", p_.min_beads, "Smaller clusters are free chains")->check(count_in(1, UINT32_MAX));
+    m->add_option("--voxel", p_.voxel, "Voxel edge of the flood fill")->check(kFinite)->check(CLI::PositiveNumber);
     m->add_flag("--dilate", p_.dilate, "Mark the 26 neighbours of a hydrophobic bead's voxel too");
     m->add_option("--beads-csv", beads_,
                   "Write the last frame's hydrophobic beads to this CSV file (pictures)")

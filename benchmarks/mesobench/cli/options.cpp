@@ -4,6 +4,7 @@
 #include <map>
 
 #include "../case_filter.hpp"
+#include "../decimal_number.hpp"
 #include "meso/error.hpp"
 #include "meso/validation/validation_case.hpp"
 
@@ -24,15 +25,20 @@ const CLI::Validator kParticleCount(
 
 const CLI::Validator kFinite(
     [](std::string& v) -> std::string {
-      try {
-        std::size_t used = 0;
-        const double x = std::stod(v, &used);
-        if (used == v.size() && std::isfinite(x)) return "";
-      } catch (const std::exception&) {
-      }
-      return "value '" + v + "' is invalid: it must be a finite number";
+      return parse_decimal(v) ? "" : "value '" + excerpt(v) + "' is invalid: it must be a finite decimal number";
     },
     "finite");
+
+CLI::Validator count_in(uint64_t lo, uint64_t hi) {
+  return {[lo, hi](std::string& v) -> std::string {
+            const std::optional<uint64_t> x = parse_decimal_count(v);
+            return x && *x >= lo && *x <= hi
+                       ? ""
+                       : "value '" + excerpt(v) + "' is invalid: it must be a whole number from " +
+                             std::to_string(lo) + " to " + std::to_string(hi) + " in decimal digits";
+          },
+          "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]"};
+}
 
 const CLI::Validator kFileName(
     [](std::string& v) -> std::string { return v.empty() ? "value '' is invalid: give a file name" : ""; },
@@ -63,6 +69,7 @@ void add_progress_options(CLI::App* app, ProgressOptions& o) {
 
 Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bool for_listing) {
   Selection s;
+  refuse_repeated_params(o.params);
   Variant::parse(o.variant);  // a bad --variant is refused before anything else
   s.backend = reg.resolve(o.backend);
   // Creating the backend validates name and variant before anything runs;

@@ -16,8 +16,12 @@ namespace meso::bench {
 
 // A particle count >= 1 (CLI11 would wrap "-1" into 2^64 - 1).
 extern const CLI::Validator kParticleCount;
-// A finite number (CLI::Range lets "nan" through).
+// A finite decimal number (CLI::Range lets "nan" through, and CLI11 and
+// std::stod read "0x10" as 16).
 extern const CLI::Validator kFinite;
+// A whole number from lo to hi written in decimal digits alone: CLI11 would
+// wrap "-1" into 2^64 - 1 for an unsigned option, and read "0x10" as 16.
+CLI::Validator count_in(uint64_t lo, uint64_t hi);
 // A non-empty file name: an output given as '' would otherwise read as "not given".
 extern const CLI::Validator kFileName;
 

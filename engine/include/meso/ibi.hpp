@@ -70,4 +70,10 @@ std::vector<double> ibi_forces(const BinnedPotential& v);
 void write_ibi_table(std::ostream& out, const std::string& keyword, const BinnedPotential& v, uint32_t points,
                      double r_in = 0.0);
 
+// A value as the tables and distributions above are written: a subnormal
+// (magnitude below 2.2e-308) as 0. The readers take numbers through
+// std::stod, which refuses a subnormal as out of range, and a potential, a
+// force or a probability that small is 0 in every sum it enters.
+double written_value(double x);
+
 }  // namespace meso

@@ -139,6 +139,11 @@ void register_cpu_backend(BackendRegistry& registry) {
         if (v.reorder != ReorderKind::none && v.reorder != ReorderKind::cell)
           throw_input_error("variant reorder=", to_string(v.reorder),
                             " is not provided by the cpu backend: allowed values there are none, cell");
+        // As on the cuda backend (docs/cli.md): the fp32 noise is for fp32
+        // storage, so the combination is refused, not silently ignored.
+        if (v.noise == NoiseKind::fp32 && v.precision == Precision::double_)
+          throw_input_error("variant noise=fp32 is for fp32 storage: use it with precision=single "
+                            "(precision=double keeps the fp64 noise of its 1e-12 gate)");
         if (v.precision == Precision::double_) return std::make_unique<CpuBackend<double>>(v);
         if (v.precision == Precision::single) return std::make_unique<CpuBackend<float>>(v);
         throw_input_error("variant precision=", to_string(v.precision),

@@ -14,4 +14,8 @@ namespace meso::io {
 // device, ...), not a file" when it is not a regular file.
 std::ifstream open_input_file(const std::string& path, const char* what);
 
+// The same checks without opening: for readers that open the file through a
+// library of their own (HDF5), which would otherwise block on a FIFO.
+void require_input_file(const std::string& path, const char* what);
+
 }  // namespace meso::io
