@@ -125,4 +125,9 @@ Result run_dpd_temperature(const Context& ctx) {
   return r;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "dpd-temperature",
+    .source = "Groot & Warren, J. Chem. Phys. 107, 4423 (1997): DPD fluid rho = 3, a = 25, gamma = 4.5, kT = 1",
+    .run = run_dpd_temperature});
+
 }  // namespace meso::validation

@@ -251,4 +251,15 @@ Result run_dppc_density(const Context& ctx) {
   return r;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "dppc-density",
+    .source = "Zhu et al. (GALAMOST), J. Comput. Chem. 34, 2197 (2013), MD-SCF validation; HylleraasMD DPPC "
+              "example parameters (docs/reference.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm "
+              "at 323 K",
+    .run = run_dppc_density,
+    .knobs = {"equilibrate: equilibration (ps)", "production: averaging time (ps)",
+              "update: steps between field updates", "compare: 0 skips the CPU comparison run of a GPU backend",
+              "shift: 0 keeps the grid fixed"},
+    .units = DppcUnits::trajectory_units()});
+
 }  // namespace meso::validation

@@ -138,4 +138,14 @@ Result run_ibi_melt(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "ibi-melt",
+    .source = "Reith, Puetz & Mueller-Plathe, J. Comput. Chem. 24, 1624 (2003); GALAMOST's numerical "
+              "potentials (Zhu et al., J. Comput. Chem. 34, 2197 (2013)): IBI of a bead-spring melt's pair, "
+              "bond and angle potentials recovers its distributions",
+    .run = run_ibi_melt,
+    .knobs = {"chains: chains of 10 beads", "samples: configurations a run", "equilibrate: steps before sampling",
+              "iterations: IBI corrections", "alpha: fraction of each correction",
+              "pair_floor: g above which the pair potential is corrected"}});
+
 }  // namespace meso::validation

@@ -156,4 +156,14 @@ Result run_janus_assembly(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "janus-assembly",
+    .source = "GALAMOST's soft triblock Janus particles (Zhu et al., J. Comput. Chem. 34, 2197 (2013)): "
+              "a^R = 396, a^A = 132, theta_m = 65 deg, nu = 0.5, rho = 3, kT = 1, leapfrog with Berendsen; the "
+              "patch axes align and the patches face as in the model's ordered columnar and body-centred "
+              "tetragonal phases",
+    .run = run_janus_assembly,
+    .knobs = {"L: box edge", "time: run time per seed", "runs: independent seeds", "dt: time step (0.005)",
+              "langevin: 1 for Langevin (gamma 4.5, gamma_r 1) instead of the leapfrog"}});
+
 }  // namespace meso::validation

@@ -185,4 +185,13 @@ Result run_living_polymerization(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "living-polymerization",
+    .source = "GALAMOST stochastic chain growth (Liu et al.): living polymerization, all initiators active "
+              "from t = 0, constant reaction probability: Poisson chain growth (dispersity 1 + 1/DP) and the "
+              "rate equation",
+    .run = run_living_polymerization,
+    .knobs = {"initiators: active ends per run (20 monomers each)", "runs: independent runs",
+              "P: reaction probability per attempt", "period: steps between attempts", "dt: time step"}});
+
 }  // namespace meso::validation

@@ -13,6 +13,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "meso/error.hpp"
 #include "meso/gay_berne_liquid.hpp"
@@ -370,7 +371,34 @@ Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data) {
   return res;
 }
 
-Result run_nve_drift_rigid(const Context& ctx) { return run_case(ctx, Model::gay_berne); }
-Result run_nve_drift_rigid_ssd(const Context& ctx) { return run_case(ctx, Model::ssd); }
+namespace {
+
+// Both models run one protocol, gated alike: knobs, shards and resumable
+// repeats (water has its switches' knobs too).
+Case nve_drift_rigid_case(Model model) {
+  const bool ssd = model == Model::ssd;
+  std::vector<std::string> knobs = {"runs: independent runs", "long_steps: NVE steps of the drift run",
+                                    ssd ? "N: molecules" : "N: ellipsoids", "dt_factor: dt over the model's"};
+  if (ssd)
+    knobs.insert(knobs.end(),
+                 {"switch_order: the switches' polynomial, 5 (quintic, the gate's) or 3 (cubic, as published)",
+                  "switch_scale: a factor (0, 1] on the switches' widths"});
+  return {.name = ssd ? "nve-drift-rigid-ssd" : "nve-drift-rigid",
+          .source = std::string("Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 "
+                                "(protocol and bound); Miller et al., J. Chem. Phys. 116, 8649 (2002) "
+                                "(NO_SQUISH): ") +
+                    (ssd ? "SSD/RF water (Fennell & Gezelter, J. Chem. Phys. 120, 9175 (2004)), "
+                           "0.997 g/cm^3, 298 K, dt = 2 fs"
+                         : "Gay-Berne GB(3, 5, 2, 1) liquid, rho = 0.30, kT = 2"),
+          .run = [model](const Context& ctx) { return run_case(ctx, model); },
+          .knobs = std::move(knobs),
+          .analyse = analyse_nve_drift_rigid,
+          .resumable = true};
+}
+
+}  // namespace
+
+MESO_REGISTER_VALIDATION_CASE(nve_drift_rigid_case(Model::gay_berne));
+MESO_REGISTER_VALIDATION_CASE(nve_drift_rigid_case(Model::ssd));
 
 }  // namespace meso::validation

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 #include <cmath>
+#include <string>
 
 #include "meso/error.hpp"
 #include "meso/init.hpp"
@@ -378,19 +379,24 @@ Result analyse_nve_drift(const Context&, physics::LjMode mode, const nlohmann::j
   return res;
 }
 
+// Both cutoff modes run one protocol: the same knobs, shards and resumable
+// repeats.
+Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) {
+  return {.name = name,
+          .source = std::string("Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, "
+                                "Table 2: LJ N = 5000, rho = 0.4, r_cut = 2.5, ") +
+                    cutoff,
+          .run = [mode](const Context& ctx) { return run_nve_drift(ctx, mode); },
+          .knobs = {"runs: independent runs", "thermalize: Nose-Hoover steps before NVE",
+                    "long_steps: NVE steps of the drift run"},
+          .analyse = [mode](const Context& ctx,
+                            const nlohmann::json& data) { return analyse_nve_drift(ctx, mode, data); },
+          .resumable = true};
+}
+
 }  // namespace
 
-Result analyse_nve_drift_shift(const Context& ctx, const nlohmann::json& data) {
-  return analyse_nve_drift(ctx, physics::LjMode::shift, data);
-}
-Result analyse_nve_drift_xplor(const Context& ctx, const nlohmann::json& data) {
-  return analyse_nve_drift(ctx, physics::LjMode::xplor, data);
-}
-Result run_nve_drift_shift(const Context& ctx) {
-  return run_nve_drift(ctx, physics::LjMode::shift);
-}
-Result run_nve_drift_xplor(const Context& ctx) {
-  return run_nve_drift(ctx, physics::LjMode::xplor);
-}
+MESO_REGISTER_VALIDATION_CASE(nve_drift_case(physics::LjMode::shift, "nve-drift-shift", "shifted"));
+MESO_REGISTER_VALIDATION_CASE(nve_drift_case(physics::LjMode::xplor, "nve-drift-xplor", "XPLOR r_on = 1.5"));
 
 }  // namespace meso::validation

@@ -272,4 +272,14 @@ Result analyse_poiseuille_transient(const Context&, const nlohmann::json& data) 
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "poiseuille-transient",
+    .source = "Tang & Karniadakis, CPC 185, 2809 (2014) sec. 4.2 Eq. 10; Sigalotti et al., JCP 191, 622 "
+              "(2003): start-up of double Poiseuille flow, rho = 5, a = 15, sigma = 3, kT = 1",
+    .run = run_poiseuille_transient,
+    .knobs = {"runs: transient repeats", "max_time: last published time profiled (long-form units)",
+              "steady_runs: runs of the steady viscosity measurement",
+              "steady_production: averaging time per steady run"},
+    .analyse = analyse_poiseuille_transient});
+
 }  // namespace meso::validation

@@ -68,4 +68,11 @@ Result run_poiseuille_viscosity(const Context& ctx) {
   return r;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "poiseuille-viscosity",
+    .source = "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
+              "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",
+    .run = run_poiseuille_viscosity,
+    .knobs = {"runs: independent runs", "production: averaging time per run", "equilibration: time from rest"}});
+
 }  // namespace meso::validation

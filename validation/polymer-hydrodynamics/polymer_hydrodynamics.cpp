@@ -147,4 +147,14 @@ Result run_polymer_hydrodynamics(const Context& ctx) {
   return analyse_polymer_hydrodynamics(ctx, data);
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "polymer-hydrodynamics",
+    .source = "Howard et al., CPC 230, 10 (2018) sec. 4.3; Huang et al., Macromolecules 43, 10107 (2010); "
+              "Duenweg & Kremer, J. Chem. Phys. 99, 6983 (1993): R_g ~ N^0.588, D ~ N^-0.59 (Zimm), "
+              "N^-1 (Rouse)",
+    .run = run_polymer_hydrodynamics,
+    .knobs = {"chains: factor on every run's chain count", "time: production time per run",
+              "equilibration: equilibration time per run"},
+    .analyse = analyse_polymer_hydrodynamics});
+
 }  // namespace meso::validation

@@ -108,4 +108,11 @@ Result run_rotational_equipartition(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "rotational-equipartition",
+    .source = "equipartition of kinetic energy: T_rot = T_trans = kT; Gay-Berne GB(3, 5, 2, 1) liquid, "
+              "rho = 0.30, kT = 2, Langevin then NVE",
+    .run = run_rotational_equipartition,
+    .knobs = {"sample: steps sampled under Langevin and again in NVE"}});
+
 }  // namespace meso::validation

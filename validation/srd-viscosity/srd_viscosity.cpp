@@ -105,4 +105,13 @@ Result run_srd_viscosity(const Context& ctx) {
   return r;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "srd-viscosity",
+    .source = "Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388 (2003); Gompper, Ihle, Kroll & "
+              "Winkler, Adv. Polym. Sci. 221, 1 (2009): SRD kinetic theory with random shift; reverse "
+              "Poiseuille flow of the benchmark solvent (alpha = 130 deg, dt_c = 0.1, rho = 10, cell thermostat)",
+    .run = run_srd_viscosity,
+    .knobs = {"runs: independent runs", "production: averaging time per run", "equilibration: time from rest",
+              "cross: box edge across the gradient (y, z) in cells"}});
+
 }  // namespace meso::validation

@@ -234,4 +234,12 @@ Result run_ssd_water(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "ssd-water",
+    .source = "Fennell & Gezelter, J. Chem. Phys. 120, 9175 (2004): SSD/RF at 0.997 g/cm^3 and 298 K, the "
+              "O-O coordination number n_C = 4.4 and D = 2.32(6) x 10^-5 cm^2/s",
+    .run = run_ssd_water,
+    .knobs = {"N: molecules", "equilibrate: Langevin time before sampling, ps", "sample: NVE time sampled, ps",
+              "blocks: blocks of the NVE run for D", "fit_to: the longest lag of the MSD fit, ps"}});
+
 }  // namespace meso::validation

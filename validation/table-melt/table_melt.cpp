@@ -166,4 +166,13 @@ Result run_table_melt(const Context& ctx) {
   return res;
 }
 
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "table-melt",
+    .source = "GALAMOST's numerical potentials (Zhu et al., J. Comput. Chem. 34, 2197 (2013)), validated on "
+              "the GPU against a CPU code's distributions: the tabulated melt's g(r), bonds and angles against "
+              "the CPU reference's",
+    .run = run_table_melt,
+    .knobs = {"chains: chains of 10 beads", "runs: runs of each set", "samples: configurations a run",
+              "bond_k_scale: the tested set's bond constant over the reference's (1)"}});
+
 }  // namespace meso::validation

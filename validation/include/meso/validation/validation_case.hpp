@@ -1,9 +1,11 @@
 // A validation case compares physics against a published or analytic value
-// (ARCHITECTURE.md, "Validation cases"). Each case lives in validation/<name>/
-// with a README stating source, parameters, reference value, tolerance and
-// why. It runs in two forms sharing one code path: `short_form` on the CPU in
-// CI (ctest -L validation) and `long_form` with the full system (ctest -L
-// long).
+// (ARCHITECTURE.md, "Validation cases"). Each gate is one folder,
+// validation/<name>/: the case's code, which registers it
+// (MESO_REGISTER_VALIDATION_CASE), a README stating source, parameters,
+// reference value, tolerance and why, the short form's test (*_test.cpp)
+// and gate.cmake (the long forms' ctest entries). It runs in two forms
+// sharing one code path: `short_form` on the CPU in CI (ctest -L validation)
+// and `long_form` with the full system (ctest -L long).
 #pragma once
 
 #include <chrono>
@@ -119,7 +121,25 @@ struct Case {
 // A partial Result for a shard: name and data, no gate.
 Result shard_result(const Context& ctx, std::string name, nlohmann::json data);
 
+// Every registered case, sorted by name.
 const std::vector<Case>& all_cases();
+
+// Registration, as workloads register (MESO_REGISTER_WORKLOAD): a static
+// object in the case's own file whose construction adds the case to the
+// registry before main(). A name registered twice is a programming error.
+struct CaseRegistration {
+  explicit CaseRegistration(Case c);
+};
+
+// MESO_REGISTER_VALIDATION_CASE({.name = "...", .source = "...", .run = ...,
+// ...}): the Case, its fields by designator in declaration order, or an
+// expression making one. The library is an object library
+// (validation/CMakeLists.txt), so the linker keeps every registration
+// although nothing names it.
+#define MESO_VALIDATION_CASE_CONCAT_(a, b) a##b
+#define MESO_VALIDATION_CASE_NAME_(line) MESO_VALIDATION_CASE_CONCAT_(meso_validation_case_, line)
+#define MESO_REGISTER_VALIDATION_CASE(...) \
+  static const ::meso::validation::CaseRegistration MESO_VALIDATION_CASE_NAME_(__LINE__) { __VA_ARGS__ }
 
 // Block averaging lives in the engine (meso/block_average.hpp).
 using meso::block_average;

@@ -3,7 +3,7 @@
 // closed on the analytic melt's distributions.
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

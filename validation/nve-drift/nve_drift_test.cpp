@@ -3,26 +3,18 @@
 // `mesobench validate --filter nve-drift`.
 #include <gtest/gtest.h>
 
-#include "meso/reference/cpu_backend.hpp"
-#include "meso/validation/validation_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 
 using namespace meso;
+using meso::test_support::run_validation_case;
 
 class NveDrift : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
 
 TEST_P(NveDrift, ShortForm) {
   const auto [name, precision] = GetParam();
-  BackendRegistry reg;
-  reference::register_cpu_backend(reg);
-  validation::Context ctx;
-  ctx.registry = &reg;
-  ctx.backend = "cpu";
-  ctx.variant = Variant::parse(std::string("precision=") + precision);
-  validation::Result r;
-  for (const auto& c : validation::all_cases())
-    if (c.name == name) r = c.run(ctx);
+  const auto r = run_validation_case(name, Variant::parse(std::string("precision=") + precision));
   ASSERT_EQ(r.name, name);
   for (const auto& g : r.data["gates"])
     EXPECT_TRUE(g["passed"].get<bool>()) << g.dump();

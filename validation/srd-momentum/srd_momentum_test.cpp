@@ -2,9 +2,7 @@
 // on the CPU reference, in double and in float storage.
 #include <gtest/gtest.h>
 
-#include "meso/reference/cpu_backend.hpp"
-#include "meso/validation/validation_case.hpp"
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 
@@ -26,14 +24,7 @@ TEST(Validation, SrdMomentumShort) {
 }
 
 TEST(Validation, SrdMomentumShortFp32Storage) {
-  BackendRegistry reg;
-  reference::register_cpu_backend(reg);
-  validation::Context ctx;
-  ctx.registry = &reg;
-  ctx.backend = "cpu";
-  ctx.variant = Variant::parse("precision=single");
-  for (const auto& c : validation::all_cases())
-    if (c.name == "srd-momentum") expect_gates(c.run(ctx));
+  expect_gates(run_validation_case("srd-momentum", Variant::parse("precision=single")));
 }
 
 }  // namespace

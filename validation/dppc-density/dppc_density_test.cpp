@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "meso/validation/validation_case.hpp"
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

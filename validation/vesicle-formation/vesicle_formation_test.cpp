@@ -2,7 +2,7 @@
 // the case): the chains of the random start aggregate.
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

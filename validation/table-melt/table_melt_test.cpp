@@ -3,7 +3,7 @@
 // case, two sets of independent runs of one distribution.
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // Rouse's kT / (N gamma).
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // same code path as `mesobench validate`.
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

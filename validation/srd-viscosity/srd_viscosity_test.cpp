@@ -3,7 +3,7 @@
 // --filter srd-viscosity`.
 #include <gtest/gtest.h>
 
-#include "run_case.hpp"
+#include "support/run_validation_case.hpp"
 
 namespace {
 

@@ -1,0 +1,17 @@
+// Runs one validation case by name through the same code path as `mesobench
+// validate` (short form, on the variant given). The gates' short-form tests
+// live in their folders under validation/, which include no backend header
+// (tests/scripts/include_graph.sh): the backend, the CPU reference, is the
+// test program's choice (run_validation_case.cpp).
+#pragma once
+
+#include <string>
+
+#include "meso/validation/validation_case.hpp"
+
+namespace meso::test_support {
+
+// The case's Result; a name no case has is a test failure (and an empty Result).
+validation::Result run_validation_case(const std::string& name, const Variant& variant = {});
+
+}  // namespace meso::test_support

@@ -1,0 +1,3 @@
+# The full form: three seeds of 24,000 triblock Janus particles on a GPU
+# (docs/orientation.md).
+meso_validation_long(janus-assembly FILTER ^janus-assembly$ TIMEOUT 36000)
