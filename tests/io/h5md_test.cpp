@@ -12,6 +12,7 @@
 
 #include "meso/error.hpp"
 #include "meso/io/h5md.hpp"
+#include "support/temporary_files.hpp"
 
 namespace meso::io {
 namespace {
@@ -52,11 +53,11 @@ TEST(H5md, FramesReadBackExactly) {
     w.append({uint64_t(100 * k), 0.5 * k, &f.pos, &f.vel, &f.img, &f.type});
   }
   EXPECT_EQ(w.frames(), 3u);
-  EXPECT_FALSE(fs::exists(path));  // written as FILE.tmp until close()
-  EXPECT_TRUE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(fs::exists(path));  // written as FILE.tmp-XXXXXX until close()
+  EXPECT_EQ(test::temporaries_of(path).size(), 1u);
   w.close();
   EXPECT_TRUE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_TRUE(test::temporaries_of(path).empty());
 
   const H5mdData d = read_h5md_frame(path, 1);
   EXPECT_EQ(d.step, (std::vector<int64_t>{0, 100, 200}));
@@ -174,7 +175,7 @@ TEST(H5md, AbandonedWriterLeavesNothing) {
     w.append({0, 0.0, &f.pos, &f.vel, &f.img, &f.type});
   }
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_TRUE(test::temporaries_of(path).empty());
 }
 
 TEST(H5md, UnwritablePathIsAnInputError) {
