@@ -42,7 +42,7 @@ import plot_poiseuille  # noqa: E402
 import plot_scaling  # noqa: E402
 import plot_srd_momentum  # noqa: E402
 import result_files  # noqa: E402
-from report_output import check_output, remove_report, report_files, writable  # noqa: E402
+from report_output import check_output, file_digest, remove_report, report_files, writable  # noqa: E402
 
 
 class ReportError(Exception):
@@ -337,9 +337,13 @@ def write_page(rep, counts, unreadable, root):
         lines += [f"- `{rel}`: {why}" for rel, why in unreadable] + [""]
     with open(os.path.join(rep.out, "README.md"), "w") as f:
         f.write("\n".join(lines))
+    # What this report wrote, with digests: a later report replaces these
+    # files only while they are as written here (report_output.py).
+    written = {n: file_digest(os.path.join(rep.out, n)) for n in sorted(os.listdir(rep.out))}
     with open(os.path.join(rep.out, "report.json"), "w") as f:
         json.dump({"root": os.path.normpath(root), "counts": counts, "figures": rep.figures,
-                   "skipped": rep.skipped, "unreadable": [r for r, _ in unreadable]}, f, indent=1)
+                   "skipped": rep.skipped, "unreadable": [r for r, _ in unreadable],
+                   "written": written}, f, indent=1)
         f.write("\n")
 
 
@@ -358,7 +362,7 @@ def publish(args, out, parent):
         old = None
         if os.path.isdir(out):
             # Checked again: the directory may have changed while the figures were drawn.
-            why = check_output(out)
+            why = check_output(out, args.force)
             if why:
                 raise ReportError(f"-o '{args.output}' {why}")
             names = report_files(out) or set()
@@ -381,6 +385,8 @@ def main():
     ap.add_argument("-o", "--output", default="mesobench-report",
                     help="output directory: new, empty, or an earlier report (replaced)")
     ap.add_argument("--dpi", type=int, default=72, help="resolution of the PNGs (default 72: small files)")
+    ap.add_argument("--force", action="store_true",
+                    help="replace an earlier report whose report.json or files this report did not write as they are")
     args = ap.parse_args()
     if not os.path.isdir(args.dir):
         print(f"report: results directory '{args.dir}' does not exist", file=sys.stderr)
@@ -389,7 +395,7 @@ def main():
         print("report: -o '' is invalid: give an output directory", file=sys.stderr)
         return 2
     out = os.path.normpath(args.output)
-    why = check_output(out)
+    why = check_output(out, args.force)
     parent = os.path.dirname(os.path.abspath(out))
     if not why and not os.path.isdir(parent):
         why = f"cannot be created: directory {parent} does not exist"

@@ -105,6 +105,11 @@ nlohmann::json read_results(std::istream& in, const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw_input_error("compare: '", path, "' is not valid JSON (", excerpt(e.what(), 200), ")");
   }
+  // One document: a second one (two results concatenated) would be ignored.
+  in >> std::ws;
+  if (in.peek() != std::char_traits<char>::eof())
+    throw_input_error("compare: '", path, "' holds more than one JSON document (more text after the first, at byte ",
+                      static_cast<long long>(in.tellg()), "): give one result file");
   if (!j.is_object() || !(j.contains("results") || j.contains("cases")))
     throw_input_error("compare: '", path,
                       "' is neither a benchmark result (\"results\") nor a validation result (\"cases\")");
@@ -134,8 +139,10 @@ nlohmann::json read_results(std::istream& in, const std::string& path) {
 }
 
 int cmd_compare(const CompareOptions& o) {
-  if (!(o.threshold_percent >= 0.0))
-    throw_input_error("compare: --threshold = ", o.threshold_percent, " is invalid: it must be >= 0 (percent)");
+  // A percent drop of the median: above 100 no regression could count.
+  if (!(o.threshold_percent >= 0.0 && o.threshold_percent <= 100.0))
+    throw_input_error("compare: --threshold = ", o.threshold_percent,
+                      " is invalid: a percent drop of the median TPS, 0 to 100");
   return compare_results(load(o.a), load(o.b), o);
 }
 

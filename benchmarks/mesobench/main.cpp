@@ -60,7 +60,9 @@ int main(int argc, char** argv) {
   std::vector<CLI::App*> subcommands;
   for (auto& c : commands) subcommands.push_back(c->add_to(app));
   Command* const default_command = commands[1].get();  // no subcommand: `run`, the default suite
-  CLI::App* help = app.add_subcommand("help", "Print this help and exit");
+  CLI::App* help = app.add_subcommand("help", "Print this help, or a command's (help COMMAND), and exit");
+  std::string help_topic;
+  help->add_option("command", help_topic, "The command to describe");
 
   try {
     app.parse(argc, argv);
@@ -76,9 +78,20 @@ int main(int argc, char** argv) {
   }
 
   if (*help) {
-    // app.help() would show the subcommand's
-    std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
-    return 0;
+    if (help_topic.empty()) {
+      // app.help() would show the subcommand's
+      std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+      return 0;
+    }
+    // `help run` prints what `run --help` prints.
+    for (const CLI::App* sub : subcommands)
+      if (sub->get_name() == help_topic) {
+        std::cout << sub->help(app.get_name());
+        return 0;
+      }
+    std::cerr << "mesobench: error: help: no command '" << excerpt(help_topic, 40)
+              << "' (`mesobench help` lists them)\n";
+    return kExitInputError;
   }
   std::string command = "run";
   for (const CLI::App* sub : subcommands)

@@ -1,9 +1,11 @@
-// Every file a command reads or writes, checked together before anything
-// runs: an output may never be an input or another output (a run once
-// overwrote its own --restart checkpoint with its --json), must be a file
-// name in a writable directory, and is refused when it is empty, names a
-// directory or a device, or is too long for the temporary name it is first
-// written under. Each refusal names the option and the path (exit 2).
+// Every file a command reads or writes, declared in one plan and checked
+// together before anything runs: an output may never be an input or
+// another output, compared by identity (device and inode, links resolved:
+// a run once overwrote its own --restart checkpoint with its --json), and
+// must be a regular file or a new name in a writable directory
+// (io::check_output_path: not a directory, device, FIFO or socket, nor a
+// link to one). Each refusal names the option and the path (exit 2). The
+// files are then written through io::OutputFile (meso/io/durable_file.hpp).
 #pragma once
 
 #include <string>
@@ -16,8 +18,8 @@ class PathPlan {
  public:
   // A file the command reads; "" (option not given) is skipped.
   void read(const std::string& option, const std::string& path);
-  // A file the command writes (through a temporary file renamed into
-  // place); "" is skipped: an option given as '' is refused at parsing.
+  // A file the command writes (through a temporary file of a unique name,
+  // renamed into place); "" is skipped: an option given as '' is refused at parsing.
   void write(const std::string& option, const std::string& path);
   // `output` may name the file of `input`: the command reads it whole
   // before it replaces it (--restart F --checkpoint F continues in place).
@@ -34,9 +36,8 @@ class PathPlan {
   std::vector<std::pair<std::string, std::string>> allowed_;
 };
 
-// Refuses (InputError) an output file path that cannot be written: empty, a
-// directory or other non-regular file, a missing or read-only directory, or
-// a name too long for its temporary name (path + ".tmp").
+// Refuses (InputError naming the option) an output file path that cannot be
+// written: io::check_output_path.
 void check_output_file(const std::string& option, const std::string& path);
 
 }  // namespace meso::bench

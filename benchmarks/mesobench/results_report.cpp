@@ -76,7 +76,9 @@ int cmd_report(const ReportOptions& o) {
     throw_input_error("report: python3 is not on PATH; scripts/install-deps.sh installs it with matplotlib");
   if (probe != 0)
     throw_input_error("report: python3 cannot import matplotlib and numpy; scripts/install-deps.sh installs them");
-  const int rc = run_program({"python3", script, o.dir, "-o", o.out}, false);
+  std::vector<std::string> args{"python3", script, o.dir, "-o", o.out};
+  if (o.force) args.push_back("--force");
+  const int rc = run_program(args, false);
   if (rc < 0) throw std::runtime_error("report: could not start python3");
   return rc;
 }

@@ -11,6 +11,7 @@ namespace meso::bench {
 struct ReportOptions {
   std::string dir;
   std::string out = "mesobench-report";
+  bool force = false;  // replace an earlier report whose report.json or files it did not write as they are
 };
 
 // Exit codes: 0 written; 2 (input error, thrown as InputError) when DIR does

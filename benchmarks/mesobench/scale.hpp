@@ -51,6 +51,8 @@ struct ScaleOptions {
   std::string time_limit = "00:30:00";
   std::string partition, account;
   std::string launcher = "srun";   // inside the batch script: srun or mpirun
+  bool mpirun_given = false;       // --mpirun or --mpirun-args given: the scripts' launcher too
+  bool force = false;              // --force: replace the scripts of an earlier --emit slurm
   std::string summarize;           // --summarize DIR
 };
 

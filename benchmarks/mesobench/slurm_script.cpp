@@ -117,6 +117,24 @@ void write_slurm(const ScaleOptions& o) {
                   [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
     throw_input_error("--emit slurm '", shown_value(o.emit_dir), "': the path holds a control character (a newline?)");
 
+  // The launcher of the points: srun, or mpirun (--mpirun's words, then
+  // -np R, then --mpirun-args' words, as a local sweep starts them). An
+  // --mpirun or --mpirun-args the scripts would not use is refused.
+  if (o.mpirun_given && o.launcher != "mpirun")
+    throw_input_error("--mpirun and --mpirun-args start the points of a local sweep, or of the scripts with ",
+                      "--launcher mpirun:\n  the scripts start them with ", o.launcher, "; add --launcher mpirun");
+  const std::vector<std::string> mpirun = split_words("--mpirun", o.mpirun);
+  const std::vector<std::string> mpirun_args = split_words("--mpirun-args", o.mpirun_args);
+  if (o.launcher == "mpirun" && mpirun.empty())
+    throw_input_error("--mpirun is empty: give the MPI launcher, e.g. --mpirun mpirun");
+  auto launch = [&](int r) -> std::vector<std::string> {
+    if (o.launcher == "srun") return {"srun", "--ntasks=" + std::to_string(r)};
+    std::vector<std::string> words = mpirun;
+    words.insert(words.end(), {"-np", std::to_string(r)});
+    words.insert(words.end(), mpirun_args.begin(), mpirun_args.end());
+    return words;
+  };
+
   const bool gpu = o.backend == "cuda";
   const int gpt = o.gpus_per_task >= 0 ? o.gpus_per_task : (gpu ? 1 : 0);
   std::vector<Script> scripts;
@@ -144,8 +162,7 @@ void write_slurm(const ScaleOptions& o) {
     f << "# " << o.mode << " scaling of " << o.workload << ": " << r << " ranks, N = " << point_n(o, r) << "\n"
       << "set -euo pipefail\n"
       << "export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}\n"
-      << (o.launcher == "srun" ? "srun --ntasks=" : "mpirun -np ") << r << " "
-      << shell_join(point_args(o, r, json_path)) << "\n";
+      << shell_join(launch(r)) << ' ' << shell_join(point_args(o, r, json_path)) << "\n";
     scripts.push_back({name + ".sbatch", f.str()});
     all << "jobs+=($(sbatch --parsable " << name << ".sbatch))\n";
   }
@@ -163,6 +180,19 @@ void write_slurm(const ScaleOptions& o) {
   std::vector<std::string> names;
   for (const auto& s : scripts) names.push_back(s.name);
   OutputDir dir("--emit slurm", o.emit_dir, names);
+  // The scripts of an earlier sweep (or anything else of those names) are
+  // replaced only when asked: a submitted job may still read them.
+  if (dir.existed() && !o.force) {
+    std::vector<std::string> there;
+    for (const auto& n : names) {
+      std::error_code ec;
+      if (fs::exists(fs::symlink_status(abs_dir / n, ec))) there.push_back(n);
+    }
+    if (!there.empty())
+      throw_input_error("--emit slurm '", shown_value(o.emit_dir), "' already holds ", there.back(),
+                        there.size() > 1 ? " and " + std::to_string(there.size() - 1) + " more script(s)" : "",
+                        ":\n  give a new directory, or --force to replace them");
+  }
   dir.create();
   for (const auto& s : scripts) io::write_file_durably((abs_dir / s.name).string(), s.text);
   fs::permissions(abs_dir / "submit-all.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,

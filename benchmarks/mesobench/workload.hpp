@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -158,6 +159,10 @@ class Workload {
   // Why --topology cannot add bonds to this workload's system ("" when it
   // can): a solvent has no MD particles; a workload may build its own.
   virtual std::string topology_refusal() const { return ""; }
+  // The files a case reads through its --param settings (table-melt's
+  // tables), as (what names it, path): a command declares them as inputs
+  // of its PathPlan, so that no output of the run can replace one.
+  virtual std::vector<std::pair<std::string, std::string>> input_files(const BenchCase&) const { return {}; }
   // The units of its trajectories (H5MD unit attributes, docs/io.md):
   // reduced ones unless the model maps them to physical units.
   virtual io::H5mdUnits trajectory_units() const { return io::reduced_units("the workload's reduced units"); }

@@ -131,7 +131,8 @@ void append_row(hid_t d, hid_t mem_type, hsize_t frame, const void* data) {
 }  // namespace
 
 struct H5mdWriter::Impl {
-  std::string path, tmp;
+  std::string path;
+  std::unique_ptr<OutputFile> out;  // the unique temporary HDF5 writes to
   std::size_t n = 0;
   Vec3d edges{0, 0, 0};
   Handle file, step, time, edges_value, position, velocity, image, species;
@@ -159,15 +160,16 @@ H5mdWriter::H5mdWriter(const std::string& path, std::size_t n, const Box& box, c
     : impl_(std::make_unique<Impl>()) {
   Impl& w = *impl_;
   w.path = path;
-  w.tmp = temporary_path(path);
   w.n = n;
   w.edges = box.lengths();
   w.time_factor = meta.units.time_factor;
   w.velocity_factor = meta.units.velocity_factor;
   if (n == 0) throw_input_error("trajectory '", path, "': the system has no particles");
   quiet_hdf5();
-  const hid_t f = H5Fcreate(w.tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) throw_input_error("cannot create trajectory '", w.tmp, "' (for --trajectory ", path, ")");
+  w.out = std::make_unique<OutputFile>(path);
+  w.out->close_descriptor();
+  const hid_t f = H5Fcreate(w.out->temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) throw_input_error("cannot create trajectory '", w.out->temporary(), "' (for --trajectory ", path, ")");
   w.file = Handle(f, H5Fclose, "file");
   try {
     write_header(w, box, meta);
@@ -268,7 +270,7 @@ void H5mdWriter::abandon() noexcept {
   w.release_datasets();
   w.file.reset();
   w.closed = true;
-  std::remove(w.tmp.c_str());
+  if (w.out) w.out->discard();
 }
 
 void H5mdWriter::fail(const std::string& when, const std::exception& e) {
@@ -277,7 +279,7 @@ void H5mdWriter::fail(const std::string& when, const std::exception& e) {
   // A full disk or a file size limit ends the run (exit 2) rather than
   // leaving a trajectory that silently stops: the partial file is removed,
   // as a failed checkpoint's is, and an earlier FILE is left as it was.
-  throw_input_error("cannot write trajectory '", w.path, "' ", when, ": ", e.what(), "; ", w.tmp, " (",
+  throw_input_error("cannot write trajectory '", w.path, "' ", when, ": ", e.what(), "; ", w.out->temporary(), " (",
                     w.frames, " frame", w.frames == 1 ? "" : "s", ", incomplete) removed");
 }
 
@@ -338,12 +340,7 @@ void H5mdWriter::close() {
     fail("(closing it after step " + std::to_string(w.last_step) + ")", e);
   }
   w.closed = true;
-  try {
-    commit_file_durably(w.tmp, w.path);
-  } catch (...) {
-    std::remove(w.tmp.c_str());  // not durable: no half-written output either
-    throw;
-  }
+  w.out->commit();  // on failure it removes the temporary: no half-written output either
 }
 
 #endif

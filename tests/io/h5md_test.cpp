@@ -17,6 +17,7 @@
 
 #include "support/h5_layout.hpp"
 #endif
+#include "support/temporary_files.hpp"
 
 namespace meso::io {
 namespace {
@@ -57,11 +58,11 @@ TEST(H5md, FramesReadBackExactly) {
     w.append({uint64_t(100 * k), 0.5 * k, &f.pos, &f.vel, &f.img, &f.type});
   }
   EXPECT_EQ(w.frames(), 3u);
-  EXPECT_FALSE(fs::exists(path));  // written as FILE.tmp until close()
-  EXPECT_TRUE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(fs::exists(path));  // written as FILE.tmp-XXXXXX until close()
+  EXPECT_EQ(test::temporaries_of(path).size(), 1u);
   w.close();
   EXPECT_TRUE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_TRUE(test::temporaries_of(path).empty());
 
   const H5mdData d = read_h5md_frame(path, 1);
   EXPECT_EQ(d.step, (std::vector<int64_t>{0, 100, 200}));
@@ -179,7 +180,7 @@ TEST(H5md, AbandonedWriterLeavesNothing) {
     w.append({0, 0.0, &f.pos, &f.vel, &f.img, &f.type});
   }
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_TRUE(test::temporaries_of(path).empty());
 }
 
 TEST(H5md, UnwritablePathIsAnInputError) {

@@ -17,6 +17,7 @@
 #include "meso/simulation.hpp"
 #include "meso/water.hpp"
 #include "support/expect_bitwise.hpp"
+#include "support/temporary_files.hpp"
 
 namespace meso {
 namespace {
@@ -52,7 +53,7 @@ Checkpoint through_file(const Checkpoint& cp, const std::string& name) {
   const std::string path = temp_file(name);
   const io::CheckpointIdentity id{"test", name, "cpu", "double", cp.particles.n_local};
   io::write_checkpoint(path, id, cp);
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(test::temporaries_of(path).empty());
   io::CheckpointFile f = io::read_checkpoint(path);
   std::remove(path.c_str());
   EXPECT_FALSE(f.mpcd);

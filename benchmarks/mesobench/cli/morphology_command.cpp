@@ -6,10 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
+#include "../output_paths.hpp"
 #include "../report.hpp"
 #include "command.hpp"
 #include "meso/error.hpp"
+#include "meso/io/durable_file.hpp"
 #include "meso/io/h5md.hpp"
 #include "meso/morphology.hpp"
 #include "meso/provenance.hpp"
@@ -47,6 +50,13 @@ class MorphologyCommand final : public Command {
   }
 
   int run(const CommandContext&) override {
+    // Neither output may be the trajectory (by identity: a link or a hard
+    // link to it too) nor the other output (output_paths.hpp).
+    PathPlan plan;
+    plan.read("trajectory", path_);
+    plan.write("--json", json_);
+    plan.write("--beads-csv", beads_);
+    plan.check();
     const io::H5mdData first = io::read_h5md_frame(path_, 0);
     const std::size_t frames = first.step.size(), n = first.position.size();
     p_.chains = static_cast<uint64_t>(std::llround(concentration_ * double(n) / double(p_.chain_length)));
@@ -54,6 +64,7 @@ class MorphologyCommand final : public Command {
     std::printf("%10s %12s %6s %8s %6s %8s %8s %9s %9s\n", "step", "time", "aggr", "micelles", "sheets",
                 "vesicles", "chains", "R_ves", "thick");
     nlohmann::json rows = nlohmann::json::array();
+    std::string beads;  // the CSV, written with the JSON once every frame is analysed
     for (std::size_t f = 0; f < frames; ++f) {
       const io::H5mdData d = f == 0 ? first : io::read_h5md_frame(path_, f);
       const Box box(d.edges.x, d.edges.y, d.edges.z);
@@ -85,13 +96,17 @@ class MorphologyCommand final : public Command {
       const uint32_t ves = uint32_t(std::count_if(m.aggregates.begin(), m.aggregates.end(),
                                                   [](const Aggregate& g) { return g.kind == AggregateKind::vesicle; }));
       if (ves) r /= ves, t /= ves;
-      if (f + 1 == frames && !beads_.empty()) write_beads(box, p);
+      if (f + 1 == frames && !beads_.empty()) beads = beads_csv(box, p);
       std::printf("%10lld %12.3f %6zu %8u %6u %8u %8.3f %9.3f %9.3f\n", (long long)d.step[f], d.time[f],
                   m.aggregates.size(), m.micelles, m.sheets, m.vesicles, m.chain_fraction(), r, t);
       rows.push_back({{"step", d.step[f]},        {"time", d.time[f]},          {"micelles", m.micelles},
                       {"sheets", m.sheets},       {"vesicles", m.vesicles},     {"chains", m.chains},
                       {"chains_aggregated", m.chains_aggregated},               {"aggregates", aggr}});
     }
+    // Both files are written to their temporaries before either replaces
+    // anything: a failure leaves no output and every earlier file as it was.
+    std::optional<io::OutputFile> csv_out, json_out;
+    if (!beads_.empty()) csv_out.emplace(beads_).write(beads);
     if (!json_.empty()) {
       nlohmann::json doc = result_document("morphology", collect_provenance());
       doc["trajectory"] = path_;
@@ -102,28 +117,29 @@ class MorphologyCommand final : public Command {
                            {"min_pocket_solvent", p_.min_pocket_solvent},
                            {"flat", p_.flat}};
       doc["frames"] = rows;
-      write_json_atomically(json_, doc);
-      std::cout << "wrote " << json_ << '\n';
+      json_out.emplace(json_).write(doc.dump(2) + "\n");
     }
+    for (std::optional<io::OutputFile>* out : {&csv_out, &json_out})
+      if (*out) {
+        (*out)->commit();
+        std::cout << "wrote " << (*out)->path() << '\n';
+      }
     return 0;
   }
 
  private:
-  // Written whole to FILE.tmp, then renamed: no half-written file.
-  void write_beads(const Box& box, const ParticleData<double>& p) const {
-    const std::string tmp = beads_ + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (!f) throw_input_error("--beads-csv: cannot write ", tmp);
+  // The last frame's hydrophobic beads: the box, a header, "x,y,z" rows.
+  std::string beads_csv(const Box& box, const ParticleData<double>& p) const {
     const Vec3d L = box.lengths();
-    std::fprintf(f, "# box %.9g %.9g %.9g\nx,y,z\n", L.x, L.y, L.z);
+    char line[128];
+    std::snprintf(line, sizeof line, "# box %.9g %.9g %.9g\nx,y,z\n", L.x, L.y, L.z);
+    std::string out = line;
     for (std::size_t i = 0; i < p.n_local; ++i)
-      if (p.type[i] == p_.hydrophobic_type)
-        std::fprintf(f, "%.5f,%.5f,%.5f\n", p.position[i].x, p.position[i].y, p.position[i].z);
-    const bool ok = std::fflush(f) == 0 && std::fclose(f) == 0;
-    if (!ok || std::rename(tmp.c_str(), beads_.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      throw_input_error("--beads-csv: cannot write ", beads_);
-    }
+      if (p.type[i] == p_.hydrophobic_type) {
+        std::snprintf(line, sizeof line, "%.5f,%.5f,%.5f\n", p.position[i].x, p.position[i].y, p.position[i].z);
+        out += line;
+      }
+    return out;
   }
 
   std::string path_, json_, beads_;

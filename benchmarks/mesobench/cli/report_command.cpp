@@ -15,6 +15,8 @@ class ReportCommand final : public Command {
     r->add_option("-o,--output", o_.out,
                   "Output directory: new, empty, or an earlier report, whose files alone are replaced "
                   "(default mesobench-report)");
+    r->add_flag("--force", o_.force,
+                "Replace an earlier report in -o even when its report.json or files are not as it wrote them");
     return r;
   }
   int run(const CommandContext&) override { return cmd_report(o_); }

@@ -85,7 +85,10 @@ class RunCommand final : public Command {
   int run(const CommandContext& ctx) override {
     // Every file read and written, checked together before anything runs:
     // no output overwrites an input or another output (output_paths.hpp).
+    Selection s = select_cases(o_, ctx.registry, false);
     PathPlan plan;
+    for (const BenchCase& c : s.cases)
+      for (const auto& [what, path] : c.workload->input_files(c)) plan.read(what, path);
     plan.read("--restart", out_.restart);
     plan.read("--topology", topology_);
     plan.read("--tuned", tune_.table);
@@ -97,7 +100,6 @@ class RunCommand final : public Command {
     check_output_options(out_);
     const std::shared_ptr<const Topology> topology = read_topology_option();
     const ProgressScope progress(progress_.quiet, progress_.progress_interval);
-    Selection s = select_cases(o_, ctx.registry, false);
     tune_.params = o_.params;
     const std::vector<std::string> tuned = apply_tuning(s, tune_, ctx.registry);
     if (topology)

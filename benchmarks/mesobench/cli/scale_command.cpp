@@ -64,8 +64,11 @@ class ScaleCommand final : public Command {
     s->add_option("--repeats", o_.repeats, "Timed repeats per point")->check(CLI::Range(1, 1000));
     s->add_option("--param", o_.params, "Workload parameter key=value (as for run); repeatable");
     s->add_option("--out", o_.out, "Directory of the point files and summary.json (local sweep)");
-    s->add_option("--mpirun", o_.mpirun, "Launcher of the local sweep, a program on PATH (default mpirun)");
-    s->add_option("--mpirun-args", o_.mpirun_args, "Extra launcher arguments, split as a shell would: '--bind-to none'");
+    launcher_opts_ = {
+        s->add_option("--mpirun", o_.mpirun,
+                      "MPI launcher of a local sweep, or of the scripts' --launcher mpirun (default mpirun)"),
+        s->add_option("--mpirun-args", o_.mpirun_args,
+                      "Extra mpirun arguments, split as a shell would: '--bind-to none'")};
     auto* emit =
         s->add_option("--emit", o_.emit, "slurm: write batch scripts instead of running")->check(CLI::IsMember({"slurm"}));
     s->add_option("emit_dir", o_.emit_dir, "Directory of the batch scripts (with --emit slurm)")->needs(emit);
@@ -81,6 +84,7 @@ class ScaleCommand final : public Command {
     s->add_option("--account", o_.account, "Slurm account (letters, digits, _ - . ,)");
     s->add_option("--launcher", o_.launcher, "Launcher inside the batch scripts: srun or mpirun")
         ->check(CLI::IsMember({"srun", "mpirun"}));
+    s->add_flag("--force", o_.force, "Replace the scripts an earlier --emit slurm wrote into DIR")->needs(emit);
     s->add_option("--summarize", o_.summarize, "Join the point files of DIR into DIR/summary.json; runs nothing")
         ->check(CLI::ExistingDirectory);
     return s;
@@ -89,12 +93,14 @@ class ScaleCommand final : public Command {
   int run(const CommandContext&) override {
     o_.ranks = parse_rank_list(ranks_);
     if (o_.emit == "slurm" && o_.emit_dir.empty()) throw_input_error("--emit slurm needs a directory: --emit slurm DIR");
+    for (const CLI::Option* opt : launcher_opts_) o_.mpirun_given = o_.mpirun_given || opt->count() > 0;
     return cmd_scale(o_);
   }
 
  private:
   ScaleOptions o_;
   std::string ranks_ = "1,2";
+  std::vector<CLI::Option*> launcher_opts_;  // --mpirun, --mpirun-args
 };
 
 class ScalePointCommand final : public Command {

@@ -150,6 +150,10 @@ class TableMelt final : public Workload {
   }
 
   std::string topology_refusal() const override { return "table-melt builds its own chains' bonds and angles"; }
+  std::vector<std::pair<std::string, std::string>> input_files(const BenchCase& c) const override {
+    const auto& f = params_of<TableMeltParams>(c).files;
+    return {{"--param pair_table", f.pair}, {"--param bond_table", f.bond}, {"--param angle_table", f.angle}};
+  }
   std::string decomposition_refusal() const override {
     return "tabulated bonds and angles run on one rank";
   }

@@ -60,7 +60,7 @@ struct CheckpointFile {
   }
 };
 
-// Written with write_file_durably (FILE.tmp, fsync, rename, fsync of the
+// Written with write_file_durably (a unique FILE.tmp-XXXXXX, fsync, rename, fsync of the
 // directory): a crash leaves the previous checkpoint intact. A Checkpoint
 // of a solvent alone (Checkpoint::solvent) is written as the MPCD kind.
 void write_checkpoint(const std::string& path, const CheckpointIdentity& id, const Checkpoint& cp);

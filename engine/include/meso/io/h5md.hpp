@@ -23,10 +23,11 @@
 // order. Position, box edges, velocity and time carry H5MD `unit` attributes
 // (H5mdUnits), /parameters/mesobench `units` says what they mean.
 //
-// The file is written as FILE.tmp, flushed after every frame (a killed run
-// leaves a readable FILE.tmp with the frames so far) and renamed to FILE by
-// close(); a writer destroyed without close() (an error) removes FILE.tmp,
-// and so does a failed write (a full disk), whose InputError names FILE, the
+// The file is written to a temporary file of a unique name beside FILE
+// (FILE.tmp-XXXXXX, meso/io/durable_file.hpp), flushed after every frame (a
+// killed run leaves it readable with the frames so far) and renamed to FILE
+// by close(); a writer destroyed without close() (an error) removes it, and
+// so does a failed write (a full disk), whose InputError names FILE, the
 // step and the system's reason.
 #pragma once
 
@@ -91,7 +92,7 @@ struct H5mdFrame {
 
 class H5mdWriter {
  public:
-  // Creates FILE.tmp with the header and empty elements for n particles.
+  // Creates the temporary file with the header and empty elements for n particles.
   // Throws InputError when the file cannot be created or HDF5 is missing.
   H5mdWriter(const std::string& path, std::size_t n, const Box& box, const H5mdMetadata& meta);
   ~H5mdWriter();
@@ -100,13 +101,13 @@ class H5mdWriter {
 
   void append(const H5mdFrame& f);
   std::size_t frames() const;
-  // Flushes, closes, fsyncs and renames FILE.tmp to FILE.
+  // Flushes, closes, fsyncs and renames the temporary file to FILE.
   void close();
 
   struct Impl;
 
  private:
-  // Closes the handles and removes FILE.tmp (an error ended the writing).
+  // Closes the handles and removes the temporary file (an error ended the writing).
   void abandon() noexcept;
   [[noreturn]] void fail(const std::string& when, const std::exception& e);
 
