@@ -226,16 +226,14 @@ void MpiCommunicator::exchange_ghosts() {
 // lists' buffers may have grown. Axes `settled` were exchanged GPU to GPU:
 // their update handles came with the ghosts.
 void MpiCommunicator::connect_peer_axes(const std::array<bool, 3>& settled) {
-  if (!peer_) return;  // no storage of this run's backend reads its neighbours' memory
-  const char* env = std::getenv("MESO_PEER_UPDATES");
-  const bool wanted = !(env && std::string(env) == "0");
+  if (!peer_) return;  // no storage here reads its neighbours' memory, or --transport host
   for (int a = 0; a < 3; ++a) {
     if (settled[a]) continue;
     peer_axis_[a] = false;
     if (d_.grid[a] == 1) continue;
     const int lo = nbr_[a][0], hi = nbr_[a][1];
     const bool on_node = node_of_[lo] == node_of_[rank_] && node_of_[hi] == node_of_[rank_];
-    peer_axis_[a] = peer_->connect(links(a), wanted && on_node);
+    peer_axis_[a] = peer_->connect(links(a), on_node);
   }
 }
 

@@ -4,7 +4,6 @@
 // capacity whose counts stay on the device (MpcdDomainOp::pack_messages),
 // faults and the capacity agreed over the ranks from late reports.
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "meso/backend.hpp"
@@ -16,11 +15,7 @@ namespace meso::scaling {
 
 void MpiCommunicator::attach_solvent(Backend& b) {
   solvent_ = b.create_as<MpcdDomainOp>("mpcd/domain");
-  if (const char* c = std::getenv("MESO_SOLVENT_CAPACITY")) {
-    const long v = std::strtol(c, nullptr, 10);
-    if (v < 1 || v > (1L << 26)) throw_input_error("MESO_SOLVENT_CAPACITY=", c, ": not a capacity (1 to 2^26)");
-    solvent_fixed_capacity_ = std::size_t(v);
-  }
+  solvent_fixed_capacity_ = b.variant().solvent_capacity;  // 0: agreed (parsed up to 2^26)
   if (!msg_) msg_ = std::make_unique<MessageBuffers>(solvent_->message_memory());
   connect_nccl(b, solvent_->device_records());
 }

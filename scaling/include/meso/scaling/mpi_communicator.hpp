@@ -107,7 +107,7 @@ class MpiCommunicator final : public Communicator {
   void take_solvent_reports(bool wait);
   static constexpr uint64_t kCapacityEvery = 8;
   std::size_t solvent_capacity_ = 0;
-  std::size_t solvent_fixed_capacity_ = 0;  // MESO_SOLVENT_CAPACITY, for tests and measurements
+  std::size_t solvent_fixed_capacity_ = 0;  // the variant's solvent_capacity, for tests and measurements
   // Reported since the last agreement: the most leavers of one message,
   // the strays and the overflowed leavers.
   std::size_t solvent_most_ = 0, solvent_strays_ = 0, solvent_overflow_ = 0;
@@ -124,7 +124,7 @@ class MpiCommunicator final : public Communicator {
   // Ghosts by peer reads: per axis, whether every rank's neighbours along
   // it share its node and mapped their buffers (decided together at each
   // ghost exchange); the half of the buffers the next update uses.
-  // MESO_PEER_UPDATES=0 turns them off.
+  // --transport host turns them off.
   std::vector<int> node_of_;  // per rank: the lowest rank of its node
   std::array<bool, 3> peer_axis_{};
   uint64_t updates_done_ = 0;
