@@ -285,6 +285,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   double pack_seconds() const override { return pack_s_ - copy_seconds(); }
   double copy_seconds() const override { return copy_s_ + staging_.seconds(); }
   std::pmr::memory_resource* message_memory() override { return &pinned_; }
+  PeerGhostOp* peer_ghosts() override { return this; }
+  DeviceRecordsOp* device_records() override { return this; }
 
   std::size_t device_bytes() const override {
     std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes();
