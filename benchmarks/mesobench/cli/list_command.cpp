@@ -53,7 +53,7 @@ class ListCommand final : public Command {
                 << wrapped("    ", d.evidence);
     std::cout << wrapped("", "(any other workload, backend and precision: the axes' defaults, " +
                                  Variant{}.to_string() + ", in that precision)");
-    std::cout << "axes (value: default; ARCHITECTURE.md, \"Backends and variants\"):\n";
+    std::cout << "every axis: its values, then its default (ARCHITECTURE.md, \"Backends and variants\"):\n";
     for (const auto& a : Variant::axes())
       std::cout << wrapped("    ", a + ' ' + Variant::values(a) + ": " + Variant{}.get(a));
     return 0;
