@@ -22,12 +22,12 @@ aniso_tests() {
   timeout 400 "$1" --gtest_color=no > "$O/kernels-test.log" 2>&1
   stamp "kernels_test rc=$? $(counts "$O/kernels-test.log")"
 }
-# sanitize KT FILTER: compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of FILTER.
+# sanitize KT FILTER: compute-sanitizer memcheck and racecheck (MESO_TEST_VARIANT=graphs=off) of FILTER.
 sanitize() {
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$1" --gtest_color=no --gtest_filter="$2" \
     > "$O/memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+  MESO_TEST_VARIANT=graphs=off timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
     "$1" --gtest_color=no --gtest_filter="$2" > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
 }

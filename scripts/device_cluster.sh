@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cluster-pair lists (nlist=cluster) on one GPU, in one call (results/cuda-dpd/cluster/):
 #   tests     kernels_test's CudaClusterList.* and styles_gpu_test's CudaLj.* first, then every one-GPU test
-#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (MESO_CUDA_GRAPHS=0) of 40
+#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (graphs=off) of 40
 #             steps of dpd-fluid N = 8192 (mixed, Hilbert order every rebuild; double, TEA, Morton
 #             every 5) and lj-liquid N = 4000 (mixed) on cluster rows (trajectory_digest)
 #   bench     dpd-fluid N = 1M and lj-liquid N = 64000 in mixed and double (PRECISIONS): the
@@ -24,9 +24,10 @@ if part tests; then
   pack
 fi
 if part sanitize; then
-  san() {  # tool name graphs workload N variant
-    MESO_CUDA_GRAPHS=$3 timeout 200 compute-sanitizer --tool $1 --error-exitcode 9 \
-      "$BIN/trajectory_digest" $4 $5 cuda "$6" 40 10 > "$O/sanitizer-$1-$2.log" 2>&1
+  san() {  # tool name graphs(1|0) workload N variant
+    local v=$6; [ $3 = 0 ] && v=$v,graphs=off
+    timeout 200 compute-sanitizer --tool $1 --error-exitcode 9 \
+      "$BIN/trajectory_digest" $4 $5 cuda "$v" 40 10 > "$O/sanitizer-$1-$2.log" 2>&1
     stamp "sanitizer $1 $2 graphs=$3 rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/sanitizer-$1-$2.log" | tail -1)"
   }
   M=nlist=cluster,precision=mixed,reorder=hilbert,sort=0,pow=fast,fuse=on,noise=fp32

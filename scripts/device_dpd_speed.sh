@@ -15,7 +15,7 @@
 #  5. the dpd-temperature and poiseuille-viscosity short forms on the GPU
 #     with the candidate default (noise=fp32,gather=record), lj-liquid with
 #     no --variant;
-#  6. compute-sanitizer memcheck (graphs) and racecheck (MESO_CUDA_GRAPHS=0)
+#  6. compute-sanitizer memcheck (graphs) and racecheck (graphs=off)
 #     on 20-step runs of the new kernels (trajectory_digest, N = 8192).
 # After every part the outputs are packed into $TGZ, so a call stopped at its
 # limit still returns what finished.
@@ -112,17 +112,16 @@ pack
 
 # 6. sanitizers
 CS=compute-sanitizer; command -v $CS > /dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
-san() {  # san <tool> <name> <variant>
-  timeout 40 $CS --tool "$1" --error-exitcode 9 "$NEW/trajectory_digest" dpd-fluid 8192 cuda "$3" 20 10 \
+san() {  # san <tool> <name> <variant>; $G: ",graphs=off" for racecheck
+  timeout 40 $CS --tool "$1" --error-exitcode 9 "$NEW/trajectory_digest" dpd-fluid 8192 cuda "$3$G" 20 10 \
     > "$O/sanitizer-$1-$2.log" 2>&1
-  stamp "sanitizer $1 $2 graphs=${MESO_CUDA_GRAPHS:-1} rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$1-$2.log")"
+  stamp "sanitizer $1 $2 graphs=$([ -n "$G" ] && echo off || echo on) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$1-$2.log")"
 }
 for tool in memcheck racecheck; do
-  [[ $tool == racecheck ]] && export MESO_CUDA_GRAPHS=0 || unset MESO_CUDA_GRAPHS
+  [[ $tool == racecheck ]] && G=,graphs=off || G=""
   san $tool record-fp32noise "precision=mixed,reorder=morton2,sort=5,pow=fast,fuse=on,noise=fp32,gather=record"
   san $tool record-tpp4-tea "precision=mixed,nlist=tiled,reorder=morton2,sort=5,rng=tea,noise=fp32,gather=record,tpp=4"
   san $tool split-ballot "precision=mixed,nlist=ballot,cells=sorted,reorder=morton2,sort=5"
 done
-unset MESO_CUDA_GRAPHS
 pack
 stamp done

@@ -15,7 +15,7 @@
 #  4. Nsight Compute's speed of light for every kernel of 40 consecutive
 #     launches (a few steps, rebuilds included) at N = 1M, mixed default,
 #     and the detailed sections of the masked force kernel;
-#  5. compute-sanitizer memcheck (graphs) and racecheck (MESO_CUDA_GRAPHS=0)
+#  5. compute-sanitizer memcheck (graphs) and racecheck (graphs=off)
 #     on 20-step runs with gather=masked (trajectory_digest, N = 8192);
 #  6. the dpd-temperature and poiseuille-viscosity long forms and the
 #     poiseuille-transient short form with noise=fp32 (concurrently);
@@ -81,14 +81,14 @@ fi
 # 4. Nsight Compute, N = 1M: the speed of light of every kernel of a few
 if part 4; then
 # steps (rebuilds and sorts included), mixed and double defaults. The
-# host-driven path (MESO_CUDA_GRAPHS=0) launches the same kernels in the same
+# host-driven path (graphs=off) launches the same kernels in the same
 # order as the step graphs, whose conditional nodes ncu does not profile.
 NCU=ncu; command -v $NCU > /dev/null || NCU=/usr/local/cuda/bin/ncu
 $NCU --version > "$O/ncu-version.txt" 2>&1
 for p in mixed double; do
-  MESO_CUDA_GRAPHS=0 timeout 150 $NCU --clock-control none --section SpeedOfLight \
+  timeout 150 $NCU --clock-control none --section SpeedOfLight \
     --launch-skip 300 --launch-count 250 --export "$O/ncu-step-sol-$p" "$BIN/mesobench" run \
-    --backend cuda --filter "$F" --repeats 1 --min-time 0.3 --warmup-time 0 --variant precision=$p \
+    --backend cuda --filter "$F" --repeats 1 --min-time 0.3 --warmup-time 0 --variant precision=$p,graphs=off \
     > "$O/ncu-step-sol-$p.log" 2>&1
   stamp "ncu step-sol $p rc=$?"
   $NCU --import "$O/ncu-step-sol-$p.ncu-rep" --page raw --csv \
@@ -114,20 +114,19 @@ fi
 # 5. sanitizers
 if part 5; then
 CS=compute-sanitizer; command -v $CS > /dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
-san() {  # san <tool> <name> <variant> [steps]
-  timeout 90 $CS --tool "$1" --error-exitcode 9 "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$3" "${4:-20}" 10 \
+san() {  # san <tool> <name> <variant> [steps]; $G: ",graphs=off" for racecheck
+  timeout 90 $CS --tool "$1" --error-exitcode 9 "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$3$G" "${4:-20}" 10 \
     > "$O/sanitizer-$1-$2.log" 2>&1
-  stamp "sanitizer $1 $2 graphs=${MESO_CUDA_GRAPHS:-1} rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$1-$2.log")"
+  stamp "sanitizer $1 $2 graphs=$([ -n "$G" ] && echo off || echo on) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$1-$2.log")"
 }
 for tool in memcheck racecheck; do
-  [[ $tool == racecheck ]] && export MESO_CUDA_GRAPHS=0 || unset MESO_CUDA_GRAPHS
+  [[ $tool == racecheck ]] && G=,graphs=off || G=""
   san $tool masked-mixed "precision=mixed,reorder=morton2,sort=5,pow=fast,fuse=on,noise=fp32,gather=masked"
   san $tool masked-double-tea "precision=double,nlist=atomic,cells=sorted,rng=tea,gather=masked"
   # 400 steps in batches of 10: sorts with the scratch in the list, and the
   # capacity shrink after the random start (a window is 20 builds)
   san $tool scratch-in-list-shrink "precision=double,reorder=hilbert,sort=5,gather=split" 400
 done
-unset MESO_CUDA_GRAPHS
 pack
 fi
 

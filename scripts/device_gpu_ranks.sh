@@ -54,22 +54,22 @@ if part 3; then
   # racecheck's own collector crashes (SIGSEGV inside libsanitizer-collection,
   # compute-sanitizer of CUDA 13.0) on this build's single-rank CUDA-graph
   # path, in kernels_test as well; the multi-rank step is host-driven, and
-  # MESO_CUDA_GRAPHS=0 puts the one-rank comparison runs on that path too.
+  # MESO_TEST_VARIANT=graphs=off puts the one-rank comparison runs on that path too.
   # One rank at a time runs under it, the other plain (MPMD).
-  export MESO_CUDA_GRAPHS=0
+  export MESO_TEST_VARIANT=graphs=off
   for r in 0 1; do
     if [ $r = 0 ]; then
-      timeout 280 mpirun -x MESO_CUDA_GRAPHS --bind-to none -np 1 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+      timeout 280 mpirun -x MESO_TEST_VARIANT --bind-to none -np 1 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" : -np 1 "$BIN/decomposition_gpu_test" \
         --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-racecheck-rank$r.log" 2>&1
     else
-      timeout 280 mpirun -x MESO_CUDA_GRAPHS --bind-to none -np 1 "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" : \
+      timeout 280 mpirun -x MESO_TEST_VARIANT --bind-to none -np 1 "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" : \
         -np 1 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
         "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-racecheck-rank$r.log" 2>&1
     fi
     stamp "compute-sanitizer racecheck on rank $r of 2 ($F) rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)' "$O/sanitizer-racecheck-rank$r.log") clean summaries"
   done
-  unset MESO_CUDA_GRAPHS
+  unset MESO_TEST_VARIANT
   pack
 fi
 

@@ -27,17 +27,18 @@
 #           times (default 2); BASE_SOCKET=1 adds both through NCCL's socket transport
 #   dpdsocket dpd-fluid weak through NCCL's socket transport and through the host
 #   srdgraph srd-fluid weak (and strong L = 100 with SRD_BASE_STRONG=1) through nccl with the
-#           decomposed collision as CUDA graphs (MESO_SOLVENT_GRAPHS=1) and without, alternated
+#           decomposed collision as CUDA graphs (--variant solvent_graphs=on) and without, alternated
 #           BASE_ROUNDS times (default 2)
 #   overlap dpd-fluid weak and strong 2M, and lj-liquid strong 1M, with the interior forces beside
-#           the vote and the ghost update (MESO_OVERLAP=1) and without (0, the default), alternated twice
+#           the vote and the ghost update (--variant overlap=on) and without (off, the default),
+#           alternated twice
 #   votes   dpd-fluid weak (twice) and lj-liquid strong 1M through ipc (a vote every step), nccl
-#           (VoteSchedule) and nccl with MESO_VOTE_EVERY_STEP=1, alternated
+#           (VoteSchedule) and nccl with --variant vote=every, alternated
 #   setup   lj-liquid weak 1M per GPU (each rank builds its own lattice sites)
 #   nsys    srd-fluid weak on 2 GPUs (nccl) under Nsight Systems: kernel and CUDA API sums per rank
 #   kernels_bg kernels_test on the last GPU in the background (beside sanitize)
 #   sanitize compute-sanitizer memcheck (MEMCHECK_FILTER) and racecheck (RACECHECK_FILTER) on 2 ranks
-#           (racecheck with MESO_CUDA_GRAPHS=0; RACECHECK_X adds mpirun arguments)
+#           (racecheck with MESO_TEST_VARIANT=graphs=off; RACECHECK_X adds mpirun arguments)
 # After every part the outputs are packed into $OUT/gpus.tgz.
 # Usage: PARTS="tests srd" scripts/device_gpus.sh <output dir>
 set -u
@@ -196,18 +197,15 @@ fi
 if part srdgraph; then
   for round in $(seq ${BASE_ROUNDS:-2}); do
     for g in 1 0; do
-      export MESO_SOLVENT_GRAPHS=$g
-      X0=$X
-      X="$X -x MESO_SOLVENT_GRAPHS"
+      V=solvent_graphs=$([ $g = 1 ] && echo on || echo off)
       sweep srd-weak-graphs$g-$round ${SWEEP_TIMEOUT:-150} --mode weak --workload srd-fluid --ranks "$RANKS" \
-        --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl
+        --per-rank 1250000 --steps ${SRD_STEPS:-500} --warmup 50 --repeats ${REPEATS:-3} --transport nccl \
+        --variant $V
       if [ "${SRD_BASE_STRONG:-0}" = 1 ]; then
         sweep srd-strong-graphs$g-$round ${SWEEP_TIMEOUT:-150} --mode strong --workload srd-fluid --param L=100 \
           --ranks "$RANKS" --total 10000000 --steps ${SRD_STRONG_STEPS:-200} --warmup 20 --repeats ${REPEATS:-3} \
-          --transport nccl
+          --transport nccl --variant $V
       fi
-      X=$X0
-      unset MESO_SOLVENT_GRAPHS
       pack
     done
   done
@@ -223,37 +221,31 @@ if part dpdsocket; then
   pack
 fi
 if part overlap; then
-  X0=$X
   for k in 1 2; do
     for o in 1 0; do
-      export MESO_OVERLAP=$o
-      X="$X0 -x MESO_OVERLAP"
+      V=overlap=$([ $o = 1 ] && echo on || echo off)
       sweep dpd-weak-overlap$o-$k ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks "$RANKS" \
-        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --variant $V
       [ $k = 1 ] && sweep dpd-strong-2M-overlap$o ${SWEEP_TIMEOUT:-100} --mode strong --workload dpd-fluid \
-        --ranks "$RANKS" --total 2097152 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+        --ranks "$RANKS" --total 2097152 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --variant $V
       [ $k = 1 ] && sweep lj-strong-1M-overlap$o ${SWEEP_TIMEOUT:-100} --mode strong --workload lj-liquid \
-        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3}
+        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --variant $V
       pack
     done
   done
-  unset MESO_OVERLAP
-  X=$X0
 fi
 if part votes; then
-  X0=$X
   for k in 1 2; do
     for v in ipc nccl nccl-every; do
-      X=$X0
-      [ $v = nccl-every ] && X="$X0 -x MESO_VOTE_EVERY_STEP=1"
+      V=vote=$([ $v = nccl-every ] && echo every || echo schedule)
       sweep dpd-weak-vote-$v-$k ${SWEEP_TIMEOUT:-100} --mode weak --workload dpd-fluid --ranks "$RANKS" \
-        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every}
+        --per-rank 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every} --variant $V
       [ $k = 1 ] && sweep lj-strong-1M-vote-$v ${SWEEP_TIMEOUT:-100} --mode strong --workload lj-liquid \
-        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every}
+        --ranks "$RANKS" --total 1048576 --steps 500 --warmup 100 --repeats ${REPEATS:-3} --transport ${v%-every} \
+        --variant $V
       pack
     done
   done
-  X=$X0
 fi
 if part setup; then
   sweep lj-weak-setup ${SWEEP_TIMEOUT:-100} --mode weak --workload lj-liquid --ranks "$RANKS" --per-rank 1048576 \
@@ -278,9 +270,10 @@ if part sanitize; then
   # racecheck of compute-sanitizer 2025.3.1 (CUDA 13.0) crashes in its own
   # library (a segfault in libsanitizer-collection.so) on the one-rank MD
   # step graph, whose conditional nodes the tests' one-rank references run:
-  # MESO_CUDA_GRAPHS=0 runs the same kernels from the host. RACECHECK_X:
-  # more mpirun arguments (-x MESO_OVERLAP=always).
-  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X -x MESO_CUDA_GRAPHS=0 ${RACECHECK_X:-} \
+  # graphs=off runs the same kernels from the host (MESO_TEST_VARIANT lays
+  # it over every variant the tests make). RACECHECK_X: more mpirun
+  # arguments (-x MESO_TEST_VARIANT=graphs=off,overlap=always).
+  timeout ${RACECHECK_TIMEOUT:-300} mpirun -np 2 $X -x MESO_TEST_VARIANT=graphs=off ${RACECHECK_X:-} \
     compute-sanitizer --tool racecheck \
     --racecheck-report all $NCCL_OUT \
     --error-exitcode 9 \

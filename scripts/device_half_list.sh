@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # DPD on half rows (nlist=half) on one GPU, in one call (results/cuda-dpd/half-list/README.md):
 #   tests     kernels_test (every one-GPU test; GTEST_FILTER narrows it)
-#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (MESO_CUDA_GRAPHS=0) of 20
+#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (graphs=off) of 20
 #             steps of dpd-fluid N = 8192 on half rows, mixed and double (trajectory_digest), and
 #             memcheck of CudaDpdHalfList's refusal and energy tests
 #   bench     dpd-fluid rho = 3 at N = 65536, 262144, 1M and 4M (SIZES), in mixed and double
@@ -24,11 +24,12 @@ if part tests; then
   pack
 fi
 if part sanitize; then
-  # memcheck with the step graphs, racecheck host-driven (MESO_CUDA_GRAPHS=0), on 20-step runs
+  # memcheck with the step graphs, racecheck host-driven (graphs=off), on 20-step runs
   # of dpd-fluid N = 8192 (trajectory_digest), and memcheck of the refusal and energy tests
-  san() {  # tool name graphs variant
-    MESO_CUDA_GRAPHS=$3 timeout ${SANITIZE_TIMEOUT:-200} compute-sanitizer --tool $1 --error-exitcode 9 \
-      "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$4" 20 10 > "$O/sanitizer-$1-$2.log" 2>&1
+  san() {  # tool name graphs(1|0) variant
+    local v=$4; [ $3 = 0 ] && v=$v,graphs=off
+    timeout ${SANITIZE_TIMEOUT:-200} compute-sanitizer --tool $1 --error-exitcode 9 \
+      "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$v" 20 10 > "$O/sanitizer-$1-$2.log" 2>&1
     stamp "sanitizer $1 $2 graphs=$3 rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/sanitizer-$1-$2.log" | tail -1)"
   }
   M=nlist=half,precision=mixed,reorder=morton2,sort=5,pow=fast,fuse=on,noise=fp32

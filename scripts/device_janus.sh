@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soft Janus particles on one GPU, in one call (docs/orientation.md):
 #   tests    kernels_test: CudaAniso* first, then every test
-#   sanitize compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of SANITIZE_FILTER
+#   sanitize compute-sanitizer memcheck and racecheck (MESO_TEST_VARIANT=graphs=off) of SANITIZE_FILTER
 #            (default CudaAniso.Janus*)
 #   tpp      janus-triblock at L = 40 over TPP_VARIANTS (mixed), medians of 3
 #   bench    GALAMOST Table 1: janus-triblock at L = 20, 40, 60, 80 in each of PRECISIONS

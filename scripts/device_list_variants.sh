@@ -6,7 +6,7 @@
 #          order at every rebuild), one after the other
 #   ncu    Nsight Compute (SpeedOfLight, Occupancy, WarpStateStats, MemoryWorkloadAnalysis) of
 #          one launch at N = 1M, mixed: the prune kernel, the cluster search (the build) and the
-#          cluster force kernel, host-driven (MESO_CUDA_GRAPHS=0: ncu does not profile
+#          cluster force kernel, host-driven (graphs=off: ncu does not profile
 #          kernels inside conditional nodes)
 # The binaries come built (.carry/bins.tar.xz: mesobench), RE2 from .deps/. Outputs are packed
 # into $OUT/lists-<dir>.tgz.
@@ -37,10 +37,10 @@ if part ncu; then
   NCU=ncu; command -v $NCU > /dev/null || NCU=/usr/local/cuda/bin/ncu
   $NCU --version > "$O/ncu-version.txt" 2>&1
   prof() {  # prof <name> <kernel regex> <variant> [mesobench arguments]
-    MESO_CUDA_GRAPHS=0 timeout 90 $NCU --clock-control none --section SpeedOfLight --section Occupancy \
+    timeout 90 $NCU --clock-control none --section SpeedOfLight --section Occupancy \
       --section MemoryWorkloadAnalysis --section WarpStateStats -k "regex:$2" --launch-skip 3 --launch-count 1 \
       --export "$O/ncu-$1" "$MB" run --backend cuda --filter "$F" --repeats 1 --min-time 0.01 --warmup-time 0 \
-      --variant "$3" "${@:4}" > "$O/ncu-$1.log" 2>&1
+      --variant "$3,graphs=off" "${@:4}" > "$O/ncu-$1.log" 2>&1
     stamp "ncu $1 rc=$?"
     $NCU --import "$O/ncu-$1.ncu-rep" --print-details all > "$O/ncu-$1.txt" 2>&1
     rm -f "$O/ncu-$1.ncu-rep"

@@ -5,7 +5,7 @@
 # each part bounded by a timeout:
 #  1. every GPU test (kernels_test), none skipped;
 #  2. compute-sanitizer memcheck (graphs on) and racecheck
-#     (MESO_CUDA_GRAPHS=0) on the bonded and MD-SCF GPU tests and on 40-step
+#     (MESO_TEST_VARIANT=graphs=off) on the bonded and MD-SCF GPU tests and on 40-step
 #     mdscf-dppc runs with density=gather and scatter;
 #  3. mdscf-dppc benchmarks, 20k and ~1M beads: double/mixed x
 #     gather/scatter; update=1 and update=10^9 (no update after the first)
@@ -41,7 +41,7 @@ if part 2; then
   F='*Bonded*:*Mdscf*'
   timeout 300 $CS --tool memcheck --error-exitcode 9 "$BIN/kernels_test" --gtest_filter="$F" > "$O/memcheck-tests.log" 2>&1
   stamp "memcheck tests rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/memcheck-tests.log") clean summaries"
-  MESO_CUDA_GRAPHS=0 timeout 300 $CS --tool racecheck --racecheck-report all --error-exitcode 9 "$BIN/kernels_test" --gtest_filter="$F" > "$O/racecheck-tests.log" 2>&1
+  MESO_TEST_VARIANT=graphs=off timeout 300 $CS --tool racecheck --racecheck-report all --error-exitcode 9 "$BIN/kernels_test" --gtest_filter="$F" > "$O/racecheck-tests.log" 2>&1
   stamp "racecheck tests rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards' "$O/racecheck-tests.log") clean summaries"
   for pd in mixed,gather mixed,scatter double,gather; do
     prec=${pd%,*}
@@ -50,8 +50,8 @@ if part 2; then
       --quiet --variant precision=$prec,density=$d > "$O/memcheck-dppc-$prec-$d.log" 2>&1
     stamp "memcheck dppc $prec $d rc=$?"
     [[ $prec == double ]] && continue
-    MESO_CUDA_GRAPHS=0 timeout 120 $CS --tool racecheck --racecheck-report all --error-exitcode 9 "$BIN/mesobench" run \
-      --backend cuda --filter "$D20" --steps 20 --quiet --variant precision=$prec,density=$d \
+    timeout 120 $CS --tool racecheck --racecheck-report all --error-exitcode 9 "$BIN/mesobench" run \
+      --backend cuda --filter "$D20" --steps 20 --quiet --variant precision=$prec,density=$d,graphs=off \
       > "$O/racecheck-dppc-$prec-$d.log" 2>&1
     stamp "racecheck dppc $prec $d rc=$?"
   done

@@ -4,7 +4,7 @@
 #             decomposition_gpu_test on 2 ranks sharing the GPU (the MD paths the context and
 #             the reorder share with them)
 #   sanitize  compute-sanitizer memcheck and racecheck of CudaAniso.* (racecheck with
-#             MESO_CUDA_GRAPHS=0, as device_gpus.sh)
+#             MESO_TEST_VARIANT=graphs=off, as device_gpus.sh)
 #   gates     the short forms of nve-drift-rigid and rotational-equipartition on the GPU, in
 #             the workload's mixed default and in double
 #   bench     gb-liquid (8000, 64000) beside lj-liquid at the same N, ssd-water (64000, 1M),
@@ -36,7 +36,7 @@ if part sanitize; then
   timeout ${SANITIZE_TIMEOUT:-200} compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN/kernels_test" --gtest_color=no --gtest_filter="$F" > "$O/memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1) $(counts "$O/memcheck.log")"
-  MESO_CUDA_GRAPHS=0 timeout ${SANITIZE_TIMEOUT:-200} compute-sanitizer --tool racecheck --error-exitcode 9 \
+  MESO_TEST_VARIANT=graphs=off timeout ${SANITIZE_TIMEOUT:-200} compute-sanitizer --tool racecheck --error-exitcode 9 \
     "$BIN/kernels_test" --gtest_color=no --gtest_filter="$F" > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck.log" | tail -1) $(counts "$O/racecheck.log")"
   pack

@@ -4,7 +4,7 @@
 # sm_90 (mesobench; and kernels_test, styles_gpu_test after), then
 #   PARTS=tests      kernels_test and styles_gpu_test (every GPU test);
 #   PARTS=sanitize   compute-sanitizer memcheck and racecheck (host-driven
-#                    loop, MESO_CUDA_GRAPHS=0) of the new kernels (Yukawa);
+#                    loop, MESO_TEST_VARIANT=graphs=off) of the new kernels (Yukawa);
 #   PARTS=bitwise    the checkpoints of dpd-fluid, lj-liquid, srd-fluid,
 #                    gb-liquid, janus-triblock after 1000 steps, before and
 #                    after (scripts/refactor_checkpoints.sh), compared by cmp;
@@ -44,7 +44,7 @@ if part sanitize; then
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 "$AFT/styles_gpu_test" --gtest_color=no \
     --gtest_filter="$f" > "$O/memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+  MESO_TEST_VARIANT=graphs=off timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
     "$AFT/styles_gpu_test" --gtest_color=no --gtest_filter="$f" > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
 fi

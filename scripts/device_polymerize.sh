@@ -2,7 +2,7 @@
 # Chain-growth polymerization on one GPU, in one call (docs/polymerization.md):
 #   tests    kernels_test: CudaPolymerize* and CudaBonded* first, then every test
 #   sanitize compute-sanitizer memcheck of SANITIZE_FILTER (default CudaPolymerize*), racecheck with
-#            MESO_CUDA_GRAPHS=0
+#            MESO_TEST_VARIANT=graphs=off
 #            (the same kernels from the host: racecheck crashes on the one-rank step graph)
 #   bench    living-polymerization on the cuda backend (mixed, double) and the CPU reference
 #   gate     the living-polymerization gate's short form on the cuda backend
@@ -33,7 +33,7 @@ if part sanitize; then
   timeout 300 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 1 "$KT" --gtest_color=no \
     --gtest_filter="$SAN" > "$O/memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-  MESO_CUDA_GRAPHS=0 timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+  MESO_TEST_VARIANT=graphs=off timeout 300 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
     "$KT" --gtest_color=no --gtest_filter="$SAN" > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
 fi

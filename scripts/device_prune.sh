@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Dynamic pruning (RunParams::inner_skin) on one GPU, in one call (results/cuda-dpd/prune/):
 #   tests     kernels_test's CudaPrunedList.* first, then every one-GPU test (GTEST_FILTER narrows)
-#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (MESO_CUDA_GRAPHS=0) of 40
+#   sanitize  compute-sanitizer memcheck (step graphs) and racecheck (graphs=off) of 40
 #             steps of dpd-fluid N = 8192 pruned (skin 0.6, inner_skin 0.1) in mixed on half rows
 #             and in double on ballot rows (trajectory_digest), and memcheck of the overflow test
 #   bench     dpd-fluid rho = 3, N = 1M (SIZES), in mixed and double (PRECISIONS): the default
@@ -26,9 +26,10 @@ if part tests; then
   pack
 fi
 if part sanitize; then
-  san() {  # tool name graphs variant
-    MESO_CUDA_GRAPHS=$3 timeout 200 compute-sanitizer --tool $1 --error-exitcode 9 \
-      "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$4" 40 10 0.6 0.1 > "$O/sanitizer-$1-$2.log" 2>&1
+  san() {  # tool name graphs(1|0) variant
+    local v=$4; [ $3 = 0 ] && v=$v,graphs=off
+    timeout 200 compute-sanitizer --tool $1 --error-exitcode 9 \
+      "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$v" 40 10 0.6 0.1 > "$O/sanitizer-$1-$2.log" 2>&1
     stamp "sanitizer $1 $2 graphs=$3 rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/sanitizer-$1-$2.log" | tail -1)"
   }
   M=nlist=half,precision=mixed,reorder=morton2,sort=5,pow=fast,fuse=on,noise=fp32
@@ -42,10 +43,11 @@ fi
 if part isolate; then
   # memcheck of trajectory_digest dpd-fluid N = 8192, 40 steps, for each name:graphs:variant:skin/inner
   # of ISOLATE (skin/inner empty: the workload's skin, no pruning)
-  iso() {  # name graphs tool|- variant skins...
-    local f="$O/isolate-$1.log" pre=""
+  iso() {  # name graphs(1|0) tool|- variant skins...
+    local f="$O/isolate-$1.log" pre="" v=$4
     [[ $3 == - ]] || pre="compute-sanitizer --tool $3 --error-exitcode 9"
-    MESO_CUDA_GRAPHS=$2 timeout 200 $pre "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$4" 40 10 "${@:5}" > "$f" 2>&1
+    [ $2 = 0 ] && v=$v,graphs=off
+    timeout 200 $pre "$BIN/trajectory_digest" dpd-fluid 8192 cuda "$v" 40 10 "${@:5}" > "$f" 2>&1
     stamp "isolate $1 rc=$? $(grep -E 'ERROR SUMMARY' "$f" | tail -1) $(grep 'step     40' "$f")"
   }
   for c in ${ISOLATE:-ballot-0.3:1:nlist=ballot,precision=double,rng=tea:}; do

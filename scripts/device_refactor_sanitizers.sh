@@ -18,21 +18,21 @@ echo "refactor check rc=$?" | tee -a "$O/status.txt"
 CS=compute-sanitizer
 command -v $CS > /dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 $CS --version > "$O/sanitizer-version.txt" 2>&1
-sanitize() {  # sanitize <tool> <name> <trajectory_digest args...>
-  local tool=$1 name=$2
-  shift 2
-  timeout 300 $CS --tool "$tool" --error-exitcode 9 "$AFT/trajectory_digest" "$@" 20 10 \
+sanitize() {  # sanitize <tool> <name> <workload> <N> <backend> <variant>; $G: graphs=off for racecheck
+  local tool=$1 name=$2 v=$6
+  [ -n "$G" ] && v=${v:+$v,}$G
+  timeout 300 $CS --tool "$tool" --error-exitcode 9 "$AFT/trajectory_digest" "$3" "$4" "$5" "$v" 20 10 \
     > "$O/sanitizer-$tool-$name.log" 2>&1
-  echo "sanitizer $tool $name graphs=${MESO_CUDA_GRAPHS:-1} rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$tool-$name.log")" |
+  echo "sanitizer $tool $name graphs=$([ -n "$G" ] && echo off || echo on) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$tool-$name.log")" |
     tee -a "$O/status.txt"
 }
-# racecheck runs the host-driven step loop (MESO_CUDA_GRAPHS=0: the same
+# racecheck runs the host-driven step loop (graphs=off: the same
 # kernels, launched one by one): with the conditional CUDA graph the
 # application dies inside racecheck (the CUDA 13 compute-sanitizer on an H100;
 # version in sanitizer-version.txt)
 # before any kernel is checked, while memcheck runs the graphs.
 for tool in memcheck racecheck; do
-  [[ $tool == racecheck ]] && export MESO_CUDA_GRAPHS=0 || unset MESO_CUDA_GRAPHS
+  [[ $tool == racecheck ]] && G=graphs=off || G=""
   sanitize $tool dpd-default dpd-fluid 8192 cuda ""
   sanitize $tool dpd-fast dpd-fluid 8192 cuda "precision=mixed,reorder=morton2,sort=5,pow=fast,rng=tea,fuse=on"
   sanitize $tool lj-default lj-liquid 8000 cuda ""
@@ -40,4 +40,3 @@ for tool in memcheck racecheck; do
   sanitize $tool lj-atomic-sorted lj-liquid 8000 cuda "precision=single,nlist=atomic,cells=sorted,tpp=8"
   sanitize $tool dpd-ballot-hilbert dpd-fluid 8192 cuda "precision=double,nlist=ballot,reorder=hilbert,sort=5"
 done
-unset MESO_CUDA_GRAPHS

@@ -2,7 +2,7 @@
 # GALAMOST's disk and rod particles and the nve-drift-rigid long forms on one GPU, in one call
 # (docs/orientation.md):
 #   tests    kernels_test: CudaAniso* first, then every test
-#   sanitize compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of SANITIZE_FILTER
+#   sanitize compute-sanitizer memcheck and racecheck (MESO_TEST_VARIANT=graphs=off) of SANITIZE_FILTER
 #            (default CudaAniso.DiskAndRod*)
 #   bench    janus-triblock at L = 20 and 40 with shape=triblock, disk and rod (the default
 #            variant, mixed), REPEATS (5)

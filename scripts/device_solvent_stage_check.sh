@@ -8,7 +8,7 @@
 #           4 ranks sharing the GPU; bitwise: every workload's default on
 #           cuda for 1000 steps (srd-fluid: collisions) with a checkpoint,
 #           before and after, the same bytes; compute-sanitizer memcheck
-#           (graphs) and racecheck (MESO_CUDA_GRAPHS=0) of srd-fluid with
+#           (graphs) and racecheck (graphs=off) of srd-fluid with
 #           sorting, and memcheck of the two-rank decomposed SRD collision.
 #   part 2: speed, before and after interleaved twice: the defaults of
 #           dpd-fluid N = 1M, lj-liquid 64000, srd-fluid L = 50 and
@@ -40,10 +40,10 @@ if [[ $PART == 1 ]]; then
     shift 2
     timeout 150 $CS --tool "$tool" --error-exitcode 9 "$A/mesobench" run --backend cuda --steps 40 "$@" \
       > "$O/sanitizer-$tool-$name.log" 2>&1
-    stamp "sanitizer $tool $name graphs=${MESO_CUDA_GRAPHS:-1} rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$tool-$name.log")"
+    stamp "sanitizer $tool $name rc=$? $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$O/sanitizer-$tool-$name.log")"
   }
   san memcheck srd --filter 'srd-fluid.*L=10$' --param L=20
-  MESO_CUDA_GRAPHS=0 san racecheck srd --filter 'srd-fluid.*L=10$' --param L=16
+  san racecheck srd --filter 'srd-fluid.*L=10$' --param L=16 --variant graphs=off
   san memcheck lj --filter 'lj-liquid' --param N=4000
   timeout 200 mpirun -np 2 --oversubscribe --bind-to none $CS --tool memcheck --error-exitcode 9 \
     "$A/decomposition_gpu_test" --gtest_filter='*Srd*' --gtest_color=no > "$O/sanitizer-memcheck-srd-2ranks.log" 2>&1

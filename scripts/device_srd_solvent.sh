@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The MPCD/SRD solvent's GPU runs behind results/srd/ (issue 12), in one
 # device call: every GPU test, compute-sanitizer memcheck and racecheck of
-# the MPCD tests (kernels enqueued directly: MESO_CUDA_GRAPHS=0), the
+# the MPCD tests (kernels enqueued directly: MESO_TEST_VARIANT=graphs=off), the
 # srd-fluid benchmark (L = 50 and 100, double and mixed, sort period, SRD,
 # SRD + thermostat and AT), the CPU reference on all host cores, and the
 # srd-momentum long forms (double and mixed).
@@ -15,7 +15,7 @@ $B/kernels_test --gtest_color=no > $O/gpu-tests.log 2>&1
 echo "kernels_test rc=$? skipped=$(grep -c '\[  SKIPPED \]' $O/gpu-tests.log)" | tee $O/status.txt
 CS=compute-sanitizer; command -v $CS > /dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 for tool in memcheck racecheck; do
-  MESO_CUDA_GRAPHS=0 timeout 300 $CS --tool $tool --error-exitcode 9 $B/kernels_test --gtest_filter='Mpcd*' > $O/sanitizer-$tool-mpcd.log 2>&1
+  MESO_TEST_VARIANT=graphs=off timeout 300 $CS --tool $tool --error-exitcode 9 $B/kernels_test --gtest_filter='Mpcd*' > $O/sanitizer-$tool-mpcd.log 2>&1
   echo "sanitizer $tool mpcd rc=$? $(tail -1 $O/sanitizer-$tool-mpcd.log)" | tee -a $O/status.txt
 done
 R="--backend cuda --repeats 5 --min-time 0.5 --warmup-time 0.3"

@@ -9,7 +9,7 @@
 # VARIANT_MIXED and VARIANT_DOUBLE, when set, replace the sweep's choice (bench, gate).
 # then side by side (none of them timed):
 #   tests    kernels_test: CudaBonded* first, every test after the sanitizers
-#   sanitize compute-sanitizer memcheck and racecheck (MESO_CUDA_GRAPHS=0) of CudaBonded*
+#   sanitize compute-sanitizer memcheck and racecheck (MESO_TEST_VARIANT=graphs=off) of CudaBonded*
 #   gate     the table-melt long form on cuda with the sweep's mixed and double variants, and with
 #            bond_k_scale=1.02 (4 runs a set, 200 configurations: what the gate resolves)
 #   ibi      the ibi-melt long form on cuda (the default variant)
@@ -98,7 +98,7 @@ if part sanitize; then
   timeout $(left) compute-sanitizer --tool memcheck --error-exitcode 1 "$KT" --gtest_color=no \
     --gtest_filter='CudaBonded*' > "$O/memcheck.log" 2>&1
   stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-  MESO_CUDA_GRAPHS=0 timeout $(left) compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
+  MESO_TEST_VARIANT=graphs=off timeout $(left) compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 1 \
     "$KT" --gtest_color=no --gtest_filter='CudaBonded*' > "$O/racecheck.log" 2>&1
   stamp "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/racecheck.log" | tail -1)"
 fi

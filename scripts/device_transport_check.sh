@@ -7,10 +7,10 @@
 #  1. builds the tree before (a `git archive` tarball) and the working tree;
 #  2. kernels_test; decomposition_gpu_test on 1, 2 and 4 ranks (bitwise the
 #     one-rank run, and every exchange after the first and every update GPU
-#     to GPU), and on 2 ranks with MESO_PEER_UPDATES=0 (every ghost through
-#     the host); decomposition_test (CPU ranks) on 2 ranks;
+#     to GPU; every ghost through the host with --transport host: its
+#     HostTransport test); decomposition_test (CPU ranks) on 2 ranks;
 #  3. compute-sanitizer memcheck on 2 ranks, racecheck on each rank of 2
-#     (host-driven path, MESO_CUDA_GRAPHS=0), on the variant and line tests;
+#     (host-driven path, MESO_TEST_VARIANT=graphs=off), on the variant and line tests;
 #  4. two-rank sweeps before and after, interleaved: dpd-fluid strong 1M and
 #     srd-fluid strong 1.25M (`mesobench scale`, ranks sharing the GPU).
 # Usage: scripts/device_transport_check.sh <before source tarball> <output dir>
@@ -24,9 +24,6 @@ export OMP_NUM_THREADS=1
 build_before_after "$TGZ" /tmp/before-src mesobench kernels_test decomposition_gpu_test decomposition_test
 
 gpu_tests 1 2 4
-MESO_PEER_UPDATES=0 timeout 200 mpirun -x MESO_PEER_UPDATES -np 2 --oversubscribe --bind-to none \
-  "$A/decomposition_gpu_test" --gtest_color=no > "$O/decomposition-gpu-2-host.log" 2>&1
-stamp "decomposition_gpu_test on 2 ranks, MESO_PEER_UPDATES=0, rc=$? $(counts "$O/decomposition-gpu-2-host.log")"
 timeout 200 mpirun -np 2 --oversubscribe --bind-to none "$A/decomposition_test" --gtest_color=no \
   > "$O/decomposition-cpu-2.log" 2>&1
 stamp "decomposition_test (cpu) on 2 ranks rc=$? $(counts "$O/decomposition-cpu-2.log")"
@@ -35,16 +32,16 @@ F='*CudaVariants*:*LineOfRanks*'
 timeout 280 mpirun -np 2 --oversubscribe --bind-to none $CS --tool memcheck --error-exitcode 9 \
   "$A/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-memcheck.log" 2>&1
 stamp "memcheck on 2 ranks rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") clean summaries"
-export MESO_CUDA_GRAPHS=0
+export MESO_TEST_VARIANT=graphs=off
 for r in 0 1; do
   san=($CS --tool racecheck --racecheck-report all --error-exitcode 9)
   if [ $r = 0 ]; then first=("${san[@]}"); second=(); else first=(); second=("${san[@]}"); fi
-  timeout 280 mpirun -x MESO_CUDA_GRAPHS --bind-to none -np 1 "${first[@]}" "$A/decomposition_gpu_test" \
+  timeout 280 mpirun -x MESO_TEST_VARIANT --bind-to none -np 1 "${first[@]}" "$A/decomposition_gpu_test" \
     --gtest_color=no --gtest_filter="$F" : -np 1 "${second[@]}" "$A/decomposition_gpu_test" --gtest_color=no \
     --gtest_filter="$F" > "$O/sanitizer-racecheck-rank$r.log" 2>&1
   stamp "racecheck on rank $r of 2 rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)' "$O/sanitizer-racecheck-rank$r.log") clean summaries"
 done
-unset MESO_CUDA_GRAPHS
+unset MESO_TEST_VARIANT
 
 S=(--backend cuda --ranks 2 --steps 300 --warmup 100 --repeats 3 --mpirun-args "--oversubscribe --bind-to none")
 for round in 1 2; do

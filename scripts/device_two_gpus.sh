@@ -15,14 +15,14 @@
 #     transport for shared memory (--mca btl_vader_single_copy_mechanism
 #     cma; Ubuntu's OpenMPI defaults to none: copy in, copy out);
 #  7. the dpd-fluid points on two GPUs with the ghost updates through the
-#     host (MESO_PEER_UPDATES=0) instead of peer reads;
-#  8. decomposition_gpu_test on 2 ranks with every ghost through the host
-#     (MESO_PEER_UPDATES=0);
+#     host (--transport host) instead of peer reads;
+#  8. decomposition_gpu_test's --transport host test on 2 ranks (every ghost
+#     through the host);
 #  9. (OLD set: the bin dir of an earlier build) parts 4's two-GPU points
 #     with that build, on the same machine, for a before/after;
 # 10. the phase diagnostic (MESO_STEP_PHASES=1: every phase of every step
 #     waited for and timed, per rank) of dpd-fluid at 1M per GPU on one GPU
-#     (host-driven, MESO_CUDA_GRAPHS=0) and on two;
+#     (host-driven, --variant graphs=off) and on two;
 #  3. (last) compute-sanitizer memcheck (2 ranks) and racecheck (one rank at
 #     a time, the other plain; host-driven path: racecheck's collector
 #     crashes on graphs; RACECHECK=0 skips it) of the decomposition tests in
@@ -43,12 +43,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 export NCCL_NVLS_ENABLE=0
 # dpd-fluid's two-GPU points, weak (1M per GPU) and strong (2M), with
 # mesobench binary $1, mpirun arguments $2, into gpu-{weak,strong}-dpd$3.
-dpd_two_gpu_points() {
+dpd_two_gpu_points() {  # mesobench, mpirun arguments, name suffix, scale arguments...
   timeout 120 "$1" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-weak-dpd$3" > "$O/gpu-weak-dpd$3.log" 2>&1
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-weak-dpd$3" "${@:4}" \
+    > "$O/gpu-weak-dpd$3.log" 2>&1
   stamp "gpu weak dpd 2 GPUs ($3) rc=$?"
   timeout 120 "$1" scale --mode strong --workload dpd-fluid --ranks 2 --total 2097152 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-strong-dpd$3" > "$O/gpu-strong-dpd$3.log" 2>&1
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "$2" --out "$O/gpu-strong-dpd$3" "${@:4}" \
+    > "$O/gpu-strong-dpd$3.log" 2>&1
   stamp "gpu strong dpd 2 GPUs ($3) rc=$?"
 }
 counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]' "$1") skipped, $(grep -c '\[  FAILED  \]' "$1") failed lines"; }
@@ -108,15 +110,13 @@ if part 6; then
 fi
 
 if part 7; then
-  export MESO_PEER_UPDATES=0
-  dpd_two_gpu_points "$MB" "--bind-to none -x MESO_PEER_UPDATES" -host
-  unset MESO_PEER_UPDATES
+  dpd_two_gpu_points "$MB" "--bind-to none" -host --transport host
   pack
 fi
 
 if part 8; then
-  timeout ${DECOMP_TIMEOUT:-240} mpirun -np 2 --bind-to none -x MESO_PEER_UPDATES=0 "$BIN/decomposition_gpu_test" \
-    --gtest_color=no > "$O/mpi-decomposition-gpu-2-host.log" 2>&1
+  timeout ${DECOMP_TIMEOUT:-240} mpirun -np 2 --bind-to none "$BIN/decomposition_gpu_test" \
+    --gtest_color=no --gtest_filter='*HostTransport*' > "$O/mpi-decomposition-gpu-2-host.log" 2>&1
   stamp "decomposition_gpu_test on 2 ranks, ghosts through the host rc=$? $(counts "$O/mpi-decomposition-gpu-2-host.log")"
   pack
 fi
@@ -127,12 +127,11 @@ if part 9 && [ -n "${OLD:-}" ]; then
 fi
 
 if part 10; then
-  export MESO_STEP_PHASES=1 MESO_CUDA_GRAPHS=0
+  export MESO_STEP_PHASES=1
   timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 1 --per-rank 1048576 --backend cuda \
-    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none -x MESO_STEP_PHASES -x MESO_CUDA_GRAPHS" \
+    --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none -x MESO_STEP_PHASES" --variant graphs=off \
     --out "$O/gpu-weak-dpd-phases-1" > "$O/gpu-weak-dpd-phases-1.log" 2>&1
   stamp "gpu dpd phases on one GPU rc=$?"
-  unset MESO_CUDA_GRAPHS
   timeout 120 "$MB" scale --mode weak --workload dpd-fluid --ranks 2 --per-rank 1048576 --backend cuda \
     --steps 500 --warmup 100 --repeats 5 --mpirun-args "--bind-to none -x MESO_STEP_PHASES" \
     --out "$O/gpu-weak-dpd-phases-2" > "$O/gpu-weak-dpd-phases-2.log" 2>&1
@@ -146,17 +145,17 @@ if part 3; then
   timeout 150 mpirun -np 2 --bind-to none compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" > "$O/sanitizer-memcheck.log" 2>&1
   stamp "memcheck on 2 ranks ($F) rc=$? $(grep -c 'ERROR SUMMARY: 0 errors' "$O/sanitizer-memcheck.log") clean summaries"
-  export MESO_CUDA_GRAPHS=0
+  export MESO_TEST_VARIANT=graphs=off
   for r in $([ "${RACECHECK:-1}" = 1 ] && echo 0 1); do
     RC="compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9"
     A="" ; Bc=""
     if [ $r = 0 ]; then A=$RC; else Bc=$RC; fi
-    timeout 150 mpirun -x MESO_CUDA_GRAPHS --bind-to none -np 1 $A "$BIN/decomposition_gpu_test" --gtest_color=no \
+    timeout 150 mpirun -x MESO_TEST_VARIANT --bind-to none -np 1 $A "$BIN/decomposition_gpu_test" --gtest_color=no \
       --gtest_filter="$F" : -np 1 $Bc "$BIN/decomposition_gpu_test" --gtest_color=no --gtest_filter="$F" \
       > "$O/sanitizer-racecheck-rank$r.log" 2>&1
     stamp "racecheck on rank $r of 2 ($F) rc=$? $(grep -c 'RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)' "$O/sanitizer-racecheck-rank$r.log") clean summaries"
   done
-  unset MESO_CUDA_GRAPHS
+  unset MESO_TEST_VARIANT
   pack
 fi
 

@@ -17,7 +17,7 @@ nlohmann::json to_json(const Provenance& p) {
   return {{"git_commit", p.git_commit}, {"compiler", p.compiler},     {"build_type", p.build_type},
           {"cpu_model", p.cpu_model},   {"cpu_threads", p.cpu_threads}, {"gpu_model", p.gpu_model},
           {"gpu_driver", p.gpu_driver}, {"date_utc", p.date_utc},     {"hostname", p.hostname},
-          {"mesobench_version", p.version}};
+          {"mesobench_version", p.version}, {"diagnostics", p.diagnostics}};
 }
 
 nlohmann::json result_document(const char* kind, const Provenance& p) {

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -49,7 +51,24 @@ std::string compiler() {
 #endif
 }
 
+constexpr std::array<const char*, 2> kDiagnostics = {"MESO_STEP_PHASES", "MESO_SOLVENT_PHASES"};
+
 }  // namespace
+
+bool diagnostic_on(Diagnostic d) {
+  const char* e = std::getenv(kDiagnostics[static_cast<std::size_t>(d)]);
+  return e && std::strcmp(e, "1") == 0;
+}
+
+std::string diagnostics_set() {
+  std::string out;
+  for (std::size_t k = 0; k < kDiagnostics.size(); ++k) {
+    if (!diagnostic_on(static_cast<Diagnostic>(k))) continue;
+    if (!out.empty()) out += ',';
+    out.append(kDiagnostics[k]).append("=1");
+  }
+  return out;
+}
 
 Provenance collect_provenance() {
   Provenance p;
@@ -76,6 +95,7 @@ Provenance collect_provenance() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   p.date_utc = buf;
+  p.diagnostics = diagnostics_set();
   return p;
 }
 

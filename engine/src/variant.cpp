@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <string>
 
 #include "meso/error.hpp"
@@ -9,13 +10,18 @@
 namespace meso {
 namespace {
 
-// One axis: its name, its allowed values (empty: a non-negative integer), and
-// how a value is stored into and read back from the typed Variant.
+// One axis: its name, its allowed values (empty: a non-negative integer, up
+// to `max`, meaning `integer`), how a value is stored into and read back
+// from the typed Variant, and whether it is a schedule axis (variant.hpp:
+// named in canonical strings only away from its default).
 struct AxisSpec {
   const char* name;
   std::vector<std::string> allowed;
   void (*set)(Variant&, std::size_t index_or_value);
   std::string (*get)(const Variant&);
+  bool schedule = false;
+  const char* integer = nullptr;
+  uint32_t max = UINT32_MAX;
 };
 
 template <class E>
@@ -34,7 +40,7 @@ const std::vector<AxisSpec>& specs() {
        [](const Variant& v) { return name_of(v.reorder); }},
       {"sort", {},
        [](Variant& v, std::size_t n) { v.sort = uint32_t(n); },
-       [](const Variant& v) { return std::to_string(v.sort); }},
+       [](const Variant& v) { return std::to_string(v.sort); }, false, "steps between reorders"},
       {"pow", {"libm", "fast"},
        [](Variant& v, std::size_t k) { v.pow = PowKind(k); },
        [](const Variant& v) { return name_of(v.pow); }},
@@ -59,6 +65,22 @@ const std::vector<AxisSpec>& specs() {
       {"density", {"gather", "scatter"},
        [](Variant& v, std::size_t k) { v.density = DensityKind(k); },
        [](const Variant& v) { return name_of(v.density); }},
+      {"graphs", {"on", "off"},
+       [](Variant& v, std::size_t k) { v.graphs = k == 0; },
+       [](const Variant& v) { return std::string(v.graphs ? "on" : "off"); }, true},
+      {"overlap", {"off", "on", "always"},
+       [](Variant& v, std::size_t k) { v.overlap = OverlapKind(k); },
+       [](const Variant& v) { return name_of(v.overlap); }, true},
+      {"vote", {"schedule", "every"},
+       [](Variant& v, std::size_t k) { v.vote = VoteKind(k); },
+       [](const Variant& v) { return name_of(v.vote); }, true},
+      {"solvent_graphs", {"off", "on"},
+       [](Variant& v, std::size_t k) { v.solvent_graphs = k == 1; },
+       [](const Variant& v) { return std::string(v.solvent_graphs ? "on" : "off"); }, true},
+      {"solvent_capacity", {},
+       [](Variant& v, std::size_t n) { v.solvent_capacity = uint32_t(n); },
+       [](const Variant& v) { return std::to_string(v.solvent_capacity); }, true,
+       "records a solvent migration message holds, 0: agreed by the ranks", 1u << 26},
   };
   return s;
 }
@@ -118,6 +140,10 @@ const char* to_string(GatherKind k) {
 }
 
 const char* to_string(DensityKind k) { return k == DensityKind::scatter ? "scatter" : "gather"; }
+const char* to_string(OverlapKind k) {
+  return k == OverlapKind::always ? "always" : k == OverlapKind::on ? "on" : "off";
+}
+const char* to_string(VoteKind k) { return k == VoteKind::every ? "every" : "schedule"; }
 
 const std::vector<std::string>& Variant::axes() {
   static const std::vector<std::string> names = [] {
@@ -161,9 +187,9 @@ Variant Variant::parse(std::string_view text, const Variant& base, std::vector<s
     if (spec->allowed.empty()) {
       uint32_t n = 0;
       const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (ec != std::errc{} || ptr != value.data() + value.size() || value.empty())
-        throw_input_error("variant ", key, "=", value,
-                          " is invalid: it must be a non-negative integer (steps between reorders)");
+      if (ec != std::errc{} || ptr != value.data() + value.size() || value.empty() || n > spec->max)
+        throw_input_error("variant ", key, "=", value, " is invalid: it must be an integer from 0 to ", spec->max,
+                          " (", spec->integer, ")");
       spec->set(v, n);
     } else {
       const auto it = std::find(spec->allowed.begin(), spec->allowed.end(), value);
@@ -183,10 +209,21 @@ std::string Variant::get(std::string_view axis) const {
   throw_input_error("variant axis '", axis, "' is unknown: allowed axes are ", join(axes(), ", "));
 }
 
+std::string Variant::values(std::string_view axis) {
+  for (const auto& s : specs())
+    if (axis == s.name) return s.allowed.empty() ? std::string("N (") + s.integer + ")" : join(s.allowed, "|");
+  throw_input_error("variant axis '", axis, "' is unknown: allowed axes are ", join(axes(), ", "));
+}
+
 std::string Variant::to_string(const std::vector<std::string>& which) const {
+  static const Variant defaults;
   std::vector<std::string> parts;
-  for (const auto& a : axes())
-    if (std::find(which.begin(), which.end(), a) != which.end()) parts.push_back(a + "=" + get(a));
+  for (const auto& s : specs()) {
+    if (std::find(which.begin(), which.end(), s.name) == which.end()) continue;
+    const std::string value = s.get(*this);
+    if (s.schedule && value == s.get(defaults)) continue;
+    parts.push_back(std::string(s.name) + "=" + value);
+  }
   return join(parts, ",");
 }
 

@@ -34,7 +34,7 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
   std::string name() const override { return "cuda"; }
   std::vector<std::string> applicable_axes() const override {
     return {"nlist", "cells", "reorder", "sort", "pow", "precision", "rng", "fuse", "tpp", "noise", "gather",
-            "density"};
+            "density", "graphs", "overlap", "vote", "solvent_graphs", "solvent_capacity"};
   }
 
   void set_system(const System& sys, const RunParams& params) override {

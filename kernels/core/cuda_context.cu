@@ -41,8 +41,7 @@ CudaContextBase::CudaContextBase(const Variant& v) : variant(v) {
   MESO_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   MESO_CUDA_CHECK(cudaMallocHost(&h_ctl, sizeof(StepControl)));
   MESO_CUDA_CHECK(cudaEventCreateWithFlags(&ctl_copied_, cudaEventDisableTiming));
-  const char* g = std::getenv("MESO_CUDA_GRAPHS");
-  use_graphs = !(g && std::string(g) == "0");
+  use_graphs = v.graphs;
 }
 
 CudaContextBase::~CudaContextBase() {

@@ -78,7 +78,7 @@ class CudaContextBase {
   Domain cell_domain{};
 
   cudaStream_t stream = nullptr;
-  // MESO_CUDA_GRAPHS=0 at construction: the host-driven step (no graphs).
+  // The variant's graphs axis (graphs=off: the host-driven step, the same kernels).
   bool use_graphs = true;
 
   // Step control words on the device and their pinned host mirror.

@@ -26,7 +26,7 @@
 // bonded force: a FENE bond at r >= R0); after the batch it throws its error
 // (DeviceForce::raise_if_stopped) with the state frozen at that step.
 //
-// With MESO_CUDA_GRAPHS=0 the same kernels run in the same order, enqueued
+// With graphs=off (the variant) the same kernels run in the same order, enqueued
 // step by step from the host (host_step), which reads the rebuild decision
 // back after each step's opening. On several ranks the loop is
 // cuda_step_graph_ranks.cu's.
@@ -42,6 +42,7 @@
 #include "md/integrate_nose_hoover.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/ops/communicator.hpp"
+#include "meso/provenance.hpp"
 
 namespace meso::cuda {
 namespace {
@@ -109,10 +110,7 @@ CudaStepGraph::~CudaStepGraph() {
                p.reorder * per, p.exchange * per, p.lists * per);
 }
 
-bool step_phases_wanted() {
-  const char* e = std::getenv("MESO_STEP_PHASES");
-  return e && std::strcmp(e, "1") == 0;
-}
+bool step_phases_wanted() { return diagnostic_on(Diagnostic::step_phases); }
 
 double CudaStepGraph::phase_mark() {
   ctx_.synchronize();

@@ -1,7 +1,7 @@
 // A StepPlan compiled for the device (cuda_step_graph.cu): the plan's CUDA
 // operations, through their device interfaces (device_ops.cuh), composed
 // into one conditional CUDA graph per step, plus the host-driven loop of
-// MESO_CUDA_GRAPHS=0 and the recovery after an in-graph overflow.
+// the variant graphs=off and the recovery after an in-graph overflow.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -66,10 +66,10 @@ class CudaStepGraph {
   std::vector<uint64_t> serials_;  // of the operations above, in that order
   bool fused_ = false;             // the last force performs the second half
   StepRules rules_;                // the plan's rebuild and sort decisions
-  // Several ranks, MESO_OVERLAP=1: the interior rows' forces run while the
-  // host takes the rebuild vote and the ghosts travel, unless the last
-  // votes' displacements say a rebuild is near (MESO_OVERLAP=always: even
-  // then, as the tests run it). Off by default (slower as measured).
+  // Several ranks, variant overlap=on: the interior rows' forces run while
+  // the host takes the rebuild vote and the ghosts travel, unless the last
+  // votes' displacements say a rebuild is near (overlap=always: even then,
+  // as the tests run it). Off by default (slower as measured).
   bool overlap_ = false;
   bool speculate_always_ = false;
   bool rebuild_near_ = true;
@@ -86,7 +86,7 @@ class CudaStepGraph {
   cudaGraphExec_t exec_ = nullptr, exec_sums_ = nullptr;
   uint64_t epoch_ = 0;  // ctx.graph_epoch the graphs were captured at
 
-  // MESO_STEP_PHASES=1 on several ranks, or on one with MESO_CUDA_GRAPHS=0:
+  // MESO_STEP_PHASES=1 on several ranks, or on one with graphs=off:
   // every phase of every step waited for and timed on the host (which slows
   // the run: a diagnostic), the means printed to stderr when the graph is
   // destroyed.

@@ -3,9 +3,7 @@
 // communicator's migration, ghost exchange and ghost updates between the
 // kernels, and the rebuild decided by every rank together.
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
 #include "core/cuda_step_graph.cuh"
 #include "meso/ops/communicator.hpp"
@@ -21,8 +19,8 @@ namespace meso::cuda {
 // At a vote the host waits once, for the step's control, and then takes
 // the vote (one all-reduce of the largest displacement, or of a rebuild or
 // stale-list mark). With --transport nccl the other steps have no vote
-// (VoteSchedule): the host enqueues them whole. With
-// overlap_ (MESO_OVERLAP=1) the interior rows' forces, which read no ghost, are enqueued
+// (VoteSchedule): the host enqueues them whole. With overlap_ (variant
+// overlap=on) the interior rows' forces, which read no ghost, are enqueued
 // before that wait: the device computes them while the host votes and
 // enqueues the ghost update and the edge rows' forces behind them, so the
 // vote and the update leave the device's critical path. They are
@@ -117,21 +115,19 @@ void CudaStepGraph::advance_decomposed(Communicator& comm, uint64_t first_step, 
   }
   // From the first half-step on, ghosts carry the velocity the forces read.
   ctx_.forces_read_pred = ctx_.gw || fused_;
-  const char* env = std::getenv("MESO_OVERLAP");
-  // Off unless asked (MESO_OVERLAP=1): measured slower on 2 and 4 H200s
+  // Off unless asked (overlap=on): measured slower on 2 and 4 H200s
   // (results/scaling/h200x4-overlap-52fe797), the two launches and the
   // recomputed rebuild steps costing more than the vote they hide.
-  const std::string mode = env ? env : "0";
-  overlap_ = mode != "0" && !forces_.empty() && ctx_.nlist.edge;
-  speculate_always_ = mode == "always";  // the tests' setting: every step, rebuilds too
+  const OverlapKind mode = ctx_.variant.overlap;
+  overlap_ = mode != OverlapKind::off && !forces_.empty() && ctx_.nlist.edge;
+  speculate_always_ = mode == OverlapKind::always;  // the tests' setting: every step, rebuilds too
   for (DeviceForce* f : forces_) overlap_ = overlap_ && f->takes_rows();
   rebuild_near_ = true;
   last_disp_ = 0.0;
   // Votes every step unless the ghost updates need none (VoteSchedule);
-  // MESO_VOTE_EVERY_STEP=1 keeps one every step (to measure the schedule).
-  const char* every = std::getenv("MESO_VOTE_EVERY_STEP");
+  // vote=every keeps one every step (to measure the schedule).
   const bool sparse = comm.updates_without_vote() && rules_.rebuild_every == 0 && !overlap_ &&
-                      !(every && std::string(every) == "1");
+                      ctx_.variant.vote != VoteKind::every;
   if (!sparse)
     votes_ = VoteSchedule();
   else if (votes_.max_gap() == 1 && !stale_seen_)

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "meso/provenance.hpp"
+
 namespace meso::cuda {
 
 class DeviceTimeline {
@@ -27,9 +29,8 @@ class DeviceTimeline {
   // The solvent's timeline, or null unless MESO_SOLVENT_PHASES=1.
   static DeviceTimeline* solvent() {
     static const std::unique_ptr<DeviceTimeline> t = [] {
-      const char* e = std::getenv("MESO_SOLVENT_PHASES");
-      return std::unique_ptr<DeviceTimeline>(e && std::strcmp(e, "1") == 0 ? new DeviceTimeline("solvent phases")
-                                                                           : nullptr);
+      return std::unique_ptr<DeviceTimeline>(
+          diagnostic_on(Diagnostic::solvent_phases) ? new DeviceTimeline("solvent phases") : nullptr);
     }();
     return t.get();
   }

@@ -178,7 +178,7 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
     if (const cudaError_t e = in.map_note(handle, false); e != cudaSuccess)
       throw std::runtime_error(std::string("cuda domain storage: cannot map the ghost records of message ") +
                                std::to_string(slot) + " from a rank of this node (" + cudaGetErrorString(e) +
-                               "); MESO_PEER_UPDATES=0 sends them through the host");
+                               "); --transport host sends them through the host");
     if (!m) return;
     ctx_.reserve(at + m);
     const double* rec = static_cast<const double*>(in.ptr) + first * kGhostRecord;
@@ -285,6 +285,8 @@ class CudaDomainStorage final : public DomainStorageOp, public PeerGhostOp, publ
   double pack_seconds() const override { return pack_s_ - copy_seconds(); }
   double copy_seconds() const override { return copy_s_ + staging_.seconds(); }
   std::pmr::memory_resource* message_memory() override { return &pinned_; }
+  PeerGhostOp* peer_ghosts() override { return this; }
+  DeviceRecordsOp* device_records() override { return this; }
 
   std::size_t device_bytes() const override {
     std::size_t b = code_.bytes() + temp_.bytes() + rec_.bytes() + in_.bytes() + counts_.bytes();

@@ -75,7 +75,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     if (half_) raise_half_fault(ctx_.h_ctl->step);
   }
   // Half rows add to the fixed-point sums of both sides: the interior rows
-  // computed ahead of a rebuild (MESO_OVERLAP) could not be taken back.
+  // computed ahead of a rebuild (variant overlap) could not be taken back.
   bool takes_rows() const override { return !half_ && Base::takes_rows(); }
 
  private:

@@ -2,7 +2,6 @@
 #include "mpcd/mpcd_collide_ranks.cuh"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "core/device_timeline.cuh"
@@ -12,10 +11,7 @@
 namespace meso::cuda {
 
 template <class P>
-MpcdRankCollision<P>::MpcdRankCollision(CudaContext<P>& ctx) : ctx_(ctx) {
-  const char* g = std::getenv("MESO_SOLVENT_GRAPHS");
-  use_graphs_ = g && std::string(g) == "1";
-}
+MpcdRankCollision<P>::MpcdRankCollision(CudaContext<P>& ctx) : ctx_(ctx), use_graphs_(ctx.variant.solvent_graphs) {}
 
 template <class P>
 MpcdRankCollision<P>::~MpcdRankCollision() {

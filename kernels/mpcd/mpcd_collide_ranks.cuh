@@ -8,8 +8,8 @@
 // the layers' stream, their values combined over the ranks between phases
 // (Howard et al.'s overlap of the cell communication with the inner cells).
 // With the communicator's DeviceLinks (--transport nccl) the layers move
-// GPU to GPU and the host waits for nothing, and with MESO_SOLVENT_GRAPHS=1
-// the whole collision is a CUDA graph, as it is on one rank: one graph per
+// GPU to GPU and the host waits for nothing, and with the variant
+// solvent_graphs=on the whole collision is a CUDA graph, as it is on one rank: one graph per
 // touched range (the grid
 // shift moves the range by a cell along each split axis now and then, so at
 // most 2^3), its launches over the solvent's capacity rather than its bound
@@ -22,7 +22,7 @@
 // enqueued directly (srd-fluid weak 4,516 against 4,741 collisions a
 // second, strong L = 100 1,932 against 1,990; 15% slower before the nodes
 // kept the layers' stream priority; results/scaling/README.md). Otherwise
-// (by default, host transports, MESO_CUDA_GRAPHS=0, the phase timeline)
+// (by default, host transports, graphs=off, the phase timeline)
 // each phase is enqueued directly, and without DeviceLinks waits for MPI
 // (combine_on_host).
 #pragma once
@@ -66,7 +66,7 @@ class MpcdRankCollision {
   MpcdSharedCells layers_;
   std::vector<RangeGraph> graphs_;
   std::vector<const void*> met_;  // ranges collided once directly
-  bool use_graphs_ = false;       // MESO_SOLVENT_GRAPHS=1
+  bool use_graphs_ = false;       // the variant's solvent_graphs=on
 
   // From the cell list on: the phases of the current range (prepared).
   void enqueue(const MpcdView<S4>& v, const MpcdCellView& c, MpcdCollideArgs a, const Communicator& comm,

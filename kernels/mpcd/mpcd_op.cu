@@ -14,7 +14,7 @@
 // call instead of ~8 (at L = 50 the launches, not the kernels, were the
 // larger part of a collision). The graph is recaptured when an array it
 // holds moves, as the step graph is: by the context's graph epoch
-// (CudaContext::invalidate_graphs); MESO_CUDA_GRAPHS=0 enqueues the pieces
+// (CudaContext::invalidate_graphs); the variant graphs=off enqueues the pieces
 // directly (what compute-sanitizer runs).
 #include <algorithm>
 #include <cmath>

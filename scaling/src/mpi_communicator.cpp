@@ -7,11 +7,11 @@
 #include <numeric>
 #include <string>
 
-#include "ghost_transport.hpp"
 #include "meso/backend.hpp"
 #include "meso/error.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpi_links.hpp"
+#include "transport.hpp"
 
 namespace meso::scaling {
 namespace {
@@ -47,7 +47,7 @@ const char* to_string(Transport t) {
 
 MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid,
                                  Transport transport)
-    : transport_(transport) {
+    : kind_(transport) {
   int n = 1;
   MPI_Comm_size(comm, &n);
   if (grid[0] == 0) grid = choose_rank_grid(n, box, ghost_width);
@@ -84,10 +84,12 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_wid
   MPI_Comm_free(&node);
   node_of_.assign(size_, 0);
   MPI_Allgather(&leader, 1, MPI_INT, node_of_.data(), 1, MPI_INT, cart_);
+  for (int a = 0; a < 3; ++a)
+    if (d_.grid[a] > 1) axes_.push_back({links(a), slab(a)});
 }
 
 MpiCommunicator::~MpiCommunicator() {
-  nccl_.reset();  // before the grid's communicator it was made over
+  transport_.reset();  // its device links before the grid's communicator they were made over
   if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
 }
 
@@ -98,48 +100,34 @@ CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid, Trans
 }
 
 const DeviceLinks* MpiCommunicator::device_links() const {
-  return nccl_.get();
+  return transport_ ? transport_->device_links() : nullptr;
 }
 
-// Collective: every rank attaches the same kind of storage at the same
-// point of the run.
-void MpiCommunicator::connect_nccl(Backend& b, bool device) {
-  if (transport_ != Transport::nccl || size_ == 1 || nccl_) return;
-  if (!device) throw_input_error("--transport nccl moves device buffers: it needs --backend cuda");
-  DeviceLinksSetup su;
-  su.rank = rank_;
-  su.size = size_;
-  su.neighbours = nbr_;
-  su.grid = d_.grid;
-  su.broadcast = [this](void* bytes, std::size_t n) { MPI_Bcast(bytes, int(n), MPI_BYTE, 0, cart_); };
-  su.allgather = [this](const void* mine, void* all, std::size_t n) {
-    MPI_Allgather(mine, int(n), MPI_BYTE, all, int(n), MPI_BYTE, cart_);
-  };
-  nccl_ = b.connect_device_links(su);
-  if (!nccl_)
-    throw_input_error("--transport nccl: this mesobench was built without NCCL (scripts/install-deps.sh installs "
-                      "nvidia-nccl-cu13; configure again)");
+bool MpiCommunicator::updates_without_vote() const { return transport_ && transport_->updates_without_vote(); }
+
+// Once, with the first storage attached (collective: every rank attaches
+// the same kind of storage at the same point of the run).
+void MpiCommunicator::make_transport_for(Backend& b, bool device) {
+  if (transport_) return;
+  TransportSetup s;
+  s.cart = cart_;
+  s.rank = rank_;
+  s.size = size_;
+  s.neighbours = nbr_;
+  s.grid = d_.grid;
+  s.node_of = node_of_;
+  s.mpi_s = &mpi_s_;
+  s.solvent_pack_s = &solvent_pack_s_;
+  transport_ = make_transport(kind_, s, b, device);
 }
 
 void MpiCommunicator::attach(Backend& b) {
-  host_.reset();
-  peer_.reset();
   msg_.reset();  // its memory may belong to the storage replaced here
   storage_ = b.create_as<DomainStorageOp>("domain");
   storage_->set_domain(d_);
   msg_ = std::make_unique<MessageBuffers>(storage_->message_memory());
-  host_ = std::make_unique<HostGhostTransport>(*storage_, *msg_, mpi_s_);
-  // A storage that can read its neighbours' device memory (CUDA IPC) also
-  // offers the peer transport; every other goes through the host.
-  if (auto* p = dynamic_cast<PeerGhostOp*>(storage_.get())) peer_ = std::make_unique<PeerGhostTransport>(*p, mpi_s_);
-  if (transport_ == Transport::host) peer_.reset();
-  device_records_ = dynamic_cast<DeviceRecordsOp*>(storage_.get());
-  connect_nccl(b, device_records_ != nullptr);
-  device_ghosts_.reset();
-  if (nccl_ && device_records_) {
-    device_ghosts_ = std::make_unique<DeviceGhostTransport>(*storage_, *device_records_, *nccl_, mpi_s_);
-    peer_.reset();
-  }
+  make_transport_for(b, storage_->device_records() != nullptr);
+  transport_->attach(*storage_, *msg_);
 }
 
 DomainSlab MpiCommunicator::slab(int a) const {
@@ -154,160 +142,30 @@ DomainSlab MpiCommunicator::slab(int a) const {
 
 AxisLinks MpiCommunicator::links(int a) const { return {cart_, a, nbr_[a][0], nbr_[a][1], d_.grid[a] == 2}; }
 
-template <class Store>
-void MpiCommunicator::migrate_through(Store& store, MpiTag tag, double& pack_s) {
-  for (int a = 0; a < 3; ++a) {
-    if (d_.grid[a] == 1) continue;
-    msg_->send[0].clear();
-    msg_->send[1].clear();
-    {
-      MpiTimer t{pack_s};
-      store.take_leavers(slab(a), msg_->send[0], msg_->send[1]);
-      if (d_.grid[a] == 2) {  // one neighbour: both directions in one message
-        msg_->send[0].insert(msg_->send[0].end(), msg_->send[1].begin(), msg_->send[1].end());
-        msg_->send[1].clear();
-      }
-    }
-    exchange_records(links(a), msg_->send[0], msg_->send[1], msg_->recv, tag_of(tag, a), mpi_s_);
-    MpiTimer t{pack_s};
-    store.add_locals(msg_->recv[0]);
-    store.add_locals(msg_->recv[1]);
-  }
-  ++migrations_;
-}
-// The solvent's host path (solvent_migration.cpp).
-template void MpiCommunicator::migrate_through(MpcdDomainOp&, MpiTag, double&);
-
 void MpiCommunicator::migrate() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
   storage_->clear_ghosts();
-  double timed_by_the_storage = 0.0;  // DomainStorageOp::pack_seconds
-  if (device_ghosts_) {
-    migrate_device(*device_records_, timed_by_the_storage);
-    return;
-  }
-  migrate_through(*storage_, MpiTag::migrate, timed_by_the_storage);
+  transport_->migrate(axes_);
+  ++migrations_;
 }
 
-// The first exchange goes through the host and decides (connect_peer_axes)
-// per axis whether ranks may read each other's device buffers; from then on
-// the records of those axes go GPU to GPU (a mapping that fails later is an
-// error: the ranks and their GPUs have not changed).
 void MpiCommunicator::exchange_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
-  early_axis_ = -1;  // the update begun this step is dropped: a rebuild replaces it
   recv_count_.fill(0);
   ++exchanges_;
-  if (device_ghosts_) {  // NCCL: every split axis GPU to GPU
-    ++peer_exchanges_;
-    for (int a = 0; a < 3; ++a) {
-      if (d_.grid[a] == 1) continue;
-      const std::array<std::size_t, 2> n = device_ghosts_->exchange_ghosts(links(a), slab(a));
-      recv_count_[2 * a] = n[0];
-      recv_count_[2 * a + 1] = n[1];
-    }
-    return;
-  }
-  const std::array<bool, 3> peer = peer_axis_;  // decided at the last exchange
-  if (std::find(peer.begin(), peer.end(), true) != peer.end()) ++peer_exchanges_;
-  for (int a = 0; a < 3; ++a) {
-    if (d_.grid[a] == 1) continue;
-    GhostTransport& t = peer[a] ? static_cast<GhostTransport&>(*peer_) : *host_;
-    const std::array<std::size_t, 2> n = t.exchange_ghosts(links(a), slab(a));
-    recv_count_[2 * a] = n[0];
-    recv_count_[2 * a + 1] = n[1];
-  }
-  connect_peer_axes(peer);
+  if (transport_->exchange_ghosts(axes_, recv_count_)) ++peer_exchanges_;
 }
 
-// Peer updates along an axis need every rank's neighbours along it on its
-// node and every mapping to succeed: decided by all ranks together (a rank
-// and its neighbour must agree), at every ghost exchange, since the send
-// lists' buffers may have grown. Axes `settled` were exchanged GPU to GPU:
-// their update handles came with the ghosts.
-void MpiCommunicator::connect_peer_axes(const std::array<bool, 3>& settled) {
-  if (!peer_) return;  // no storage of this run's backend reads its neighbours' memory
-  const char* env = std::getenv("MESO_PEER_UPDATES");
-  const bool wanted = !(env && std::string(env) == "0");
-  for (int a = 0; a < 3; ++a) {
-    if (settled[a]) continue;
-    peer_axis_[a] = false;
-    if (d_.grid[a] == 1) continue;
-    const int lo = nbr_[a][0], hi = nbr_[a][1];
-    const bool on_node = node_of_[lo] == node_of_[rank_] && node_of_[hi] == node_of_[rank_];
-    peer_axis_[a] = peer_->connect(links(a), wanted && on_node);
-  }
-}
-
-// Only the first split axis: the later ones forward ghosts that the
-// earlier axes' updates refresh, so they pack after those reads.
 void MpiCommunicator::begin_update() {
-  early_axis_ = -1;
-  if (size_ == 1 || device_ghosts_) return;
-  int a = 0;
-  while (a < 3 && d_.grid[a] == 1) ++a;
-  if (a == 3 || !peer_axis_[a]) return;
-  peer_->pack_early(links(a), int(updates_done_ % 2));
-  early_axis_ = a;
+  if (size_ == 1) return;
+  transport_->begin_update(axes_);
 }
 
 void MpiCommunicator::update_ghosts() {
   if (size_ == 1) return;  // the whole periodic box: nothing moves, no ghosts
-  if (device_ghosts_) {  // enqueued whole, axis after axis (later axes forward what earlier ones refresh)
-    for (int a = 0; a < 3; ++a)
-      if (d_.grid[a] > 1) device_ghosts_->update_ghosts(links(a), {recv_count_[2 * a], recv_count_[2 * a + 1]}, 0);
-    ++updates_;
-    ++peer_updates_;
-    return;
-  }
-  const int half = int(updates_done_++ % 2);
-  bool peer = false;
-  for (int a = 0; a < 3; ++a) {
-    if (d_.grid[a] == 1) continue;
-    const std::array<std::size_t, 2> counts = {recv_count_[2 * a], recv_count_[2 * a + 1]};
-    if (!peer_axis_[a]) {
-      host_->update_ghosts(links(a), counts, half);
-      continue;
-    }
-    peer = true;
-    if (early_axis_ == a)
-      // Packed by begin_update, and the rebuild decision since (a collective
-      // every rank enters after waiting for its device) says that every
-      // rank's packs are done and, as the transport's "packed" note does,
-      // that its reads of the last update are.
-      peer_->pull_packed(links(a), half);
-    else
-      peer_->update_ghosts(links(a), counts, half);
-  }
-  early_axis_ = -1;
+  const bool peer = transport_->update_ghosts(axes_, recv_count_);
   ++updates_;
   if (peer) ++peer_updates_;
-}
-
-// As migrate_through, with the MD particles' records left on the device
-// (the storage's DeviceRecordsOp): the leavers' counts are the one host
-// wait of an axis (they size the messages), a note of two counts goes to
-// each neighbour through MPI, and the records cross by DeviceLinks on the
-// storage's stream, where they are unpacked.
-void MpiCommunicator::migrate_device(DeviceRecordsOp& store, double& pack_s) {
-  constexpr std::size_t record = DomainStorageOp::kMigrateRecord;
-  for (int a = 0; a < 3; ++a) {
-    if (d_.grid[a] == 1) continue;
-    DeviceLeavers out;
-    {
-      MpiTimer t{pack_s};
-      out = store.take_leavers_device(slab(a));
-    }
-    const AxisLinks l = links(a);
-    const std::array<std::size_t, 2> in = exchange_counts(l, out.count, tag_of(MpiTag::device_notes, a, 2), mpi_s_);
-    MpiTimer t{pack_s};
-    double* arrivals = store.arrivals(in[0] + in[1], record);
-    const std::size_t b = record * sizeof(double);
-    nccl_->exchange(a, {out.records, out.records + out.count[0] * record}, {out.count[0] * b, out.count[1] * b},
-                    {arrivals, arrivals + in[0] * record}, {in[0] * b, in[1] * b}, store.device_stream());
-    store.add_locals_device(in[0] + in[1]);
-  }
-  ++migrations_;
 }
 
 double MpiCommunicator::sum(double local) const {

@@ -59,7 +59,7 @@ std::array<std::size_t, 2> PeerGhostTransport::exchange_ghosts(const AxisLinks& 
   auto import = [&](int slot, const Note& n) {
     if (!peer_.import_update(slot, std::vector<unsigned char>(n.update, n.update + n.update_size)))
       throw std::runtime_error("ghost updates: the update buffer of message " + std::to_string(slot) +
-                               " from a rank of this node cannot be mapped any more; MESO_PEER_UPDATES=0 sends "
+                               " from a rank of this node cannot be mapped any more; --transport host sends "
                                "updates through the host");
   };
   // As the host transport: slot 2a holds what came from the lower

@@ -25,7 +25,9 @@ for key in ("git_commit", "compiler", "build_type", "cpu_model", "date_utc"):
 assert r["N"] == 8192 and r["backend"] == "cpu", r
 assert r["tps_median"] > 0 and r["tps_min"] <= r["tps_median"] <= r["tps_max"], r
 assert abs(r["mps_median"] - r["tps_median"] * 8192e-6) < 1e-9 * r["mps_median"], r
-assert r["variant_ignored_axes"] == "nlist,cells,pow,fuse,tpp,noise,gather,density", r
+assert r["variant_ignored_axes"] == ("nlist,cells,pow,fuse,tpp,noise,gather,density,"
+                                     "graphs,overlap,vote,solvent_graphs,solvent_capacity"), r
+assert prov["diagnostics"] == "", prov
 assert r["variant_default"] == "reorder=cell,sort=100" and r["variant_given"] == "", r
 # A few dozen steps from a random start: still heating from the initial
 # overlaps, so only sanity is checked here (dpd-temperature validates T).
@@ -41,6 +43,11 @@ grep -q '^dpd-fluid cuda mixed precision=mixed,nlist=half,reorder=morton2,sort=1
 grep -q '^dpd-fluid cuda double precision=double,reorder=morton2,sort=100,pow=fast,fuse=on$' "$work/variants.txt"
 grep -q '^lj-liquid cuda mixed precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4  \[default\]$' "$work/variants.txt"
 grep -q '^dpd-fluid cpu double reorder=cell,sort=100  \[default\]$' "$work/variants.txt"
+# Then every axis with its values and default, the schedule axes too.
+grep -q '^    nlist ballot|atomic|tiled|half|cluster: ballot$' "$work/variants.txt"
+grep -q '^    graphs on|off: on$' "$work/variants.txt"
+grep -q '^    overlap off|on|always: off$' "$work/variants.txt"
+awk '/^    / && length > 100 { bad = 1 } END { exit bad }' "$work/variants.txt"
 "$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --variant rng=tea,sort=10 --repeats 1 \
   --min-time 0.01 --warmup-time 0 --json "$work/v.json" > /dev/null
 python3 - "$work/v.json" <<'PY'

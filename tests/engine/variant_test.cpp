@@ -84,6 +84,54 @@ TEST(Variant, RejectsBadInputNamingIt) {
   expect_error_mentions("rng=tea,rng=philox", "twice");
   expect_error_mentions("noise=fp16", "fp64, fp32");
   expect_error_mentions("gather=scatter", "split, record");
+  expect_error_mentions("graphs=0", "on, off");
+  expect_error_mentions("overlap=1", "off, on, always");
+  expect_error_mentions("vote=sometimes", "schedule, every");
+  expect_error_mentions("solvent_capacity=67108865", "solvent_capacity=67108865");
+  expect_error_mentions("solvent_capacity=67108865", "0 to 67108864");
+}
+
+// The schedule axes (what were the MESO_CUDA_GRAPHS, MESO_OVERLAP,
+// MESO_VOTE_EVERY_STEP, MESO_SOLVENT_GRAPHS and MESO_SOLVENT_CAPACITY
+// environment variables): parsed like the others, and named in a canonical
+// string only away from their defaults, so that the case names, checkpoint
+// identities and results of runs at the defaults are what they were
+// (DefaultsAndCanonicalString's string is the one before they existed).
+TEST(Variant, ScheduleAxesAreNamedOnlyAwayFromTheirDefaults) {
+  const Variant d;
+  EXPECT_TRUE(d.graphs);
+  EXPECT_EQ(d.overlap, meso::OverlapKind::off);
+  EXPECT_EQ(d.vote, meso::VoteKind::schedule);
+  EXPECT_FALSE(d.solvent_graphs);
+  EXPECT_EQ(d.solvent_capacity, 0u);
+  EXPECT_EQ(Variant::parse("graphs=on,overlap=off,vote=schedule,solvent_graphs=off,solvent_capacity=0"), d);
+  EXPECT_EQ(Variant::parse("graphs=on").to_string(), d.to_string());
+
+  const Variant v =
+      Variant::parse("graphs=off,overlap=always,vote=every,solvent_graphs=on,solvent_capacity=67108864");
+  EXPECT_FALSE(v.graphs);
+  EXPECT_EQ(v.overlap, meso::OverlapKind::always);
+  EXPECT_EQ(v.vote, meso::VoteKind::every);
+  EXPECT_TRUE(v.solvent_graphs);
+  EXPECT_EQ(v.solvent_capacity, 1u << 26);
+  EXPECT_EQ(Variant::parse("overlap=on").overlap, meso::OverlapKind::on);
+  EXPECT_EQ(v.to_string(), d.to_string() +
+                               ",graphs=off,overlap=always,vote=every,solvent_graphs=on,solvent_capacity=67108864");
+  EXPECT_EQ(Variant::parse(v.to_string()), v);
+  EXPECT_EQ(v.to_string({"precision", "graphs", "vote"}), "precision=double,graphs=off,vote=every");
+  EXPECT_EQ(d.to_string({"precision", "graphs", "vote"}), "precision=double");
+  EXPECT_EQ(d.get("graphs"), "on");
+  EXPECT_EQ(v.get("overlap"), "always");
+}
+
+// What `list --variants` prints for each axis.
+TEST(Variant, ValuesListEachAxis) {
+  EXPECT_EQ(Variant::values("graphs"), "on|off");
+  EXPECT_EQ(Variant::values("overlap"), "off|on|always");
+  EXPECT_EQ(Variant::values("nlist"), "ballot|atomic|tiled|half|cluster");
+  EXPECT_EQ(Variant::values("sort"), "N (steps between reorders)");
+  EXPECT_THROW(Variant::values("colour"), InputError);
+  for (const std::string& a : Variant::axes()) EXPECT_FALSE(Variant::values(a).empty()) << a;
 }
 
 }  // namespace

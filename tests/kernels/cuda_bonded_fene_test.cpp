@@ -166,9 +166,9 @@ TEST(CudaBonded, FeneBondStretchedDuringARunIsRefusedNamingIt) {
   for (const char* prec : {"double", "mixed"})
     for (bool graphs : {true, false}) {
       SCOPED_TRACE(std::string(prec) + (graphs ? " graphs" : " host path"));
-      if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-      auto b = reg.create("cuda", Variant::parse(std::string("reorder=morton2,sort=2,precision=") + prec));
-      unsetenv("MESO_CUDA_GRAPHS");
+      Variant v = Variant::parse(std::string("reorder=morton2,sort=2,precision=") + prec);
+      v.graphs = graphs;
+      auto b = reg.create("cuda", v);
       const std::string msg = message(std::move(b));
       const FeneMessage got = parse(msg);
       EXPECT_EQ(got.head, want.head) << msg;

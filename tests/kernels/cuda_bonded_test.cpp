@@ -225,9 +225,9 @@ TEST(CudaBonded, PolymerRunStaysWithReference) {
 
 ParticleData<double> run_cuda(const BackendRegistry& reg, const System& sys, const std::string& v,
                               uint64_t steps, bool graphs) {
-  if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-  auto b = reg.create("cuda", Variant::parse(v));
-  unsetenv("MESO_CUDA_GRAPHS");
+  Variant variant = Variant::parse(v);
+  variant.graphs = graphs;
+  auto b = reg.create("cuda", variant);
   RunParams rp;
   rp.seed = 11;
   Simulation s(std::move(b), sys, rp);

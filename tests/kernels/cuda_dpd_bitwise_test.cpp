@@ -28,9 +28,9 @@ using test::two_type_fluid;
 ParticleData<double> run_cuda(const System& sys, const Variant& v, uint64_t steps,
                               bool graphs, int shrink_cap_to = -1) {
   const BackendRegistry reg = make_registry();
-  if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-  auto b = reg.create("cuda", v);
-  unsetenv("MESO_CUDA_GRAPHS");
+  Variant variant = v;
+  variant.graphs = graphs;
+  auto b = reg.create("cuda", variant);
   RunParams rp;
   rp.seed = 7;
   Simulation s(std::move(b), sys, rp);

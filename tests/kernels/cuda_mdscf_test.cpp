@@ -112,10 +112,9 @@ MdscfSnapshot snapshot(Simulation& s) {
 }
 
 std::unique_ptr<Backend> cuda_backend(const BackendRegistry& reg, const std::string& variant, bool graphs = true) {
-  if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-  auto b = reg.create("cuda", Variant::parse(variant));
-  unsetenv("MESO_CUDA_GRAPHS");
-  return b;
+  Variant v = Variant::parse(variant);
+  v.graphs = graphs;
+  return reg.create("cuda", v);
 }
 
 // One comparison of a CUDA state with the reference's: grids, forces,

@@ -80,9 +80,9 @@ TEST(CudaPrunedList, HoldsEveryPairInsideCutoffAtEveryStep) {
                         "nlist=atomic,gather=record,tpp=4,precision=mixed", "nlist=tiled"}) {
     for (bool graphs : {true, false}) {
       SCOPED_TRACE(std::string(v) + (graphs ? " graphs" : " host loop"));
-      if (!graphs) setenv("MESO_CUDA_GRAPHS", "0", 1);
-      Simulation s(reg.create("cuda", Variant::parse(v)), sys, rp);
-      unsetenv("MESO_CUDA_GRAPHS");
+      Variant variant = Variant::parse(v);
+      variant.graphs = graphs;
+      Simulation s(reg.create("cuda", variant), sys, rp);
       std::size_t missed = 0, stray = 0, inside = 0;
       for (int step = 0; step < 150; ++step) {
         s.run(1);

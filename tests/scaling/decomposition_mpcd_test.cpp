@@ -89,13 +89,11 @@ void compare_solvent_with_one_rank(const char* name, const MpcdSystem& sys, cons
     if (failed) return;
   }
 #ifdef MESO_DECOMPOSITION_CUDA
-  // With MESO_SOLVENT_GRAPHS=1 the collisions through NCCL run as CUDA
+  // With solvent_graphs=on the collisions through NCCL run as CUDA
   // graphs, one a touched range (at most 8), each range's first collision
   // enqueued directly.
-  const char* graphs = std::getenv("MESO_CUDA_GRAPHS");
-  const char* solvent = std::getenv("MESO_SOLVENT_GRAPHS");
-  if (transport == Transport::nccl && world_size() > 1 && !(graphs && std::string(graphs) == "0") && solvent &&
-      std::string(solvent) == "1") {
+  const Variant& ran = many.backend().variant();
+  if (transport == Transport::nccl && world_size() > 1 && ran.graphs && ran.solvent_graphs) {
     const auto* info = dynamic_cast<const cuda::CudaBackendInfo*>(&many.backend());
     ASSERT_NE(info, nullptr);
     EXPECT_GE(info->mpcd_graph_collisions(), collisions > 8 ? collisions - 8 : 0) << "on rank " << world_rank();
@@ -191,34 +189,32 @@ TEST(Decomposition, SrdNcclIsBitwiseOneRank) {
   compare_solvent_with_one_rank("srd, 40 a call", srd_case(prm), srd_variant(), 80, Transport::nccl, 40);
   compare_solvent_with_one_rank("mixed, sorted, 30 a call", srd_case(flow, 12.0),
                                 Variant::parse("precision=mixed,reorder=cell,sort=3"), 60, Transport::nccl, 30);
-  // The collision as CUDA graphs (MESO_SOLVENT_GRAPHS=1, read when the
-  // collision is set up): the same bits, collision after collision and in
-  // runs of 40, with sorting.
-  setenv("MESO_SOLVENT_GRAPHS", "1", 1);
-  compare_solvent_with_one_rank("srd, graphs", srd_case(prm), srd_variant(), 20, Transport::nccl);
-  compare_solvent_with_one_rank("thermostat, graphs", srd_case(thermo), srd_variant(), 10, Transport::nccl);
-  compare_solvent_with_one_rank("srd, graphs, 40 a call", srd_case(prm), srd_variant(), 80, Transport::nccl, 40);
+  // The collision as CUDA graphs (solvent_graphs=on): the same bits,
+  // collision after collision and in runs of 40, with sorting.
+  const char* graphs = "solvent_graphs=on";
+  compare_solvent_with_one_rank("srd, graphs", srd_case(prm), srd_variant(graphs), 20, Transport::nccl);
+  compare_solvent_with_one_rank("thermostat, graphs", srd_case(thermo), srd_variant(graphs), 10, Transport::nccl);
+  compare_solvent_with_one_rank("srd, graphs, 40 a call", srd_case(prm), srd_variant(graphs), 80, Transport::nccl,
+                                40);
   compare_solvent_with_one_rank("mixed, sorted, graphs", srd_case(flow, 12.0),
-                                Variant::parse("precision=mixed,reorder=cell,sort=3"), 60, Transport::nccl, 30);
-  unsetenv("MESO_SOLVENT_GRAPHS");
+                                Variant::parse("precision=mixed,reorder=cell,sort=3,solvent_graphs=on"), 60,
+                                Transport::nccl, 30);
 }
 
-// Messages too small for what leaves a face (MESO_SOLVENT_CAPACITY=2; a
+// Messages too small for what leaves a face (solvent_capacity=2; a
 // face passes about 25 particles a period here): no leaver moves on that
 // axis, and after the run every rank stops with the overflow named, none
 // hangs.
 TEST(Decomposition, SrdNcclOverflowStopsEveryRank) {
   if (const std::string why = test::nccl_unavailable(); !why.empty()) GTEST_SKIP() << why;
-  setenv("MESO_SOLVENT_CAPACITY", "2", 1);
   std::string what;
   try {
-    Simulation many(backend(srd_variant()), srd_case(MpcdParams{}),
+    Simulation many(backend(srd_variant("solvent_capacity=2")), srd_case(MpcdParams{}),
                     MpiCommunicator::factory(MPI_COMM_WORLD, {0, 0, 0}, Transport::nccl));
     many.run(20);
   } catch (const InputError& e) {
     what = e.what();
   }
-  unsetenv("MESO_SOLVENT_CAPACITY");
   EXPECT_NE(what.find("than a migration message holds"), std::string::npos) << what;
   EXPECT_NE(what.find("2 a message"), std::string::npos) << what;
 }

@@ -94,7 +94,7 @@ void expect_each_tag_once(const ParticleData<double>& p, std::size_t n, uint64_t
 
 // How the ghosts travelled in `many`: on CUDA ranks of one node (every
 // run of decomposition_gpu_test) the exchanges after the first and every
-// update go GPU to GPU unless MESO_PEER_UPDATES=0; on the CPU never.
+// update go GPU to GPU unless the transport is the host; on the CPU never.
 void expect_ghost_paths(const Simulation& many, Transport transport) {
   if (world_size() == 1) return;
   const CommTimes t = many.communicator().times();
@@ -106,8 +106,7 @@ void expect_ghost_paths(const Simulation& many, Transport transport) {
     return;
   }
 #ifdef MESO_DECOMPOSITION_CUDA
-  const char* env = std::getenv("MESO_PEER_UPDATES");
-  if (!(env && std::string(env) == "0")) {
+  if (transport != Transport::host) {
     EXPECT_EQ(t.peer_exchanges, t.ghost_exchanges - 1) << "ghost exchanges GPU to GPU after the first";
     EXPECT_EQ(t.peer_updates, t.ghost_updates) << "ghost updates GPU to GPU";
     return;
@@ -117,13 +116,15 @@ void expect_ghost_paths(const Simulation& many, Transport transport) {
   EXPECT_EQ(t.peer_updates, 0u);
 }
 
-void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc) {
+// `axes`: variant axes over the tests' variant, for every run.
+void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc,
+                           const std::string& axes = "") {
   SCOPED_TRACE(std::string(c.name) + ", transport " + to_string(transport));
   const int rank = world_rank();
   const std::size_t n = c.sys.particles.n_local;
-  Simulation one(cpu(), c.sys, c.rp);
-  Simulation other_order(cpu(), reversed(c.sys), c.rp);
-  Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport));
+  Simulation one(cpu(axes), c.sys, c.rp);
+  Simulation other_order(cpu(axes), reversed(c.sys), c.rp);
+  Simulation many(cpu(axes), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport));
   EXPECT_EQ(many.ranks(), world_size());
 
   // Forces of t = 0.
@@ -169,6 +170,13 @@ TEST(Decomposition, DpdAgreesWithOneRank) { compare_with_one_rank(dpd_case()); }
 
 TEST(Decomposition, LjAgreesWithOneRank) { compare_with_one_rank(lj_case()); }
 
+// --transport host: every ghost through host-staged MPI messages, on CUDA
+// ranks of one node too (expect_ghost_paths: none GPU to GPU).
+TEST(Decomposition, HostTransportAgreesWithOneRank) {
+  compare_with_one_rank(dpd_case(), {0, 0, 0}, Transport::host);
+  compare_with_one_rank(lj_case(), {0, 0, 0}, Transport::host);
+}
+
 // Ranks in a line along x (R x 1 x 1; 8 ranks: 4 x 2 x 1): from three ranks
 // on, every rank has two neighbours along x, a message each way, and each
 // records a different part of the other's send lists.
@@ -181,7 +189,7 @@ TEST(Decomposition, DpdAgreesWithOneRankOnALineOfRanks) {
 // A box long along x, split along it (R x 1 x 1) at the benchmark's time
 // step: each rank's cells are a range of the global grid (md_cell_range).
 // On CUDA ranks also with the interior rows' forces before the rebuild
-// vote and the ghost update (MESO_OVERLAP): when the displacements say a
+// vote and the ghost update (variant overlap=on): when the displacements say a
 // rebuild is far, and at every step, rebuilds included, whose forces are
 // then computed again.
 TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
@@ -195,16 +203,14 @@ TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
   c.rp.skin = 0.3;
   c.rp.seed = 13;
 #ifdef MESO_DECOMPOSITION_CUDA
-  const std::vector<const char*> modes = {"0", "1", "always"};
+  const std::vector<const char*> modes = {"off", "on", "always"};
 #else
-  const std::vector<const char*> modes = {"0"};  // the CPU ranks have no overlap
+  const std::vector<const char*> modes = {"off"};  // the CPU ranks have no overlap
 #endif
   for (const char* mode : modes) {
-    SCOPED_TRACE(std::string("MESO_OVERLAP=") + mode);
-    setenv("MESO_OVERLAP", mode, 1);
-    compare_with_one_rank(c, {r, 1, 1});
+    SCOPED_TRACE(std::string("overlap=") + mode);
+    compare_with_one_rank(c, {r, 1, 1}, Transport::ipc, std::string("overlap=") + mode);
   }
-  unsetenv("MESO_OVERLAP");
 }
 
 TEST(Decomposition, GrootWarrenPredictionReachesGhosts) {

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <string_view>
 
 #include "meso/reference/cpu_backend.hpp"
 #ifdef MESO_DECOMPOSITION_CUDA
@@ -17,6 +18,7 @@
 
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
+#include "../support/test_variant.hpp"
 #endif
 #include "meso/init.hpp"
 #include "meso/simulation.hpp"
@@ -39,7 +41,7 @@ inline constexpr const char* kBackend = "cuda";
 inline std::unique_ptr<Backend> backend(const Variant& v) {
   BackendRegistry r;
   cuda::register_cuda_backend(r);
-  return r.create("cuda", v);
+  return r.create("cuda", with_test_axes(v));
 }
 // Why --transport nccl cannot run here, or empty: one rank moves nothing,
 // the build may have no NCCL, and NCCL wants a GPU per rank.
@@ -51,12 +53,14 @@ inline std::string nccl_unavailable() {
     return std::to_string(world_size()) + " ranks on " + std::to_string(gpus) + " GPU(s): NCCL needs a GPU per rank";
   return {};
 }
-// The CUDA variant of the gates: fp64 storage and arithmetic.
-inline std::unique_ptr<Backend> cpu() { return backend(Variant::parse("precision=double")); }
+// The CUDA variant of the gates: fp64 storage and arithmetic; `axes` over it.
+inline std::unique_ptr<Backend> cpu(std::string_view axes = "") {
+  return backend(Variant::parse(axes, Variant::parse("precision=double")));
+}
 #else
 inline constexpr const char* kBackend = "cpu";
 inline std::unique_ptr<Backend> backend(const Variant& v) { return std::make_unique<reference::CpuBackend<double>>(v); }
-inline std::unique_ptr<Backend> cpu() { return backend(Variant{}); }
+inline std::unique_ptr<Backend> cpu(std::string_view axes = "") { return backend(Variant::parse(axes)); }
 #endif
 
 // A system and its run parameters, as the tests compare them on one rank

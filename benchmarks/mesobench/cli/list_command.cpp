@@ -21,7 +21,8 @@ class ListCommand final : public Command {
         ->check(kParticleCount);
     list->add_flag("--params", params_, "Print each workload's --param keys with their units and meaning");
     list->add_flag("--variants", variants_,
-                   "Print each workload's default variant per backend and precision, and why");
+                   "Print each workload's default variant per backend and precision, and why, "
+                   "then every variant axis with its values");
     return list;
   }
 
@@ -42,7 +43,8 @@ class ListCommand final : public Command {
 
  private:
   // The default-variant table (no backend is created, so it also answers
-  // on a machine without the backend's device).
+  // on a machine without the backend's device), then the axes: each with
+  // its values and its default.
   static int list_variants() {
     for (const auto& d : variant_defaults())
       // The variant's line whole (scripts grep it), the evidence wrapped.
@@ -51,6 +53,9 @@ class ListCommand final : public Command {
                 << wrapped("    ", d.evidence);
     std::cout << wrapped("", "(any other workload, backend and precision: the axes' defaults, " +
                                  Variant{}.to_string() + ", in that precision)");
+    std::cout << "every axis: its values, then its default (ARCHITECTURE.md, \"Backends and variants\"):\n";
+    for (const auto& a : Variant::axes())
+      std::cout << wrapped("    ", a + ' ' + Variant::values(a) + ": " + Variant{}.get(a));
     return 0;
   }
 

@@ -54,9 +54,8 @@ void add_filter_backend_variant(CLI::App* app, std::string& filter, std::string&
                       std::to_string(kMaxFilterLength) + " characters)");
   app->add_option("--backend", backend, "Backend: auto (best present), cpu, cuda");
   app->add_option("--variant", variant,
-                  "Variant axes over each workload's default variant (`list --variants`), e.g. "
-                  "precision=double,rng=philox (axes: nlist cells reorder sort pow precision rng fuse "
-                  "tpp noise gather)");
+                  "Variant axes over each workload's default variant, e.g. precision=double,rng=philox "
+                  "(`list --variants` lists the defaults and every axis with its values)");
 }
 
 void add_progress_options(CLI::App* app, ProgressOptions& o) {

@@ -46,6 +46,19 @@ enum class GatherKind : uint8_t { split, record, masked };
 // around it: no atomics, a fixed summation order; GALAMOST's Algorithm 1),
 // or scatter (one thread per particle adds its 8 weights with fp64 atomics).
 enum class DensityKind : uint8_t { gather, scatter };
+// Schedule axes: when and how the CUDA backend launches its work, never what
+// it computes (each is tested bitwise against its default). A canonical
+// string names them only where they leave their default, so that the names,
+// checkpoints and results of runs at the defaults read as before they were
+// axes (they were environment variables, MESO_CUDA_GRAPHS and the like).
+//
+// The interior rows' forces of a decomposed step beside the rebuild vote
+// and the ghost update: off, on (unless the last votes' displacements say a
+// rebuild is near), or always (at every step, rebuilds too: the tests').
+enum class OverlapKind : uint8_t { off, on, always };
+// The rebuild vote of a decomposed step whose ghost updates need none
+// (--transport nccl): at the steps VoteSchedule asks for, or every step.
+enum class VoteKind : uint8_t { schedule, every };
 using physics::RngKind;
 
 struct Variant {
@@ -64,6 +77,17 @@ struct Variant {
   NoiseKind noise = NoiseKind::fp64;
   GatherKind gather = GatherKind::split;
   DensityKind density = DensityKind::gather;
+  // Schedule axes (above).
+  bool graphs = true;           // the step as CUDA graphs; off: the same kernels enqueued from the host
+  OverlapKind overlap = OverlapKind::off;
+  VoteKind vote = VoteKind::schedule;
+  // The decomposed MPCD collision through NCCL as a CUDA graph per touched
+  // range (opt-in: measured no faster).
+  bool solvent_graphs = false;
+  // The solvent's migration messages through NCCL hold this many records
+  // (1 to 2^26) instead of the capacity the ranks agree from what left
+  // (0); a small one makes the overflow the tests check.
+  uint32_t solvent_capacity = 0;
 
   // Parses "key=value,..." (empty string: all defaults). Throws InputError
   // naming the unknown key or value and listing the allowed ones.
@@ -81,6 +105,9 @@ struct Variant {
 
   // The names of all axes in canonical order.
   static const std::vector<std::string>& axes();
+  // What an axis may take, as `list --variants` shows it: its values, the
+  // default first ("on|off"), or "N" (an integer) with its meaning.
+  static std::string values(std::string_view axis);
   // The value of one axis as its string.
   std::string get(std::string_view axis) const;
 
@@ -99,5 +126,7 @@ const char* to_string(RngKind k);
 const char* to_string(NoiseKind k);
 const char* to_string(GatherKind k);
 const char* to_string(DensityKind k);
+const char* to_string(OverlapKind k);
+const char* to_string(VoteKind k);
 
 }  // namespace meso

@@ -17,9 +17,9 @@
 // read (kUpdateRecord).
 //
 // This is the storage's side only: which records go where is the
-// communicator's plan, and how they travel its transports' (host-staged
-// messages for every backend; peer reads for a storage that also implements
-// PeerGhostOp, meso/ops/peer_ghosts.hpp).
+// communicator's plan, and how they travel its transport's (host-staged
+// messages for every backend; peer reads or NCCL for a storage that also
+// offers PeerGhostOp or DeviceRecordsOp, meso/ops/peer_ghosts.hpp).
 #pragma once
 
 #include <array>
@@ -31,6 +31,9 @@
 #include "meso/ops/operation.hpp"
 
 namespace meso {
+
+class PeerGhostOp;
+class DeviceRecordsOp;
 
 // One axis of the domain along which particles are selected: the owned
 // interval [lo, hi) of the wrapped coordinate, in a periodic box of length L.
@@ -113,6 +116,12 @@ class DomainStorageOp : public Operation {
   // Where the communicator's message buffers live (the process's default
   // heap unless the storage wants them elsewhere); it outlives them.
   virtual std::pmr::memory_resource* message_memory() { return std::pmr::get_default_resource(); }
+
+  // The storage's sides for the device transports (meso/ops/peer_ghosts.hpp),
+  // null where it has none (a host storage): the transport asks here what
+  // it can use.
+  virtual PeerGhostOp* peer_ghosts() { return nullptr; }
+  virtual DeviceRecordsOp* device_records() { return nullptr; }
 };
 
 }  // namespace meso

@@ -3,13 +3,15 @@
 // "domain" operation (meso/ops/domain_storage.hpp) axis by axis (x, then y,
 // then z, so that ghosts of edges and corners are forwarded: Plimpton 1995,
 // HOOMD-blue's Communicator). This class holds the plan: the rank grid, who
-// sends what to whom, migration, the decision of which transport carries
-// each axis's ghosts (scaling/src/ghost_transport.hpp: host-staged MPI
-// messages, or peer reads between ranks of one node), reductions and
-// gathering. The MPI tags are one table (scaling/src/mpi_links.hpp); the
-// MPCD solvent's cell layers are combined in scaling/src/mpcd_layers.cpp. Along an axis of one rank nothing is sent (the operations'
-// minimum image makes it periodic); along an axis of two ranks both faces
-// go to the same neighbour in one message, so no particle arrives twice.
+// sends what to whom, when particles migrate and ghosts travel, reductions
+// and gathering. How the records travel is the transport's, asked once of
+// one factory (scaling/src/transport.hpp: host-staged MPI messages, peer
+// reads between ranks of one node, or NCCL on the device). The MPI tags are
+// one table (scaling/src/mpi_links.hpp); the MPCD solvent's cell layers are
+// combined in scaling/src/mpcd_layers.cpp. Along an axis of one rank
+// nothing is sent (the operations' minimum image makes it periodic); along
+// an axis of two ranks both faces go to the same neighbour in one message,
+// so no particle arrives twice.
 #pragma once
 
 #include <mpi.h>
@@ -28,10 +30,8 @@ namespace meso::scaling {
 
 struct AxisLinks;
 struct MessageBuffers;
-class HostGhostTransport;
-class PeerGhostTransport;
-class DeviceGhostTransport;
-enum class MpiTag : int;
+struct SplitAxis;
+class RankTransport;
 
 // How the records of GPU ranks travel between ranks (--transport; CPU ranks
 // always use host-staged MPI messages).
@@ -54,7 +54,7 @@ class MpiCommunicator final : public Communicator {
 
   // The factory Simulation takes (meso/simulation.hpp).
   static CommunicatorFactory factory(MPI_Comm comm, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc);
-  Transport transport() const { return transport_; }
+  Transport transport() const { return kind_; }
   const DeviceLinks* device_links() const override;
 
   int rank() const override { return rank_; }
@@ -65,7 +65,7 @@ class MpiCommunicator final : public Communicator {
   void exchange_ghosts() override;
   void update_ghosts() override;
   void begin_update() override;
-  bool updates_without_vote() const override { return device_ghosts_ != nullptr; }
+  bool updates_without_vote() const override;
   void attach_solvent(Backend& b) override;
   void migrate_solvent() override;
   void settle_solvent() override;
@@ -86,65 +86,27 @@ class MpiCommunicator final : public Communicator {
   int rank_ = 0, size_ = 1;
   Domain d_;
   std::array<std::array<int, 2>, 3> nbr_{};  // [axis][0: lower, 1: upper]
+  std::vector<SplitAxis> axes_;  // the split axes in order, with their neighbours and slabs
+  std::vector<int> node_of_;      // per rank: the lowest rank of its node
   std::unique_ptr<DomainStorageOp> storage_;
   std::unique_ptr<MpcdDomainOp> solvent_;  // the MPCD solvent's storage (attach_solvent)
-  Transport transport_ = Transport::ipc;
-  std::unique_ptr<DeviceLinks> nccl_;  // --transport nccl: the backend's links, made with the first storage attached
-  // Makes nccl_ (collective: Backend::connect_device_links over this grid,
-  // MPI carrying the setup's collectives) when the transport is NCCL;
-  // `device`: whether the backend's storage lives on a GPU.
-  void connect_nccl(Backend& b, bool device);
-  // The MD particles' migration with the records moved by nccl_ (no host copy).
-  void migrate_device(DeviceRecordsOp& store, double& pack_s);
-  // The solvent's migration by nccl_ with its counts on the device
-  // (MpcdDomainOp::pack_messages): messages of solvent_capacity_ records,
-  // agreed by all ranks from the reports every kCapacityEvery migrations.
-  void migrate_solvent_device();
-  // Takes the solvent's reports (all, waiting, with `wait`), then over the
-  // ranks: a fault stops every rank, and the capacity is set anew.
-  void agree_solvent(bool wait);
-  // The reports of finished migrations (all, waiting, with `wait`) into the counts below.
-  void take_solvent_reports(bool wait);
-  static constexpr uint64_t kCapacityEvery = 8;
-  std::size_t solvent_capacity_ = 0;
-  std::size_t solvent_fixed_capacity_ = 0;  // MESO_SOLVENT_CAPACITY, for tests and measurements
-  // Reported since the last agreement: the most leavers of one message,
-  // the strays and the overflowed leavers.
-  std::size_t solvent_most_ = 0, solvent_strays_ = 0, solvent_overflow_ = 0;
-  uint64_t solvent_migrations_ = 0;
-  DeviceRecordsOp* device_records_ = nullptr;           // the storage's device records, if any
-  std::unique_ptr<DeviceGhostTransport> device_ghosts_;  // MD ghosts by nccl_
+  Transport kind_ = Transport::ipc;
   std::array<std::size_t, 6> recv_count_{};  // ghosts per message slot, for updates
   // The message buffers, in the storage's message memory (made by attach or
   // attach_solvent; declared after storage_ and solvent_, which own that
-  // memory, so freed before them), and the ghost transports over them.
+  // memory, so freed before them), and the transport over them and the
+  // storages (made by make_transport with the first storage attached).
   std::unique_ptr<MessageBuffers> msg_;
-  std::unique_ptr<HostGhostTransport> host_;
-  std::unique_ptr<PeerGhostTransport> peer_;  // null unless the storage is a PeerGhostOp
-  // Ghosts by peer reads: per axis, whether every rank's neighbours along
-  // it share its node and mapped their buffers (decided together at each
-  // ghost exchange); the half of the buffers the next update uses.
-  // MESO_PEER_UPDATES=0 turns them off.
-  std::vector<int> node_of_;  // per rank: the lowest rank of its node
-  std::array<bool, 3> peer_axis_{};
-  uint64_t updates_done_ = 0;
-  int early_axis_ = -1;  // the split axis begin_update packed (-1: none)
+  std::unique_ptr<RankTransport> transport_;
+  void make_transport_for(Backend& b, bool device);
   // exchanges and updates; those with an axis GPU to GPU
   uint64_t exchanges_ = 0, peer_exchanges_ = 0, peer_updates_ = 0, votes_ = 0;
-  // Decides the peer transport for the axes not `settled` (those exchanged
-  // GPU to GPU, whose update handles travelled with the ghosts).
-  void connect_peer_axes(const std::array<bool, 3>& settled);
   mutable double mpi_s_ = 0.0;
   mutable double solvent_pack_s_ = 0.0;  // solvent migration and cell layers: selecting, packing, combining
   uint64_t migrations_ = 0, updates_ = 0;
 
   DomainSlab slab(int axis) const;
   AxisLinks links(int axis) const;
-  // Migration through `store` (the MD particles' DomainStorageOp or the
-  // solvent's MpcdDomainOp): leavers taken, exchanged (message tags of
-  // `tag`) and appended, axis by axis; selection and packing time into pack_s.
-  template <class Store>
-  void migrate_through(Store& store, MpiTag tag, double& pack_s);
   // combine_layers for values of type T, combined by fn(mine, theirs, value index).
   template <class T, class Fn>
   void combine(const CellRange& r, std::vector<T>& v, int width, Fn fn, const Overlap& overlap) const;
