@@ -178,9 +178,13 @@ if python3 -c 'import matplotlib, numpy' 2>/dev/null; then
   [[ ! -e rep/data.csv && -s rep/README.md ]] || bad "report --force did not replace the listed files"
   # Its own report it replaces; one whose figure was edited since it keeps.
   case_ 0 "" report "$src/tests/data/report-sample" -o rep
-  png=$(cd rep && ls ./*.png | head -1)
-  echo "edited" >> "rep/$png"
-  case_ 2 "rep/$png rep/report.json" report "$src/tests/data/report-sample" -o rep
+  png=$(find rep -name '*.png' | head -1)
+  if [[ -n $png ]]; then
+    echo "edited" >> "$png"
+    case_ 2 "$png rep/report.json" report "$src/tests/data/report-sample" -o rep
+  else
+    bad "the report wrote no figure"
+  fi
 else
   echo "matplotlib missing: no report cases"
 fi
