@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The device check of the pair-style registry (issue 53) on one H200: the
-# source trees before and after (BEFORE, AFTER: folders) built there for
-# sm_90 (mesobench; and kernels_test, styles_gpu_test after), then
+# The device check of a refactor that must change no result (issue 53: the
+# pair-style registry, the transport factory, the run switches as variant
+# axes): the source trees before and after (BEFORE, AFTER: folders) built
+# there for sm_90 (mesobench; and kernels_test, styles_gpu_test,
+# decomposition_gpu_test after), then
 #   PARTS=tests      kernels_test and styles_gpu_test (every GPU test);
 #   PARTS=sanitize   compute-sanitizer memcheck and racecheck (host-driven
 #                    loop, MESO_TEST_VARIANT=graphs=off) of the new kernels (Yukawa);
@@ -9,7 +11,11 @@
 #                    gb-liquid, janus-triblock after 1000 steps, before and
 #                    after (scripts/refactor_checkpoints.sh), compared by cmp;
 #   PARTS=speed      dpd-fluid 1M and lj-liquid 64k, before and after
-#                    interleaved, three rounds (TPS medians).
+#                    interleaved, three rounds (TPS medians);
+#   PARTS=decomp     decomposition_gpu_test on 1, 2 and 4 CUDA ranks (mpirun,
+#                    NCCL_NVLS_ENABLE=0 on every rank; as many GPUs);
+#   PARTS=scale      dpd-fluid and srd-fluid weak sweeps on SCALE_RANKS GPUs (1,2,4),
+#                    before and after alternated (the efficiency and TPS).
 # Usage: BEFORE=dir AFTER=dir PARTS="..." scripts/device_pair_styles.sh <output dir>
 # (the builds stay in /tmp/pair-before, /tmp/pair-after for the next call).
 set -u
@@ -27,12 +33,17 @@ if [[ ! -x $AFT/styles_gpu_test || ! -x $BEF/mesobench ]]; then
   cmake -S "$BEFORE" -B /tmp/pair-before "${cfg[@]}" > "$O/build-before.log" 2>&1
   cmake -S "$AFTER" -B /tmp/pair-after "${cfg[@]}" > "$O/build-after.log" 2>&1
   cmake --build /tmp/pair-before -j 6 --target mesobench >> "$O/build-before.log" 2>&1 &
-  cmake --build /tmp/pair-after -j 10 --target mesobench kernels_test styles_gpu_test >> "$O/build-after.log" 2>&1
+  cmake --build /tmp/pair-after -j 10 --target mesobench kernels_test styles_gpu_test decomposition_gpu_test \
+    >> "$O/build-after.log" 2>&1
   stamp "build after rc=$?"
   wait
   stamp "build before rc=$?"
 fi
 { nvidia-smi -L; date -u; } > "$O/device.txt" 2>&1
+NCCL_LIB=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib
+export LD_LIBRARY_PATH="$NCCL_LIB:$LD_LIBRARY_PATH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0
+X="--bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
 if part tests; then
   timeout 240 "$AFT/styles_gpu_test" --gtest_color=no > "$O/styles-gpu-test.log" 2>&1
   stamp "styles_gpu_test rc=$? $(counts "$O/styles-gpu-test.log")"
@@ -78,4 +89,24 @@ for (case, name), d in rows.items():
     b, a = statistics.median(d.get("before", [0])), statistics.median(d.get("after", [0]))
     print(f"{case:4} before {b:9.1f} after {a:9.1f} after/before {a / b:.4f}  {d}  {name}")
 PY
+fi
+if part decomp; then
+  for r in ${DECOMP_RANKS:-1 2 4}; do
+    timeout ${DECOMP_TIMEOUT:-200} mpirun -np $r $X "$AFT/decomposition_gpu_test" --gtest_color=no \
+      > "$O/decomposition-gpu-$r.log" 2>&1
+    stamp "decomposition_gpu_test on $r ranks rc=$? $(counts "$O/decomposition-gpu-$r.log")"
+  done
+fi
+if part scale; then
+  for round in 1 2; do
+    for side in before after; do
+      for w in dpd-fluid srd-fluid; do
+        n=1048576; [[ $w == srd-fluid ]] && n=1250000
+        timeout 150 "/tmp/pair-$side/bin/mesobench" scale --backend cuda --mpirun-args "$X" --mode weak --workload "$w" \
+          --per-rank $n \
+          --ranks ${SCALE_RANKS:-1,2,4} --out "/tmp/scale-$w-$side-$round" > "$O/scale-$w-$side-$round.log" 2>&1
+        stamp "scale $w $side $round rc=$? $(grep -A5 '^ ranks' "$O/scale-$w-$side-$round.log" | awk 'NR>1{printf "%s:%s/%s ", $1, $4, $6}')"
+      done
+    done
+  done
 fi
