@@ -41,7 +41,7 @@ inline constexpr const char* kBackend = "cuda";
 inline std::unique_ptr<Backend> backend(const Variant& v) {
   BackendRegistry r;
   cuda::register_cuda_backend(r);
-  return r.create("cuda", with_test_axes(v));
+  return r.create("cuda", meso::test::with_test_axes(v));
 }
 // Why --transport nccl cannot run here, or empty: one rank moves nothing,
 // the build may have no NCCL, and NCCL wants a GPU per rank.
