@@ -1,7 +1,10 @@
 #include "trajectory_sink.hpp"
 
 #include <filesystem>
+#include <system_error>
 #include <utility>
+
+#include "meso/error.hpp"
 
 namespace meso::bench {
 
@@ -13,8 +16,16 @@ std::string numbered_path(const std::string& path, std::size_t k) {
   return out.string();
 }
 
-H5mdFrameSink::H5mdFrameSink(std::string path, uint64_t every, io::H5mdMetadata meta)
-    : path_(std::move(path)), every_(every), meta_(std::move(meta)) {
+void refuse_existing_numbered(const std::string& path, std::size_t k) {
+  const std::string file = numbered_path(path, k);
+  std::error_code ec;
+  if (k > 0 && std::filesystem::symlink_status(file, ec).type() != std::filesystem::file_type::not_found)
+    throw_input_error("--trajectory ", path, ": ", file, " exists (the file of simulation ", k + 1,
+                      ", a name mesobench chose); remove it, give another --trajectory, or --force");
+}
+
+H5mdFrameSink::H5mdFrameSink(std::string path, uint64_t every, io::H5mdMetadata meta, bool replace)
+    : path_(std::move(path)), every_(every), replace_(replace), meta_(std::move(meta)) {
   io::install_frame_sink(this);
 }
 
@@ -23,6 +34,7 @@ H5mdFrameSink::~H5mdFrameSink() { io::install_frame_sink(nullptr); }
 void H5mdFrameSink::frame(uint64_t run, const Box& box, const io::H5mdFrame& f) {
   auto& w = writers_[run];
   if (!w) {
+    if (!replace_) refuse_existing_numbered(path_, files_.size());
     const std::string file = numbered_path(path_, files_.size());
     w = std::make_unique<io::H5mdWriter>(file, f.position->size(), box, meta_);
     files_.push_back(file);

@@ -4,7 +4,9 @@
 // extension for the next ones (a case runs several: equilibration and
 // production, repeats; an MPCD run with solute interleaves two). Every file
 // stays open until finish() completes them all; an error before that
-// removes them.
+// removes them. The numbered names are the command's, not the user's: one
+// that exists already is refused (InputError naming it) unless `replace`
+// (validate --force), as the output-file rules say (docs/cli.md).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +23,7 @@ namespace meso::bench {
 class H5mdFrameSink final : public io::FrameSink {
  public:
   // Installs itself (io::install_frame_sink) until destroyed.
-  H5mdFrameSink(std::string path, uint64_t every, io::H5mdMetadata meta);
+  H5mdFrameSink(std::string path, uint64_t every, io::H5mdMetadata meta, bool replace = false);
   ~H5mdFrameSink() override;
 
   uint64_t every() const override { return every_; }
@@ -33,6 +35,7 @@ class H5mdFrameSink final : public io::FrameSink {
  private:
   std::string path_;
   uint64_t every_;
+  bool replace_;
   io::H5mdMetadata meta_;
   std::map<uint64_t, std::unique_ptr<io::H5mdWriter>> writers_;  // by run-loop number
   std::vector<std::string> files_;
@@ -40,5 +43,8 @@ class H5mdFrameSink final : public io::FrameSink {
 
 // FILE for k = 0, else FILE with ".k" before its extension (traj.h5 -> traj.1.h5).
 std::string numbered_path(const std::string& path, std::size_t k);
+// Throws InputError when numbered_path(path, k), k >= 1, exists: a file the
+// command would replace without the user having named it.
+void refuse_existing_numbered(const std::string& path, std::size_t k);
 
 }  // namespace meso::bench

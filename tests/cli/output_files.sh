@@ -12,7 +12,7 @@
 # them as outputs; a failed write; `scale --emit slurm` over existing
 # scripts and with launcher options; `report` into a folder with a
 # hand-written report.json; compare's trailing documents and thresholds;
-# `mesobench help COMMAND`.
+# `mesobench help COMMAND`; validate --trajectory's numbered files.
 # Usage: output_files.sh <mesobench> <source dir>
 set -euo pipefail
 bin=$(realpath "$1")
@@ -196,6 +196,18 @@ case_ 0 "r.json" compare r.json r.json
 case_ 2 "two.json" compare two.json r.json
 case_ 2 "two.json" compare r.json two.json
 for t in inf nan 1e300 101 -1; do case_ 2 "r.json" compare r.json r.json --threshold "$t"; done
+
+# --- validate --trajectory F names F.1.h5, F.2.h5, ... itself: one left by an
+# earlier run is refused (before the run, unchanged) unless --force.
+if ((hdf5)); then
+  val=(validate --backend cpu --filter srd-momentum --param L=5 --param collisions=40 --quiet --every 40)
+  "$bin" "${val[@]}" --trajectory v.h5 > /dev/null || bad "validate --trajectory v.h5 failed"
+  [[ -f v.1.h5 ]] || bad "validate --trajectory v.h5 wrote no v.1.h5"
+  case_ 2 "v.1.h5" "${val[@]}" --trajectory v.h5
+  cp v.1.h5 mine.h5 && mv mine.h5 w.1.h5  # a user's file with a numbered name
+  case_ 2 "w.1.h5" "${val[@]}" --trajectory w.h5
+  case_ 0 "" "${val[@]}" --trajectory v.h5 --force
+fi
 
 # --- help COMMAND prints that command's help.
 for c in run validate compare report morphology scale scale-point tune ibi list; do

@@ -52,6 +52,7 @@ class ValidateCommand final : public Command {
     v->add_option("--every", every_, "Steps between trajectory frames (default 1000)")
         ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
         ->needs(traj);
+    v->add_flag("--force", force_, "Replace existing FILE.1.h5, FILE.2.h5, ... of --trajectory")->needs(traj);
     add_progress_options(v, progress_);
     return v;
   }
@@ -64,12 +65,16 @@ class ValidateCommand final : public Command {
     plan.write("--trajectory", trajectory_);
     plan.allow_same("--json", "--resume");  // continuing in place: read whole before replaced
     plan.check();
+    // The second simulation's file, the likeliest left by an earlier run,
+    // before any work: the later ones are checked as they open.
+    if (!trajectory_.empty() && !force_) refuse_existing_numbered(trajectory_, 1);
     const ProgressScope progress(progress_.quiet, progress_.progress_interval);
     if (trajectory_.empty()) return o_.merge.empty() ? cmd_validate(o_, ctx.registry) : cmd_merge(o_);
     // Every simulation the cases run hands its frames to the sink
     // (meso/io/frame_sink.hpp); the files are complete when it returns.
     if (!o_.merge.empty()) throw_input_error("--trajectory with --merge: merging runs no simulation");
-    H5mdFrameSink sink(trajectory_, every_ ? every_ : 1000, {"", "validate " + o_.filter, "", o_.backend, o_.variant});
+    H5mdFrameSink sink(trajectory_, every_ ? every_ : 1000, {"", "validate " + o_.filter, "", o_.backend, o_.variant},
+                       force_);
     const int rc = cmd_validate(o_, ctx.registry);
     for (const auto& f : sink.finish()) std::cout << "wrote " << f << '\n';
     return rc;
@@ -78,6 +83,7 @@ class ValidateCommand final : public Command {
  private:
   ValidateOptions o_;
   std::string trajectory_;
+  bool force_ = false;
   uint64_t every_ = 0;
   ProgressOptions progress_;
 };
