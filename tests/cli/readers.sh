@@ -55,6 +55,14 @@ case_ 2 "--n: value '1e3' is invalid" "${ibi[@]}" --n 1e3
 case_ 2 "--rho: value '0x10' is invalid" "${ibi[@]}" --rho 0x10
 case_ 2 "--iterations: value '+-1' is invalid" "${ibi[@]}" --iterations +-1
 
+case_ 2 "--steps: value '0x10' is invalid" run --backend cpu --filter 'dpd-fluid/.*N=8192$' --steps 0x10
+case_ 2 "--repeats: value '-1' is invalid" run --backend cpu --filter 'dpd-fluid/.*N=8192$' --repeats -1
+case_ 2 "--seed: value '0x10' is invalid" validate --backend cpu --filter dpd-temperature --seed 0x10
+case_ 2 "--max-n: value '0x10' is invalid" run --backend cpu --filter 'dpd-fluid/.*N=8192$' --max-n 0x10
+# A leading zero is decimal: --n 010 is 10, the least allowed, refused only for the box it makes (CLI11
+# alone read octal 8, below the range).
+case_ 2 "use --n of at least" ibi --backend cpu --rho 0.1 --n 010 --target "$t/g.txt" -o "$t/out.table" -q
+
 # --- ibi applies run's checks before anything is read or written ------------
 case_ 2 "dt = 0.5 is too large" "${ibi[@]}" --dt 0.5
 case_ 2 "dt = 0.1 is too large" "${ibi[@]}" --dt 0.1  # moves 0.21 > 0.15 at kT = 1.5

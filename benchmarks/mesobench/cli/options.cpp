@@ -16,10 +16,10 @@ constexpr uint64_t kCpuDefaultMaxN = 262144;
 
 const CLI::Validator kParticleCount(
     [](std::string& v) -> std::string {
-      const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
-      return digits && v.find_first_not_of('0') != std::string::npos
-                 ? ""
-                 : "value '" + v + "' is invalid: it must be a particle count >= 1";
+      const std::optional<uint64_t> n = parse_decimal_count(v);
+      if (!n || *n == 0) return "value '" + excerpt(v) + "' is invalid: it must be a particle count >= 1";
+      v = std::to_string(*n);  // "010" as 10: CLI11 reads a leading 0 as octal
+      return "";
     },
     "N >= 1");
 
@@ -32,10 +32,11 @@ const CLI::Validator kFinite(
 CLI::Validator count_in(uint64_t lo, uint64_t hi) {
   return {[lo, hi](std::string& v) -> std::string {
             const std::optional<uint64_t> x = parse_decimal_count(v);
-            return x && *x >= lo && *x <= hi
-                       ? ""
-                       : "value '" + excerpt(v) + "' is invalid: it must be a whole number from " +
-                             std::to_string(lo) + " to " + std::to_string(hi) + " in decimal digits";
+            if (!(x && *x >= lo && *x <= hi))
+              return "value '" + excerpt(v) + "' is invalid: it must be a whole number from " + std::to_string(lo) +
+                     " to " + std::to_string(hi) + " in decimal digits";
+            v = std::to_string(*x);  // "010" as 10: CLI11 reads a leading 0 as octal
+            return "";
           },
           "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]"};
 }

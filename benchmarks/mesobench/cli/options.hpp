@@ -20,7 +20,8 @@ extern const CLI::Validator kParticleCount;
 // std::stod read "0x10" as 16).
 extern const CLI::Validator kFinite;
 // A whole number from lo to hi written in decimal digits alone: CLI11 would
-// wrap "-1" into 2^64 - 1 for an unsigned option, and read "0x10" as 16.
+// wrap "-1" into 2^64 - 1 for an unsigned option, read "0x10" as 16 and
+// "010" as 8 (the value is passed on without its leading zeros).
 CLI::Validator count_in(uint64_t lo, uint64_t hi);
 // A non-empty file name: an output given as '' would otherwise read as "not given".
 extern const CLI::Validator kFileName;

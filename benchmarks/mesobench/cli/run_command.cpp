@@ -40,7 +40,7 @@ class RunCommand final : public Command {
                     "Override a workload parameter, key=value; repeatable (`mesobench list --params` lists "
                     "each workload's keys, units and meaning: " + param_keys_help() + ")");
     run->add_option("--repeats", timing_.repeats, "Timed repeats per case (median and spread reported)")
-        ->check(CLI::Range(1, 1000));
+        ->check(count_in(1, 1000));
     run->add_option("--min-time", timing_.min_time, "Seconds per timed repeat, at least")
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 3600.0));
@@ -49,18 +49,18 @@ class RunCommand final : public Command {
         ->check(CLI::Range(0.0, 3600.0));
     run->add_option("--steps", out_.steps,
                     "Run exactly this many steps (after --restart: up to this step) instead of timed repeats")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+        ->check(count_in(1, uint64_t{1} << 62));
     auto* traj = run->add_option("--trajectory", out_.trajectory,
                                  "Write an H5MD trajectory to this file (needs --steps)")
                      ->check(kFileName);
     run->add_option("--every", out_.every, "Steps between trajectory frames (default: --steps / 100)")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+        ->check(count_in(1, uint64_t{1} << 62))
         ->needs(traj);
     auto* ckpt = run->add_option("--checkpoint", out_.checkpoint,
                                  "Write the full state to this file at the end (and every --checkpoint-every steps)")
                      ->check(kFileName);
     run->add_option("--checkpoint-every", out_.checkpoint_every, "Steps between checkpoints")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+        ->check(count_in(1, uint64_t{1} << 62))
         ->needs(ckpt);
     run->add_option("--restart", out_.restart,
                     "Continue the run saved in this checkpoint (same case, backend and variant), bit for bit")

@@ -26,7 +26,7 @@ class ValidateCommand final : public Command {
                   "Override a knob of the selected cases, key=value (see `mesobench list`); "
                   "repeatable; for smoke tests, not the published protocol");
     v->add_option("--seed", o_.seed, "Seed of the initial configuration and noise")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{0xffffffff}));
+        ->check(count_in(1, 0xffffffff));
     auto* shard = v->add_option(
         "--shard", o_.shard,
         "Run shard I of N of each case's independent repeats (I/N, 0 <= I < N; e.g. one per GPU or Slurm "
@@ -50,7 +50,7 @@ class ValidateCommand final : public Command {
                       "extension")
                      ->check(kFileName);
     v->add_option("--every", every_, "Steps between trajectory frames (default 1000)")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+        ->check(count_in(1, uint64_t{1} << 62))
         ->needs(traj);
     v->add_flag("--force", force_, "Replace existing FILE.1.h5, FILE.2.h5, ... of --trajectory")->needs(traj);
     add_progress_options(v, progress_);
