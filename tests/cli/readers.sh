@@ -59,6 +59,11 @@ case_ 2 "--steps: value '0x10' is invalid" run --backend cpu --filter 'dpd-fluid
 case_ 2 "--repeats: value '-1' is invalid" run --backend cpu --filter 'dpd-fluid/.*N=8192$' --repeats -1
 case_ 2 "--seed: value '0x10' is invalid" validate --backend cpu --filter dpd-temperature --seed 0x10
 case_ 2 "--max-n: value '0x10' is invalid" run --backend cpu --filter 'dpd-fluid/.*N=8192$' --max-n 0x10
+# scale's whole-number options too (CLI11 would read 0x10 as 16, 010 as 8).
+sc=(scale --backend cpu --mode weak --workload dpd-fluid --per-rank 1000 --ranks 1)
+case_ 2 "--steps: value '0x10' is invalid" "${sc[@]}" --steps 0x10
+case_ 2 "--repeats: value '0x10' is invalid" "${sc[@]}" --repeats 0x10
+case_ 2 "--cpus-per-task: value '-1' is invalid" "${sc[@]}" --cpus-per-task -1
 # A leading zero is decimal: --n 010 is 10, the least allowed, refused only for the box it makes (CLI11
 # alone read octal 8, below the range).
 case_ 2 "use --n of at least" ibi --backend cpu --rho 0.1 --n 010 --target "$t/g.txt" -o "$t/out.table" -q

@@ -39,8 +39,8 @@ std::vector<int> parse_rank_list(const std::string& s) {
 template <class O>
 void add_point_options(CLI::App* a, O& o, const char* workloads) {
   a->add_option("--workload", o.workload, workloads);
-  a->add_option("--steps", o.steps, "Timed steps per repeat")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
-  a->add_option("--warmup", o.warmup, "Untimed steps first")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  a->add_option("--steps", o.steps, "Timed steps per repeat")->check(count_in(1, uint64_t{1} << 40));
+  a->add_option("--warmup", o.warmup, "Untimed steps first")->check(count_in(0, uint64_t{1} << 40));
   a->add_option("--backend", o.backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
   a->add_option("--variant", o.variant, "Variant axes over the workload's default");
   a->add_option("--grid", o.grid, "Rank grid AxBxC (default: the least domain surface)");
@@ -61,7 +61,7 @@ class ScaleCommand final : public Command {
     s->add_option("--ranks", ranks_, "Rank counts of the sweep, e.g. 1,2,4,8 (one rank per GPU with cuda)");
     s->add_option("--per-rank", o_.per_rank, "Particles per rank (weak)")->check(kParticleCount);
     s->add_option("--total", o_.total, "Particles of the whole system (strong)")->check(kParticleCount);
-    s->add_option("--repeats", o_.repeats, "Timed repeats per point")->check(CLI::Range(1, 1000));
+    s->add_option("--repeats", o_.repeats, "Timed repeats per point")->check(count_in(1, 1000));
     s->add_option("--param", o_.params, "Workload parameter key=value (as for run); repeatable");
     s->add_option("--out", o_.out, "Directory of the point files and summary.json (local sweep)");
     launcher_opts_ = {
@@ -74,11 +74,11 @@ class ScaleCommand final : public Command {
     s->add_option("emit_dir", o_.emit_dir, "Directory of the batch scripts (with --emit slurm)")->needs(emit);
     s->add_option("--tasks-per-node", o_.tasks_per_node,
                   "Ranks per node in the batch scripts (default: GPUs per node 4 with cuda, all on one node with cpu)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->check(count_in(1, 1 << 20));
     s->add_option("--gpus-per-task", o_.gpus_per_task, "GPUs per rank (default 1 with cuda, 0 with cpu)")
-        ->check(CLI::Range(0, 64));
+        ->check(count_in(0, 64));
     s->add_option("--cpus-per-task", o_.cpus_per_task, "Cores per rank (sets OMP_NUM_THREADS)")
-        ->check(CLI::Range(1, 1024));
+        ->check(count_in(1, 1024));
     s->add_option("--time", o_.time_limit, "Slurm time limit per point: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S");
     s->add_option("--partition", o_.partition, "Slurm partition (letters, digits, _ - . ,)");
     s->add_option("--account", o_.account, "Slurm account (letters, digits, _ - . ,)");
@@ -109,7 +109,7 @@ class ScalePointCommand final : public Command {
     auto* p = app.add_subcommand("scale-point", "One point of a scaling sweep, on the ranks mpirun or srun started");
     add_point_options(p, o_, "dpd-fluid, lj-liquid or srd-fluid");
     p->add_option("--n", o_.n, "Particles of the whole system")->required()->check(kParticleCount);
-    p->add_option("--repeats", o_.repeats, "Timed repeats")->check(CLI::Range(1, 1000));
+    p->add_option("--repeats", o_.repeats, "Timed repeats")->check(count_in(1, 1000));
     p->add_option("--param", o_.params, "Workload parameter key=value; repeatable");
     p->add_option("--mode", o_.mode, "Recorded: weak or strong");
     p->add_option("--per-rank", o_.per_rank, "Recorded: particles per rank of a weak sweep");
