@@ -70,7 +70,11 @@ TuneTable TuneTable::parse(std::istream& in, const std::string& source) {
   } catch (const nlohmann::json::exception& e) {
     throw_input_error("--tuned '", path, "' is not JSON: ", e.what());
   }
-  if (!j.is_object() || j.value("format", "") != kFormat || !j.contains("entries") || !j["entries"].is_array())
+  // Each field's type is checked before it is read: json::value throws on a
+  // present field of another type ({"format": []} is a finding of the fuzzer).
+  const auto format = j.is_object() ? j.find("format") : j.end();
+  if (!j.is_object() || format == j.end() || !format->is_string() || *format != kFormat ||
+      !j.contains("entries") || !j["entries"].is_array())
     throw_input_error("--tuned '", path, "' is not a table `mesobench tune` wrote (format ", kFormat, ")");
   TuneTable t;
   for (const auto& e : j["entries"]) {
