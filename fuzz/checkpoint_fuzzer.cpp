@@ -15,7 +15,7 @@
 #include <fstream>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
 
 namespace {

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/h5md.hpp"
-#include "meso/morphology.hpp"
+#include "meso/analysis/morphology.hpp"
 #include "support/h5_layout.hpp"
 
 namespace {

@@ -21,12 +21,12 @@
 #include <sstream>
 #include <string>
 
-#include "meso/bonded_table.hpp"
-#include "meso/error.hpp"
-#include "meso/ibi.hpp"
-#include "meso/ibi_bonded.hpp"
-#include "meso/pair_potential_table.hpp"
-#include "meso/rdf.hpp"
+#include "meso/tables/bonded_table.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi.hpp"
+#include "meso/tables/ibi_bonded.hpp"
+#include "meso/tables/pair_potential_table.hpp"
+#include "meso/analysis/rdf.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "compare.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // The comparison prints its table; the fuzzer's own output is on stderr.

@@ -1,4 +1,4 @@
-// libFuzzer target: the topology reader (meso/topology.hpp) and what a
+// libFuzzer target: the topology reader (meso/core/topology.hpp) and what a
 // system does with a topology it accepted: Topology::validate and the
 // per-particle lists. Every input must be read or refused with an
 // InputError; anything else is a finding.
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "meso/error.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/topology.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "tune.hpp"
 #include "variant_defaults.hpp"
 #include "workload.hpp"

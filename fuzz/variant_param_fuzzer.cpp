@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/variant.hpp"
 #include "workload.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

@@ -17,7 +17,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-pip python3-venv
   python3-jsonschema  # scripts/validate_results.py: results against docs/results.schema.json
-  libhdf5-dev  # H5MD trajectories (engine/src/h5md.cpp); h5py for their test comes from pip (below)
+  libhdf5-dev  # H5MD trajectories (engine/src/io/h5md.cpp); h5py for their test comes from pip (below)
   clang libclang-rt-dev  # the fuzzers (fuzz/, the fuzz preset): libclang-rt-dev holds libFuzzer and the sanitizers
   libre2-dev  # mesobench --filter: linear-time regular expressions (benchmarks/mesobench/case_filter.cpp)
 )

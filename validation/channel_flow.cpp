@@ -5,11 +5,11 @@
 #include <functional>
 #include <numbers>
 
-#include "meso/error.hpp"
-#include "meso/parabola_fit.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
-#include "meso/velocity_profile.hpp"
+#include "meso/core/error.hpp"
+#include "meso/analysis/parabola_fit.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/analysis/velocity_profile.hpp"
 
 namespace meso::validation {
 

@@ -1,6 +1,6 @@
 #include "meso/validation/checkpoint_json.hpp"
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::validation {
 

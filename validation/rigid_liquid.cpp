@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
-#include "meso/gay_berne_liquid.hpp"
-#include "meso/simulation.hpp"
-#include "meso/water.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/systems/water.hpp"
 
 namespace meso::validation {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::validation {
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::bench {
 void register_backends(BackendRegistry& registry);

@@ -2,7 +2,7 @@
 
 #include <re2/re2.h>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::bench {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/input_file.hpp"
 #include "report.hpp"
 

@@ -25,8 +25,8 @@
 #include "backends.hpp"
 #include "cli/command.hpp"
 #include "cli/help_formatter.hpp"
-#include "meso/error.hpp"
-#include "meso/provenance.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/provenance.hpp"
 #ifdef MESO_HAVE_MPI
 #include "meso/scaling/mpi_communicator.hpp"
 #endif

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "meso/error.hpp"
-#include "meso/mpcd.hpp"
-#include "meso/particle_data.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/core/particle_data.hpp"
 
 namespace meso::bench {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/durable_file.hpp"
 
 namespace meso::bench {

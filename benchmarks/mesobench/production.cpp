@@ -9,10 +9,10 @@
 #include <optional>
 #include <sstream>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/h5md.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::bench {
 namespace {

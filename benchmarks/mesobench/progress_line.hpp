@@ -1,4 +1,4 @@
-// The progress of long runs on stderr (meso/progress.hpp): steps done, steps
+// The progress of long runs on stderr (meso/run/progress.hpp): steps done, steps
 // per second and the time left when the total is known. On a terminal one
 // live line redrawn with a carriage return a few times a second; otherwise
 // (a log file, a batch job, a pipe) a plain line every `interval` seconds, so
@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "meso/progress.hpp"
+#include "meso/run/progress.hpp"
 
 namespace meso::bench {
 

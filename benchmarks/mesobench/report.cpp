@@ -8,7 +8,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/durable_file.hpp"
 
 namespace meso::bench {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/provenance.hpp"
+#include "meso/run/provenance.hpp"
 #include "runner.hpp"
 
 namespace meso::bench {

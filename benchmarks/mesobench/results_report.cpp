@@ -8,7 +8,7 @@
 #include <iostream>
 #include <vector>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::bench {
 namespace {

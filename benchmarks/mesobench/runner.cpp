@@ -6,9 +6,9 @@
 #include <new>
 
 #include "memory_estimate.hpp"
-#include "meso/error.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::bench {
 namespace {

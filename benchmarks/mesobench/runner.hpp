@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/run/simulation.hpp"
 #include "variant_defaults.hpp"
 #include "workload.hpp"
 

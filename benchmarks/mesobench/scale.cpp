@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "backends.hpp"
-#include "meso/error.hpp"
-#include "meso/provenance.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/provenance.hpp"
+#include "meso/run/simulation.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
 #include "scale_launch.hpp"

@@ -15,7 +15,7 @@
 
 #include "backends.hpp"
 #include "case_filter.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "output_paths.hpp"
 #include "variant_defaults.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "case_filter.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/durable_file.hpp"
 #include "scale_launch.hpp"
 

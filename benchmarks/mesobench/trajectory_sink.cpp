@@ -4,7 +4,7 @@
 #include <system_error>
 #include <utility>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::bench {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/input_file.hpp"
 
 namespace meso::bench {

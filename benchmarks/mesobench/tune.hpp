@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/variant.hpp"
+#include "meso/run/variant.hpp"
 #include "variant_defaults.hpp"
 #include "workload.hpp"
 

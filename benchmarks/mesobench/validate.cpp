@@ -10,10 +10,10 @@
 
 #include "case_filter.hpp"
 #include "decimal_number.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/frame_sink.hpp"
-#include "meso/progress.hpp"
-#include "meso/provenance.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/provenance.hpp"
 #include "meso/validation/validation_case.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 
 namespace meso::bench {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/variant.hpp"
+#include "meso/run/variant.hpp"
 #include "workload.hpp"
 
 namespace meso::bench {

@@ -11,7 +11,7 @@
 #include "decimal_number.hpp"
 #include "memory_estimate.hpp"
 #include "tune.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
 
 namespace meso::bench {

@@ -22,12 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "meso/io/h5md.hpp"
-#include "meso/mpcd.hpp"
-#include "meso/simulation.hpp"
-#include "meso/system.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/system.hpp"
+#include "meso/run/variant.hpp"
 
 namespace meso::bench {
 

@@ -9,7 +9,7 @@
 
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -4,9 +4,9 @@
 // BM_<kernel>/<N>. The mesobench CLI measures whole runs; these isolate pieces.
 #include <benchmark/benchmark.h>
 
-#include "meso/presets.hpp"
+#include "meso/core/presets.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

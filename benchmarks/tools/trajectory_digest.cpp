@@ -15,10 +15,10 @@
 #include <exception>
 #include <string>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/system.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/system.hpp"
 #ifdef MESO_HAVE_CUDA
 #include "meso/cuda/cuda_backend.hpp"
 #endif

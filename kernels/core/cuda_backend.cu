@@ -18,8 +18,8 @@
 #include "core/nccl_links.hpp"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_info.hpp"
-#include "meso/error.hpp"
-#include "meso/step_plan.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/step_plan.hpp"
 
 namespace meso::cuda {
 namespace {

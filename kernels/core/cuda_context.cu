@@ -16,7 +16,7 @@
 
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "core/tag_order.cuh"
 

@@ -26,11 +26,11 @@
 
 #include "core/device_views.cuh"
 #include "meso/ops/communicator.hpp"
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "meso/cuda/device_buffer.hpp"
-#include "meso/particle_data.hpp"
-#include "meso/system.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/particle_data.hpp"
+#include "meso/core/system.hpp"
+#include "meso/run/variant.hpp"
 #include "mpcd/mpcd_context.cuh"
 #include "core/step_control.cuh"
 

@@ -9,7 +9,7 @@
 
 #include "core/cuda_context.cuh"
 #include "meso/cuda/cuda_backend.hpp"
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/ops/operation.hpp"
 
 namespace meso::cuda {

@@ -42,7 +42,7 @@
 #include "md/integrate_nose_hoover.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/ops/communicator.hpp"
-#include "meso/provenance.hpp"
+#include "meso/run/provenance.hpp"
 
 namespace meso::cuda {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "core/cuda_context.cuh"
 #include "core/device_ops.cuh"
-#include "meso/step_plan.hpp"
-#include "meso/vote_schedule.hpp"
+#include "meso/run/step_plan.hpp"
+#include "meso/run/vote_schedule.hpp"
 
 namespace meso::cuda {
 

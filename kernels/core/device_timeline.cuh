@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "meso/provenance.hpp"
+#include "meso/run/provenance.hpp"
 
 namespace meso::cuda {
 

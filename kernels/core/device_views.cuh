@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/physics/quaternion.hpp"
 #include "meso/physics/vec3.hpp"
 #include "core/step_control.cuh"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "meso/cuda/cuda_backend.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 #ifdef MESO_HAVE_NCCL
 #include <nccl.h>

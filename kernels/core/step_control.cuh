@@ -20,7 +20,7 @@
 
 #include "core/list_control.cuh"
 #include "meso/physics/pair_noise.hpp"
-#include "meso/step_rules.hpp"
+#include "meso/run/step_rules.hpp"
 #include "md/nose_hoover_state.cuh"
 
 namespace meso::cuda {

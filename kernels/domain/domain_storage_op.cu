@@ -23,7 +23,7 @@
 #include "domain/host_staging.cuh"
 #include "domain/ipc_buffers.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/domain_storage.hpp"
 #include "meso/ops/peer_ghosts.hpp"
 #include "meso/physics/tea.hpp"

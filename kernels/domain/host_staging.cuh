@@ -11,7 +11,7 @@
 #include <cstddef>
 
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/domain_storage.hpp"
 
 namespace meso::cuda {

@@ -19,7 +19,7 @@
 #include "core/device_ops.cuh"
 #include "md/aniso_pair_force.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
 
 namespace meso::cuda {

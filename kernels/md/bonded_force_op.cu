@@ -1,7 +1,7 @@
 // The `bonded` operation of the CUDA backend (also registered as
 // `bonded/table`, the name a topology with tables asks for): the rows of
 // make_bonded_lists, the bond and angle types and the bond and angle
-// tables (meso/bonded_table.hpp: their coefficients in the kernel's
+// tables (meso/tables/bonded_table.hpp: their coefficients in the kernel's
 // arithmetic), uploaded once; each compute scatters the tag -> index map
 // and runs the bonded kernel (bonded_force.cu), adding to the net force the
 // pair force wrote (or writing it with pair style none). Enqueueing needs no
@@ -22,10 +22,10 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
-#include "meso/bonded_table.hpp"
-#include "meso/topology.hpp"
+#include "meso/tables/bonded_table.hpp"
+#include "meso/core/topology.hpp"
 
 namespace meso::cuda {
 namespace {

@@ -26,7 +26,7 @@
 #include "md/integrate_nose_hoover.cuh"
 #include "meso/ops/communicator.hpp"
 #include "md/integrate_verlet.cuh"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/integration_method.hpp"
 #include "meso/physics/tea.hpp"
 #include "meso/physics/thermostats.hpp"

@@ -19,7 +19,7 @@
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/testing.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/neighbor_list.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 #include "md/neighbor_list.cuh"

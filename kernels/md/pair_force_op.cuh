@@ -13,7 +13,7 @@
 #include "core/cuda_context.cuh"
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
 #include "meso/ops/operation.hpp"
 #include "meso/physics/tea.hpp"
@@ -116,7 +116,7 @@ class CudaPairForce : public ForceOp, public DeviceForce {
 };
 
 // Registers the CUDA force of the pair style NAME under "pair_force/NAME"
-// (meso/pair_style.hpp): defines register_cuda_pair_style_NAME<P> for
+// (meso/core/pair_style.hpp): defines register_cuda_pair_style_NAME<P> for
 // FACTORY<P>(CudaContext<P>&), in every precision. One line at the end of
 // the style's file, kernels/md/pair_NAME.cu; CMake finds the files by name
 // and the backend's registration (core/cuda_operations.cu) calls each.

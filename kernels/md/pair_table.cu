@@ -11,7 +11,7 @@
 
 #include "md/pair_force_op.cuh"
 #include "md/table_force.cuh"
-#include "meso/pair_potential_table.hpp"
+#include "meso/tables/pair_potential_table.hpp"
 
 namespace meso::cuda {
 namespace {

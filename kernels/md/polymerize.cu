@@ -1,5 +1,5 @@
 // The `polymerize` operation of the CUDA backend: GALAMOST's stochastic
-// chain growth (meso/polymerization.hpp) on the device, forming the bonds
+// chain growth (meso/core/polymerization.hpp) on the device, forming the bonds
 // the CPU reference (reference/src/md/polymerize.cpp) forms. One attempt:
 //
 //   1. the storage index of every tag (the reorder permutes the arrays);
@@ -35,7 +35,7 @@
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/polymerize.hpp"
 #include "meso/physics/polymerization.hpp"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "core/device_views.cuh"
-#include "meso/variant.hpp"
+#include "meso/run/variant.hpp"
 
 namespace meso::cuda {
 

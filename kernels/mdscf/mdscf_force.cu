@@ -1,5 +1,5 @@
 // The MD-SCF field force of the CUDA backend, "field/mdscf" (the method:
-// meso/mdscf_field.hpp; the formulas: meso/physics/mdscf.hpp; the reference
+// meso/core/mdscf_field.hpp; the formulas: meso/physics/mdscf.hpp; the reference
 // it is held to: reference/src/mdscf/mdscf_force.cpp). A MdscfFieldOp (synchronous
 // compute and the snapshot of the grids) and a DeviceForce (enqueue into the
 // captured step graph).
@@ -38,7 +38,7 @@
 #include "core/fixed_order_reduce.cuh"
 #include "mdscf/mdscf_force.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/field.hpp"
 #include "meso/physics/mdscf.hpp"
 
@@ -224,7 +224,7 @@ class CudaMdscfForce final : public MdscfFieldOp, public DeviceForce {
   void enqueue(const ForceRequest& r) override { launch(r.initial); }
 
   // The energy of the last field update (waits for the stream); the
-  // field's virial is not computed (meso/mdscf_field.hpp).
+  // field's virial is not computed (meso/core/mdscf_field.hpp).
   void fetch_sums() override {
     double e = 0.0;
     MESO_CUDA_CHECK(cudaMemcpyAsync(&e, &state_.data()->energy, sizeof(e), cudaMemcpyDeviceToHost,

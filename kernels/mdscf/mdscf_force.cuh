@@ -1,5 +1,5 @@
 // Kernels of the CUDA MD-SCF field ("field/mdscf", mdscf_force.cu; the
-// method is meso/mdscf_field.hpp, the formulas meso/physics/mdscf.hpp, the
+// method is meso/core/mdscf_field.hpp, the formulas meso/physics/mdscf.hpp, the
 // reference reference/src/mdscf/mdscf_force.cpp).
 //
 // A field update is a chain of kernels (density -> filter -> potential and

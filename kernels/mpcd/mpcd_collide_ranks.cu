@@ -6,7 +6,7 @@
 
 #include "core/device_timeline.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::cuda {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "mpcd/mpcd_context.cuh"
 #include "core/tag_order.cuh"
 

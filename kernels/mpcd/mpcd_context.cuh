@@ -28,7 +28,7 @@
 
 #include "core/device_views.cuh"
 #include "meso/cuda/device_buffer.hpp"
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 
 namespace meso::cuda {
 

@@ -29,7 +29,7 @@
 #include "core/device_ops.cuh"
 #include "domain/domain_storage.cuh"
 #include "meso/cuda/check.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpcd/mpcd_domain_messages.cuh"
 #include "mpcd/mpcd_kernels.cuh"

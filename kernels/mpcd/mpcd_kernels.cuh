@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
 #include "mpcd/mpcd_context.cuh"

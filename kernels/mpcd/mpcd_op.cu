@@ -29,7 +29,7 @@
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpcd/mpcd_collide_ranks.cuh"
@@ -265,7 +265,7 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   if (!m.loaded) throw std::logic_error("profile_mpcd: no MPCD solvent (set_mpcd first)");
   CudaMpcdStream<P> stream(ctx);
   CudaMpcdCollide<P> collide(ctx, m.sys.params.rule == MpcdRule::at);
-  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as SolventStage (meso/step_rules.hpp)
+  const bool sorts = ctx.variant.reorder == ReorderKind::cell;  // as SolventStage (meso/run/step_rules.hpp)
   std::unique_ptr<CudaMpcdSort<P>> sort;
   if (sorts) sort = std::make_unique<CudaMpcdSort<P>>(ctx);
 

@@ -21,7 +21,7 @@
 #include "core/pinned_memory.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/cuda/device_buffer.hpp"
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/ops/communicator.hpp"
 #include "mpcd/mpcd_kernels.cuh"
 

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <string>
 
-#include "meso/backend.hpp"
-#include "meso/error.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "mpi_links.hpp"
 #include "transport.hpp"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "transport.hpp"
 
 namespace meso::scaling {

@@ -3,7 +3,7 @@
 #include <limits>
 #include <sstream>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::scaling {
 namespace {

@@ -5,7 +5,7 @@
 // nccl_transport.cpp).
 #include <stdexcept>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "meso/scaling/mpi_communicator.hpp"
 #include "mpi_links.hpp"
 #include "transport.hpp"

@@ -1,6 +1,6 @@
 // make_transport (transport.hpp): the one place a transport is chosen.
-#include "meso/backend.hpp"
-#include "meso/error.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/error.hpp"
 #include "transport.hpp"
 
 namespace meso::scaling {

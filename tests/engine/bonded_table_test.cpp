@@ -1,4 +1,4 @@
-// Tabulated bonds and angles (meso/bonded_table.hpp,
+// Tabulated bonds and angles (meso/tables/bonded_table.hpp,
 // meso/physics/bonded_table.hpp): LAMMPS bond and angle table files read
 // and refused with file, line and field; the spline against the tabulated
 // function; the table evaluators against the analytic harmonic ones; the
@@ -14,10 +14,10 @@
 #include <sstream>
 #include <string>
 
-#include "meso/bonded_table.hpp"
-#include "meso/error.hpp"
+#include "meso/tables/bonded_table.hpp"
+#include "meso/core/error.hpp"
 #include "meso/physics/bonded_table.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/topology.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 
 namespace {
 

@@ -1,13 +1,13 @@
-// The DPPC bilayer builder (meso/dppc.hpp): the docs/reference.md system's
+// The DPPC bilayer builder (meso/systems/dppc.hpp): the docs/reference.md system's
 // counts, types and topology, bonds near their rest lengths in the start,
 // the unit mapping by hand, the MD-SCF parameters, and bad input named.
-#include "meso/dppc.hpp"
+#include "meso/systems/dppc.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace {
 

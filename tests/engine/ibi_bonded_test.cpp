@@ -1,5 +1,5 @@
-// The bonded half of IBI (meso/ibi_bonded.hpp) and the intermolecular g(r)
-// (meso/rdf.hpp): histograms of hand-placed bonds and angles, the Boltzmann
+// The bonded half of IBI (meso/tables/ibi_bonded.hpp) and the intermolecular g(r)
+// (meso/analysis/rdf.hpp): histograms of hand-placed bonds and angles, the Boltzmann
 // inversion of an exactly harmonic distribution, the update's sign and
 // size, the tables' ranges, and g(r) leaving out the pairs of one molecule.
 #include <gtest/gtest.h>
@@ -12,9 +12,9 @@
 #include <numbers>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/ibi_bonded.hpp"
-#include "meso/rdf.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi_bonded.hpp"
+#include "meso/analysis/rdf.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The analytic bead-spring melt of the IBI loop (meso/ibi_melt.hpp): chains
+// The analytic bead-spring melt of the IBI loop (meso/tables/ibi_melt.hpp): chains
 // of bond length r0 within one chain, the refusals. The closed loop itself
 // is the validation case ibi-melt.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/ibi_melt.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi_melt.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Iterative Boltzmann inversion (meso/ibi.hpp) on distributions with known
+// Iterative Boltzmann inversion (meso/tables/ibi.hpp) on distributions with known
 // answers: the potential of mean force of g = exp(-V/kT), its wall, the
 // update, the convergence measure and the table made of a binned potential.
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <string>
 
-#include "meso/error.hpp"
-#include "meso/ibi.hpp"
-#include "meso/ibi_bonded.hpp"
-#include "meso/rdf.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi.hpp"
+#include "meso/tables/ibi_bonded.hpp"
+#include "meso/analysis/rdf.hpp"
 
 namespace {
 

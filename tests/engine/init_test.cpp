@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "meso/init.hpp"
-#include "meso/thermo.hpp"
+#include "meso/core/init.hpp"
+#include "meso/analysis/thermo.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/living_polymerization.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/living_polymerization.hpp"
 #include "meso/physics/polymerization.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// analyse_morphology (meso/morphology.hpp) on configurations built by hand:
+// analyse_morphology (meso/analysis/morphology.hpp) on configurations built by hand:
 // a hollow shell is one closed vesicle of the shell's radius, a membrane
 // across the periodic box is a sheet with no pocket (two stacked membranes
 // too: the solvent between them reaches its own image), a ball of beads is a
@@ -10,8 +10,8 @@
 #include <numbers>
 #include <random>
 
-#include "meso/morphology.hpp"
-#include "meso/vesicle.hpp"
+#include "meso/analysis/morphology.hpp"
+#include "meso/systems/vesicle.hpp"
 
 namespace meso {
 namespace {

@@ -7,12 +7,12 @@
 #include <random>
 #include <vector>
 
-#include "meso/mpcd.hpp"
-#include "meso/error.hpp"
-#include "meso/linear_fit.hpp"
-#include "meso/msd.hpp"
-#include "meso/rdf.hpp"
-#include "meso/system.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/core/error.hpp"
+#include "meso/analysis/linear_fit.hpp"
+#include "meso/analysis/msd.hpp"
+#include "meso/analysis/rdf.hpp"
+#include "meso/core/system.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Tabulated pair potentials from samples and from table files
-// (meso/pair_potential_table.hpp): a tabulated LJ against the analytic one,
+// (meso/tables/pair_potential_table.hpp): a tabulated LJ against the analytic one,
 // the LAMMPS table format, and every refusal naming file, line and field.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "meso/error.hpp"
-#include "meso/pair_potential_table.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/pair_potential_table.hpp"
 #include "meso/physics/lj_force.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
-#include "meso/error.hpp"
-#include "meso/parabola_fit.hpp"
+#include "meso/core/error.hpp"
+#include "meso/analysis/parabola_fit.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The polymer solution of polymer-srd (meso/polymer_solution.hpp): the
+// The polymer solution of polymer-srd (meso/systems/polymer_solution.hpp): the
 // chains' start (bonds, spacing, determinism, momentum), the conformation
 // observables by hand, the Zimm and Dünweg-Kremer formulas by hand, and the
 // refusals.
@@ -8,9 +8,9 @@
 #include <numbers>
 #include <random>
 
-#include "meso/error.hpp"
-#include "meso/polymer_solution.hpp"
-#include "meso/presets.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/polymer_solution.hpp"
+#include "meso/core/presets.hpp"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "meso/backend.hpp"
-#include "meso/error.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/operation.hpp"
-#include "meso/step_plan.hpp"
-#include "meso/system.hpp"
+#include "meso/run/step_plan.hpp"
+#include "meso/core/system.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-// StepRules (meso/step_rules.hpp): the one statement of when a step rebuilds
+// StepRules (meso/run/step_rules.hpp): the one statement of when a step rebuilds
 // the neighbor list and when a rebuild reorders, by hand-worked cases.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "meso/step_rules.hpp"
+#include "meso/run/step_rules.hpp"
 
 namespace meso {
 namespace {

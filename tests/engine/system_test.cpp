@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "meso/backend.hpp"
-#include "meso/error.hpp"
-#include "meso/system.hpp"
-#include "meso/water.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/system.hpp"
+#include "meso/systems/water.hpp"
 
 namespace {
 

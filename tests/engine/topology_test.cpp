@@ -1,7 +1,7 @@
-// The topology (meso/topology.hpp): the reader on every record kind and on
+// The topology (meso/core/topology.hpp): the reader on every record kind and on
 // each bad input with its message, Topology::validate, System::validate with
 // a topology, and the per-particle lists of make_bonded_lists.
-#include "meso/topology.hpp"
+#include "meso/core/topology.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/system.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/system.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/variant.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
-#include "meso/mpcd.hpp"
-#include "meso/velocity_profile.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/analysis/velocity_profile.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// VoteSchedule (meso/vote_schedule.hpp): when the ranks of a decomposed run
+// VoteSchedule (meso/run/vote_schedule.hpp): when the ranks of a decomposed run
 // vote on a rebuild. Driven here by hand-worked displacement histories: the
 // property that makes it safe is that no step between votes has a largest
 // displacement above half the skin, so the first step that has one votes
@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "meso/vote_schedule.hpp"
+#include "meso/run/vote_schedule.hpp"
 
 namespace meso {
 namespace {

@@ -17,7 +17,7 @@
 #include <limits>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
 #include "support/temporary_files.hpp"
 

@@ -18,7 +18,7 @@
 #include <iterator>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "support/temporary_files.hpp"
 
 namespace meso::io {

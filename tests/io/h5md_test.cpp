@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/h5md.hpp"
 #ifdef MESO_TEST_HDF5
 #include <sys/stat.h>

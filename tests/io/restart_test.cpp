@@ -13,9 +13,9 @@
 
 #include "meso/io/checkpoint_file.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/gay_berne_liquid.hpp"
-#include "meso/simulation.hpp"
-#include "meso/water.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/systems/water.hpp"
 #include "support/expect_bitwise.hpp"
 #include "support/temporary_files.hpp"
 

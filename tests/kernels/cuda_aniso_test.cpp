@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/gay_berne_liquid.hpp"
-#include "meso/janus_triblock.hpp"
-#include "meso/water.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
+#include "meso/systems/janus_triblock.hpp"
+#include "meso/systems/water.hpp"
 
 namespace {
 

@@ -14,9 +14,9 @@
 #include "cuda_backend_test_support.hpp"
 #include "fp32_error_model.hpp"
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 
 namespace {

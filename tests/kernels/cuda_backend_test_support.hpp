@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::test {
 

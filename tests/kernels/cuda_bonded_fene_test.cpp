@@ -12,9 +12,9 @@
 
 #include "cuda_bonded_test_support.hpp"
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/simulation.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/topology.hpp"
 
 namespace {
 

@@ -20,8 +20,8 @@
 #include "cuda_bonded_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "meso/physics/bonded.hpp"
-#include "meso/simulation.hpp"
-#include "meso/topology.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/topology.hpp"
 
 namespace {
 

@@ -11,11 +11,11 @@
 #include <random>
 #include <vector>
 
-#include "meso/bonded_table.hpp"
+#include "meso/tables/bonded_table.hpp"
 #include "meso/testing/harmonic_tables.hpp"
-#include "meso/init.hpp"
-#include "meso/simulation.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/init.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/topology.hpp"
 
 namespace meso::test {
 
@@ -32,7 +32,7 @@ inline void add_types(Topology& t) {
 }
 
 // The same topology with its harmonic bonds and its angles as tables
-// (meso/bonded_table.hpp) sampled from their own potentials: bonds on
+// (meso/tables/bonded_table.hpp) sampled from their own potentials: bonds on
 // r in [0.3, 2.0] (1701 points), angles on theta in [0, pi] (1801 points),
 // so that the tabulated kernel path meets every kind of term the analytic
 // one does (the FENE bonds stay analytic). The types keep their harmonic

@@ -13,7 +13,7 @@
 #include "cuda_backend_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "meso/cuda/testing.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 
 #include "cuda_backend_test_support.hpp"
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 
 namespace {

@@ -22,7 +22,7 @@
 
 #include "gpu_test_support.hpp"
 #include "meso/ops/field.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/living_polymerization.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/living_polymerization.hpp"
 #include "meso/ops/polymerize.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -19,8 +19,8 @@
 #include "cuda_backend_test_support.hpp"
 #include "gpu_test_support.hpp"
 #include "meso/cuda/testing.hpp"
-#include "meso/error.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 #include "support/rel_l2.hpp"
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
-#include "meso/init.hpp"
-#include "meso/pair_potential_table.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/init.hpp"
+#include "meso/tables/pair_potential_table.hpp"
 
 namespace {
 

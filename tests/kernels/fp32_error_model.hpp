@@ -62,11 +62,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/particle_data.hpp"
+#include "meso/core/particle_data.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "meso/physics/tea.hpp"
-#include "meso/system.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/system.hpp"
+#include "meso/run/variant.hpp"
 
 namespace meso::test {
 

@@ -15,7 +15,7 @@
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/device_info.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 #include "support/test_variant.hpp"
 

@@ -27,8 +27,8 @@
 #include "gpu_test_support.hpp"
 #include "meso/cuda/cuda_backend.hpp"
 #include "meso/cuda/testing.hpp"
-#include "meso/error.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/simulation.hpp"
 #include "mpcd_gpu_test_support.hpp"
 
 namespace {

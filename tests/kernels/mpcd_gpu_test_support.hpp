@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <random>
 
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 
 namespace meso::test {
 

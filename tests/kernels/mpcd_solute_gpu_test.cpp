@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gpu_test_support.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "mpcd_gpu_test_support.hpp"
 #include "support/mpcd_solvent.hpp"
 

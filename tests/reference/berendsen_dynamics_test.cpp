@@ -10,13 +10,13 @@
 #include <cmath>
 #include <random>
 
-#include "meso/init.hpp"
-#include "meso/janus_triblock.hpp"
+#include "meso/core/init.hpp"
+#include "meso/systems/janus_triblock.hpp"
 #include "meso/physics/janus.hpp"
 #include "meso/physics/rigid_body.hpp"
 #include "meso/physics/thermostats.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

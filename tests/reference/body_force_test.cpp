@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/thermo.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/analysis/thermo.hpp"
 
 namespace {
 

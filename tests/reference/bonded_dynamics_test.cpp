@@ -16,12 +16,12 @@
 #include <sstream>
 #include <string>
 
-#include "meso/error.hpp"
-#include "meso/init.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/init.hpp"
 #include "meso/physics/bonded.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/topology.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/topology.hpp"
 
 namespace {
 

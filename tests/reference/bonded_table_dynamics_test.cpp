@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "meso/bonded_table.hpp"
-#include "meso/error.hpp"
+#include "meso/tables/bonded_table.hpp"
+#include "meso/core/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/harmonic_tables.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/topology.hpp"
 
 namespace {
 

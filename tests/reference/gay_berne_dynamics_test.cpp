@@ -11,11 +11,11 @@
 #include <cmath>
 #include <random>
 
-#include "meso/block_average.hpp"
-#include "meso/error.hpp"
-#include "meso/gay_berne_liquid.hpp"
+#include "meso/analysis/block_average.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/rotational_system.hpp"
 
 namespace {

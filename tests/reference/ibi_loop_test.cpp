@@ -1,4 +1,4 @@
-// The IBI loop closed on the CPU reference (meso/ibi.hpp with the table
+// The IBI loop closed on the CPU reference (meso/tables/ibi.hpp with the table
 // pair style): the g(r) of an LJ liquid is the target; starting from its
 // potential of mean force, three IBI steps bring the tabulated liquid's g(r)
 // to the target, and the recovered potential has the LJ's minimum.
@@ -7,11 +7,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "meso/ibi.hpp"
-#include "meso/init.hpp"
-#include "meso/rdf.hpp"
+#include "meso/tables/ibi.hpp"
+#include "meso/core/init.hpp"
+#include "meso/analysis/rdf.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -12,11 +12,11 @@
 #include <random>
 #include <string>
 
-#include "meso/janus_triblock.hpp"
+#include "meso/systems/janus_triblock.hpp"
 #include "meso/physics/janus.hpp"
 #include "meso/physics/rigid_body.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/rotational_system.hpp"
 
 namespace meso::physics {

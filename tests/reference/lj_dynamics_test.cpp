@@ -8,11 +8,11 @@
 #include <cmath>
 #include <random>
 
-#include "meso/error.hpp"
-#include "meso/init.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/init.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/block_average.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/analysis/block_average.hpp"
 
 namespace {
 

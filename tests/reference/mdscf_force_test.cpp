@@ -13,7 +13,7 @@
 #include "meso/ops/field.hpp"
 #include "meso/physics/mdscf.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

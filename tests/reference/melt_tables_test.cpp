@@ -1,4 +1,4 @@
-// The melt with tabulated potentials (meso/melt_tables.hpp): the analytic
+// The melt with tabulated potentials (meso/systems/melt_tables.hpp): the analytic
 // melt's tables against its formulas, the whole melt's forces and energy
 // against the analytic melt's on the CPU reference, tables read from files,
 // and the refusals.
@@ -14,10 +14,10 @@
 
 #include <unistd.h>
 
-#include "meso/error.hpp"
-#include "meso/melt_tables.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/melt_tables.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/mpcd_sort.hpp"
 #include "meso/reference/mpcd_stream.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "support/mpcd_solvent.hpp"
 
 namespace {
@@ -145,7 +145,7 @@ TEST(MpcdRun, SortVariantThroughTheSimulationIsBitwiseEqual) {
 
 // sort=0 sorts at every collision (the cell list is rebuilt at every one),
 // as it reorders at every list rebuild for MD: one meaning of the axis
-// (meso/step_rules.hpp). It once meant "never" for the solvent.
+// (meso/run/step_rules.hpp). It once meant "never" for the solvent.
 TEST(MpcdRun, SortZeroSortsEveryCollision) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -7,12 +7,12 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/reference/mpcd_collide.hpp"
-#include "meso/polymer_solution.hpp"
-#include "meso/presets.hpp"
-#include "meso/simulation.hpp"
+#include "meso/systems/polymer_solution.hpp"
+#include "meso/core/presets.hpp"
+#include "meso/run/simulation.hpp"
 #include "support/expect_bitwise.hpp"
 #include "support/mpcd_solvent.hpp"
 

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "support/neighbors_by_tag.hpp"
 
 namespace {

@@ -13,11 +13,11 @@
 #include <random>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/living_polymerization.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/living_polymerization.hpp"
 #include "meso/physics/polymerization.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/water.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/systems/water.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <numbers>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/surface_polymerization.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/systems/surface_polymerization.hpp"
 
 namespace {
 

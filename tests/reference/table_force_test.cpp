@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <random>
 
-#include "meso/error.hpp"
-#include "meso/init.hpp"
-#include "meso/pair_potential_table.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/init.hpp"
+#include "meso/tables/pair_potential_table.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace {
 

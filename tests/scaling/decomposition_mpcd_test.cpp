@@ -19,9 +19,9 @@
 #endif
 
 #include "decomposition_test_support.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/scaling/mpi_communicator.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::scaling {
 namespace {

@@ -32,12 +32,12 @@
 #endif
 
 #include "decomposition_test_support.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #ifdef MESO_DECOMPOSITION_CUDA
 #include "meso/cuda/device_info.hpp"
 #endif
 #include "meso/scaling/mpi_communicator.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::scaling {
 namespace {

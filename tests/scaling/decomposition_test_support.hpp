@@ -20,8 +20,8 @@
 #include "meso/cuda/device_info.hpp"
 #include "../support/test_variant.hpp"
 #endif
-#include "meso/init.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/init.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::scaling::test {
 

@@ -13,7 +13,7 @@
 
 #include "decomposition_test_support.hpp"
 #include "meso/scaling/mpi_communicator.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::scaling {
 namespace {

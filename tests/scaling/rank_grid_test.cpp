@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/scaling/rank_grid.hpp"
 
 namespace meso::scaling {

@@ -86,9 +86,22 @@ check "a library includes the CUDA runtime outside kernels/" \
 check_anchored "a library includes MPI outside scaling/" 'mpi\.h' engine reference kernels validation
 check_anchored "un-namespaced physics include (use \"meso/physics/...\")" 'physics/' \
   "${layers[@]}"
+mapfile -t public_dirs < <(find engine/include/meso -mindepth 1 -maxdepth 1 -type d ! -name testing | sort)
 check "a public header includes a test-only probe" 'meso/testing/' \
-  engine/include/meso/*.hpp engine/include/meso/ops engine/include/meso/physics \
-  engine/include/meso/io reference/include kernels/include validation/include scaling/include
+  "${public_dirs[@]}" reference/include kernels/include validation/include scaling/include
+
+# The engine is in folders named after what they hold (ARCHITECTURE.md,
+# "Where things are"), its sources mirroring its headers: no file at the top
+# of engine/src or engine/include/meso, and no source folder without a header
+# folder of the same name.
+flat=$(find engine/src engine/include/meso -maxdepth 1 -type f \( -name '*.cpp' -o -name '*.hpp' \) | sort)
+report "an engine file outside the folders (engine/src/<folder>/, engine/include/meso/<folder>/)" "$flat"
+unmirrored=""
+for d in engine/src/*/; do
+  d=${d%/}
+  [[ -d engine/include/meso/${d#engine/src/} ]] || unmirrored+="$d (no engine/include/meso/${d#engine/src/})"$'\n'
+done
+report "a source folder without its header folder" "${unmirrored%$'\n'}"
 
 # Quoted includes with "../", resolved from the including file: each must
 # stay inside the file's own top-level directory.

@@ -161,7 +161,7 @@ TEST(LjPairForce, SinglePrecisionAgreesWithDouble) {
 #include "kernels/gpu_test_support.hpp"
 #include "support/rel_l2.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 
 namespace {

@@ -11,11 +11,11 @@
 #include <random>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/physics/yukawa.hpp"
 #include "meso/reference/cpu_backend.hpp"
-#include "meso/simulation.hpp"
-#include "meso/system.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/core/system.hpp"
 #ifdef MESO_TEST_GPU
 #include "kernels/gpu_test_support.hpp"
 #include "support/rel_l2.hpp"

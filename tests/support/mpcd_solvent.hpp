@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "meso/mpcd.hpp"
-#include "meso/system.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/core/system.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::testing {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
 
 namespace meso::testing {

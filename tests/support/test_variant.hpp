@@ -7,7 +7,7 @@
 
 #include <cstdlib>
 
-#include "meso/variant.hpp"
+#include "meso/run/variant.hpp"
 
 namespace meso::test {
 

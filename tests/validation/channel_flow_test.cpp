@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/validation/channel_flow.hpp"
 
 namespace {

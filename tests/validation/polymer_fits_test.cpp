@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/validation/polymer_fits.hpp"
 
 namespace {

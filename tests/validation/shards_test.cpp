@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/validation/checkpoint_json.hpp"
 #include "meso/validation/validation_case.hpp"
 

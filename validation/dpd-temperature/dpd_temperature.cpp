@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <string>
 
-#include "meso/dppc.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/systems/dppc.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/density_profile.hpp"
 #include "meso/validation/validation_case.hpp"
 

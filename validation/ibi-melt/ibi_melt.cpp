@@ -1,15 +1,15 @@
 // ibi-melt: GALAMOST's bottom-up route closed on a bead-spring melt. The
 // analytic melt's intermolecular g(r) and bond and angle distributions are
 // the targets; IBI starts from their potentials of mean force and corrects
-// the pair, bond and angle tables together (meso/ibi_melt.hpp). README.md
+// the pair, bond and angle tables together (meso/tables/ibi_melt.hpp). README.md
 // beside this file states the protocol and the gates.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/ibi_melt.hpp"
-#include "meso/progress.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi_melt.hpp"
+#include "meso/run/progress.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

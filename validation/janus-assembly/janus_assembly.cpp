@@ -4,17 +4,17 @@
 // from a random start: their patch axes align with their neighbours' and
 // their patches face each other far beyond chance, the ordered (hexagonal columnar or body-centred
 // tetragonal) structures the model's triblock papers report. Samples of
-// the structure (meso/janus_assembly.hpp) through the run, and the cluster
+// the structure (meso/analysis/janus_assembly.hpp) through the run, and the cluster
 // statistics of the patch bonds. README.md beside this file states the
 // bounds and where they came from.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "meso/janus_assembly.hpp"
-#include "meso/janus_triblock.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/analysis/janus_assembly.hpp"
+#include "meso/systems/janus_triblock.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

@@ -9,10 +9,10 @@
 #include <numbers>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/living_polymerization.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/living_polymerization.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

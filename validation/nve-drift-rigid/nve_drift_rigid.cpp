@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/gay_berne_liquid.hpp"
-#include "meso/init.hpp"
-#include "meso/linear_fit.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
+#include "meso/core/init.hpp"
+#include "meso/analysis/linear_fit.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/checkpoint_json.hpp"
 #include "meso/validation/rigid_liquid.hpp"
 #include "meso/validation/validation_case.hpp"

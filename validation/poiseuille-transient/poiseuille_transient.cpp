@@ -6,12 +6,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "meso/error.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/channel_flow.hpp"
 #include "meso/validation/validation_case.hpp"
-#include "meso/velocity_profile.hpp"
+#include "meso/analysis/velocity_profile.hpp"
 
 namespace meso::validation {
 

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <string>
 
-#include "meso/error.hpp"
-#include "meso/polymer_solution.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/polymer_solution.hpp"
 #include "meso/validation/polymer_fits.hpp"
 #include "meso/validation/validation_case.hpp"
 

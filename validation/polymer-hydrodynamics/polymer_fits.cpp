@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::validation {
 

@@ -12,11 +12,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "meso/error.hpp"
-#include "meso/polymer_solution.hpp"
-#include "meso/presets.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/polymer_solution.hpp"
+#include "meso/core/presets.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/channel_flow.hpp"
 #include "meso/validation/polymer_fits.hpp"
 #include "meso/validation/validation_case.hpp"

@@ -5,10 +5,10 @@
 // file.
 #include <cmath>
 
-#include "meso/block_average.hpp"
-#include "meso/init.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/analysis/block_average.hpp"
+#include "meso/core/init.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/rigid_liquid.hpp"
 #include "meso/validation/validation_case.hpp"
 

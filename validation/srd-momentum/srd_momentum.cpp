@@ -7,12 +7,12 @@
 #include <cmath>
 #include <limits>
 
-#include "meso/error.hpp"
-#include "meso/linear_fit.hpp"
+#include "meso/core/error.hpp"
+#include "meso/analysis/linear_fit.hpp"
 #include "meso/physics/philox.hpp"
-#include "meso/presets.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/presets.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

@@ -6,7 +6,7 @@
 // for the protocol, the choice of g and box, and the tolerance rule.
 #include <cmath>
 
-#include "meso/presets.hpp"
+#include "meso/core/presets.hpp"
 #include "meso/validation/channel_flow.hpp"
 #include "meso/validation/validation_case.hpp"
 

@@ -11,14 +11,14 @@
 #include <cstdio>
 #include <numbers>
 
-#include "meso/block_average.hpp"
-#include "meso/init.hpp"
-#include "meso/linear_fit.hpp"
-#include "meso/progress.hpp"
-#include "meso/rdf.hpp"
-#include "meso/simulation.hpp"
+#include "meso/analysis/block_average.hpp"
+#include "meso/core/init.hpp"
+#include "meso/analysis/linear_fit.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/analysis/rdf.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
-#include "meso/water.hpp"
+#include "meso/systems/water.hpp"
 
 namespace meso::validation {
 namespace {

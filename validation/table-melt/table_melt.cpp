@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "meso/error.hpp"
-#include "meso/melt_tables.hpp"
-#include "meso/progress.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/melt_tables.hpp"
+#include "meso/run/progress.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

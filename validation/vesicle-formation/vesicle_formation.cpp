@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "meso/morphology.hpp"
-#include "meso/progress.hpp"
-#include "meso/simulation.hpp"
+#include "meso/analysis/morphology.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
 #include "meso/validation/validation_case.hpp"
-#include "meso/vesicle.hpp"
+#include "meso/systems/vesicle.hpp"
 
 namespace meso::validation {
 

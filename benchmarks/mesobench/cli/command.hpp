@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 
 namespace meso::scaling {
 class MpiSession;

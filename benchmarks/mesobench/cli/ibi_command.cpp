@@ -1,5 +1,5 @@
 // `mesobench ibi`: iterative Boltzmann inversion of one pair potential from a
-// target g(r) (meso/ibi.hpp, docs/tables.md), or with bond and angle targets
+// target g(r) (meso/tables/ibi.hpp, docs/tables.md), or with bond and angle targets
 // of a bead-spring melt's pair, bond and angle potentials together
 // (ibi_melt_mode.cpp). A one-type fluid of --n
 // particles at --rho runs Langevin dynamics at --kT with the tabulated
@@ -21,13 +21,13 @@
 #include "../workload.hpp"
 #include "command.hpp"
 #include "ibi_options.hpp"
-#include "meso/error.hpp"
-#include "meso/ibi.hpp"
-#include "meso/init.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi.hpp"
+#include "meso/core/init.hpp"
 #include "meso/io/durable_file.hpp"
-#include "meso/provenance.hpp"
-#include "meso/rdf.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/provenance.hpp"
+#include "meso/analysis/rdf.hpp"
+#include "meso/run/simulation.hpp"
 #include "options.hpp"
 
 namespace meso::bench {

@@ -1,6 +1,6 @@
 // `mesobench ibi` with --bond-target and --angle-target: the pair, bond and
 // angle potentials of a bead-spring melt by iterative Boltzmann inversion,
-// all three corrected from each run (meso/ibi_melt.hpp, docs/tables.md).
+// all three corrected from each run (meso/tables/ibi_melt.hpp, docs/tables.md).
 // The melt of --chains x --chain-length beads at --rho starts as random
 // walks of the bond target's mean length, relaxed under a soft repulsion
 // (a = 25 kT, r_c = 1), harmonic bonds of that length (k = 100 kT) and
@@ -18,11 +18,11 @@
 #include "../progress_line.hpp"
 #include "../report.hpp"
 #include "ibi_options.hpp"
-#include "meso/error.hpp"
-#include "meso/ibi_melt.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/ibi_melt.hpp"
 #include "meso/io/durable_file.hpp"
-#include "meso/provenance.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/provenance.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::bench {
 namespace {
@@ -72,7 +72,7 @@ int write_melt_targets(const IbiOptions& o, const ProgressOptions& progress_opti
   plan.write("--melt-targets (bonds)", bond_path);
   plan.write("--melt-targets (angles)", angle_path);
   plan.check();
-  BeadSpringMeltParams mp;  // the analytic model's defaults (meso/ibi_melt.hpp)
+  BeadSpringMeltParams mp;  // the analytic model's defaults (meso/tables/ibi_melt.hpp)
   mp.chains = o.chains;
   mp.chain_length = o.chain_length;
   mp.rho = o.rho;

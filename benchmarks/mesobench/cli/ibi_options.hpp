@@ -7,7 +7,7 @@
 #include <string>
 
 #include "command.hpp"
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "options.hpp"
 
 namespace meso::bench {

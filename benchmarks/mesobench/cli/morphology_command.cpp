@@ -1,5 +1,5 @@
 // `mesobench morphology TRAJ.h5`: what the chains of a dpd-vesicle
-// trajectory have assembled into, frame by frame (meso/morphology.hpp):
+// trajectory have assembled into, frame by frame (meso/analysis/morphology.hpp):
 // aggregates, micelles, sheets and closed vesicles with their radii and
 // bilayer thickness, as a table and (--json) a result file the figures read.
 #include <algorithm>
@@ -11,11 +11,11 @@
 #include "../output_paths.hpp"
 #include "../report.hpp"
 #include "command.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/durable_file.hpp"
 #include "meso/io/h5md.hpp"
-#include "meso/morphology.hpp"
-#include "meso/provenance.hpp"
+#include "meso/analysis/morphology.hpp"
+#include "meso/run/provenance.hpp"
 #include "options.hpp"
 
 namespace meso::bench {

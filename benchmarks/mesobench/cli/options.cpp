@@ -5,7 +5,7 @@
 
 #include "../case_filter.hpp"
 #include "../decimal_number.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::bench {

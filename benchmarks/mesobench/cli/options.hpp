@@ -10,7 +10,7 @@
 
 #include "../variant_defaults.hpp"
 #include "../workload.hpp"
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 
 namespace meso::bench {
 

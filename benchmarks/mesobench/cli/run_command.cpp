@@ -11,9 +11,9 @@
 #include "../report.hpp"
 #include "../runner.hpp"
 #include "command.hpp"
-#include "meso/error.hpp"
-#include "meso/provenance.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/provenance.hpp"
+#include "meso/core/topology.hpp"
 #include "options.hpp"
 #include "tune_options.hpp"
 

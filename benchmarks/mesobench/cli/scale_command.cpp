@@ -7,7 +7,7 @@
 #include "../progress_line.hpp"
 #include "../scale.hpp"
 #include "command.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "options.hpp"
 #ifdef MESO_HAVE_MPI
 #include "meso/scaling/mpi_communicator.hpp"

@@ -14,8 +14,8 @@
 #include "../runner.hpp"
 #include "../tune.hpp"
 #include "command.hpp"
-#include "meso/error.hpp"
-#include "meso/provenance.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/provenance.hpp"
 #include "options.hpp"
 #include "tune_options.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "options.hpp"
 
 namespace meso::bench {

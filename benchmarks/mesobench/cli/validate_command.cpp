@@ -9,7 +9,7 @@
 #include "../trajectory_sink.hpp"
 #include "../validate.hpp"
 #include "command.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "options.hpp"
 
 namespace meso::bench {

@@ -7,9 +7,9 @@
 
 #include "../tune.hpp"
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/init.hpp"
-#include "meso/presets.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/init.hpp"
+#include "meso/core/presets.hpp"
 
 namespace meso::bench {
 namespace {

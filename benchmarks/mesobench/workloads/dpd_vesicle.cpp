@@ -1,6 +1,6 @@
 // dpd-vesicle: the showcase of Tang & Karniadakis (CPC 2014, sec. 4.5):
 // triblock BBBAABBB chains at 10% in a DPD solvent assemble from a random
-// start into micelles, membranes and vesicles (meso/vesicle.hpp has the
+// start into micelles, membranes and vesicles (meso/systems/vesicle.hpp has the
 // model; `mesobench morphology` tells them apart). Its cost against
 // dpd-fluid at the same N and density is the cost of three bead types and
 // the bonds: `mesobench run --filter 'dpd-(fluid|vesicle)'` with
@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/vesicle.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/vesicle.hpp"
 
 namespace meso::bench {
 namespace {

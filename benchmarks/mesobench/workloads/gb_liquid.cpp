@@ -7,14 +7,14 @@
 // the nve-drift-rigid gate reports its nematic order), Langevin for
 // translation and rotation (gamma = gamma_r = 1), dt = 0.002, skin 0.4.
 // Moments of inertia: a uniform solid ellipsoid about its short axes, none
-// about its symmetry axis (meso/gay_berne_liquid.hpp). The cases mirror
+// about its symmetry axis (meso/systems/gay_berne_liquid.hpp). The cases mirror
 // lj-liquid's N = 64000, so the cost of orientation can be read against it.
 #include <sstream>
 
 #include "../tune.hpp"
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/gay_berne_liquid.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/gay_berne_liquid.hpp"
 
 namespace meso::bench {
 namespace {

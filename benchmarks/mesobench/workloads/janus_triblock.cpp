@@ -15,8 +15,8 @@
 
 #include "../tune.hpp"
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/janus_triblock.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/janus_triblock.hpp"
 
 namespace meso::bench {
 namespace {

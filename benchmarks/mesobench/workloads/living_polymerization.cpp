@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/living_polymerization.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/living_polymerization.hpp"
 
 namespace meso::bench {
 namespace {

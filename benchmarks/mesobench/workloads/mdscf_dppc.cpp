@@ -1,6 +1,6 @@
 // mdscf-dppc: the DPPC bilayer in water of the hybrid particle-field MD-SCF
 // model (GALAMOST; docs/reference.md, "DPPC / water hybrid particle-field
-// model"; meso/dppc.hpp has the units): 528 DPPC + 14000 W in 13 x 13 x 14 nm
+// model"; meso/systems/dppc.hpp has the units): 528 DPPC + 14000 W in 13 x 13 x 14 nm
 // at 323 K, Langevin thermostat; dt = 0.03 ps (GALAMOST's), a drag of 1/ps.
 // `replicate` k tiles the bilayer plane k x k: k = 7 is the ~1M-bead system
 // (996,464 beads; GALAMOST measured 1,048,576).
@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "../workload.hpp"
-#include "meso/dppc.hpp"
-#include "meso/error.hpp"
-#include "meso/mdscf_field.hpp"
+#include "meso/systems/dppc.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/mdscf_field.hpp"
 
 namespace meso::bench {
 namespace {

@@ -1,7 +1,7 @@
 // polymer-srd: Howard et al.'s polymer solution (CPC 2018, sec. 4.3, Fig. 9):
 // 50-bead Kremer-Grest chains of Huang et al. (2010) in the benchmark SRD
 // solvent (L = 50, rho = 10), coupled through the collisions only, one
-// collision every 50 MD steps; meso/polymer_solution.hpp has the model. Its
+// collision every 50 MD steps; meso/systems/polymer_solution.hpp has the model. Its
 // baseline (solvent=langevin) is the chains alone under Langevin dynamics
 // with the drag per monomer at which a Rouse chain diffuses as Zimm's. One
 // timed step is an MD step; Fig. 9's time per unit of simulated time is
@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/polymer_solution.hpp"
-#include "meso/presets.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/polymer_solution.hpp"
+#include "meso/core/presets.hpp"
 #include "meso/validation/channel_flow.hpp"
 
 namespace meso::bench {

@@ -12,8 +12,8 @@
 
 #include "../tune.hpp"
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/water.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/water.hpp"
 
 namespace meso::bench {
 namespace {

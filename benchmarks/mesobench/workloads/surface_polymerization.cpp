@@ -1,7 +1,7 @@
 // surface-polymerization: GALAMOST's Table 2 (Zhu et al. 2013, sec.
 // "Surface initiated polymerization"): chains grow from initiators on a
 // ball of frozen particles into a melt of free monomers
-// (meso/surface_polymerization.hpp; docs/polymerization.md). Table 2 fixes
+// (meso/systems/surface_polymerization.hpp; docs/polymerization.md). Table 2 fixes
 // the geometry (ball radius, initiators, frozen particles, N, box); the
 // model is ours: Kremer-Grest monomers (WCA, FENE growth bonds) at the
 // melt density Table 2's counts give (0.85 outside the ball), capture radius 1.1, P = 0.01
@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "../workload.hpp"
-#include "meso/error.hpp"
-#include "meso/surface_polymerization.hpp"
+#include "meso/core/error.hpp"
+#include "meso/systems/surface_polymerization.hpp"
 
 namespace meso::bench {
 namespace {

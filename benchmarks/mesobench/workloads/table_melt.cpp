@@ -2,10 +2,10 @@
 // Comput. Chem. 34, 2197 (2013): a coarse-grained melt of 50-monomer chains
 // whose pair, bond and angle potentials are all tables, the double over
 // single precision speed ratio 0.34-0.38). Our melt is the bead-spring melt
-// of the IBI loop (meso/ibi_melt.hpp) with chains of 50 beads: rho = 3, the
+// of the IBI loop (meso/tables/ibi_melt.hpp) with chains of 50 beads: rho = 3, the
 // soft repulsion a = 25 kT (r_c = 1) on the r^2 grid, harmonic bonds (k =
 // 100, r0 = 0.7) and angles (k = 5, 120 degrees) on their grids, 1000 points
-// each (meso/melt_tables.hpp); Langevin (gamma = 1, kT = 1), dt = 0.005,
+// each (meso/systems/melt_tables.hpp); Langevin (gamma = 1, kT = 1), dt = 0.005,
 // skin 0.3. `--param pair_table=P --param bond_table=B --param
 // angle_table=A` run the tables `mesobench ibi` wrote instead.
 #include <algorithm>
@@ -17,9 +17,9 @@
 
 #include "../tune.hpp"
 #include "../workload.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/io/checkpoint_file.hpp"
-#include "meso/melt_tables.hpp"
+#include "meso/systems/melt_tables.hpp"
 
 namespace meso::bench {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "meso/error.hpp"
-#include "meso/step_plan.hpp"
+#include "meso/core/error.hpp"
+#include "meso/run/step_plan.hpp"
 
 namespace meso::reference {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/domain_storage.hpp"
 #include "meso/reference/cpu_context.hpp"
 

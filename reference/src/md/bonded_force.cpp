@@ -18,11 +18,11 @@
 #include <cmath>
 #include <vector>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
 #include "meso/physics/bonded.hpp"
 #include "meso/physics/bonded_table.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/topology.hpp"
 
 namespace meso::reference {
 namespace {

@@ -1,6 +1,6 @@
 #include "meso/reference/integrate_berendsen.hpp"
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/integration_method.hpp"
 #include "meso/physics/rigid_body.hpp"

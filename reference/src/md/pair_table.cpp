@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/physics/table_force.hpp"
 #include "meso/reference/pair_force.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "meso/ops/polymerize.hpp"
 #include "meso/physics/polymerization.hpp"
-#include "meso/polymerization.hpp"
+#include "meso/core/polymerization.hpp"
 
 namespace meso::reference {
 namespace {

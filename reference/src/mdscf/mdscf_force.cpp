@@ -1,4 +1,4 @@
-// The reference of the MD-SCF field (meso/mdscf_field.hpp, steps 1-5 and the
+// The reference of the MD-SCF field (meso/core/mdscf_field.hpp, steps 1-5 and the
 // per-step interpolation). Everything in double whatever the storage
 // precision: the reference is the truth the CUDA gather and scatter
 // variants are held to.

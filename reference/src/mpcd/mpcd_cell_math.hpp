@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/physics/srd.hpp"
 #include "meso/reference/cpu_context.hpp"
 #include "meso/reference/mpcd_collide.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "meso/reference/cpu_context.hpp"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/physics/vec3.hpp"
 #include "meso/reference/mpcd_collide.hpp"

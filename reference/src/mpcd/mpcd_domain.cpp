@@ -3,7 +3,7 @@
 // are appended in message order.
 #include "meso/reference/mpcd_domain.hpp"
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/mpcd.hpp"
 #include "meso/reference/cpu_context.hpp"
 

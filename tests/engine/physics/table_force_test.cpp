@@ -1,12 +1,12 @@
 // The tabulated pair evaluator (meso/physics/table_force.hpp) and its
-// spline (meso/pair_potential_table.hpp): a cubic in z = r^2 is reproduced
+// spline (meso/tables/pair_potential_table.hpp): a cubic in z = r^2 is reproduced
 // exactly, the force is -2 dV/dz times r_vec, and the grid's ends.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "meso/error.hpp"
-#include "meso/pair_potential_table.hpp"
+#include "meso/core/error.hpp"
+#include "meso/tables/pair_potential_table.hpp"
 #include "meso/physics/table_force.hpp"
 
 namespace {

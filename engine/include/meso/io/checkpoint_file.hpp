@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "meso/box.hpp"
-#include "meso/mpcd.hpp"
-#include "meso/simulation.hpp"
+#include "meso/core/box.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::io {
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/io/h5md.hpp"
 
 namespace meso::io {

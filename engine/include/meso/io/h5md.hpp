@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/physics/quaternion.hpp"
 #include "meso/physics/vec3.hpp"
 

@@ -19,8 +19,8 @@
 #include <memory>
 #include <vector>
 
-#include "meso/box.hpp"
-#include "meso/particle_data.hpp"
+#include "meso/core/box.hpp"
+#include "meso/core/particle_data.hpp"
 
 namespace meso {
 

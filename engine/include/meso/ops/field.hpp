@@ -1,4 +1,4 @@
-// The MD-SCF field force ("field/mdscf"; meso/mdscf_field.hpp has the
+// The MD-SCF field force ("field/mdscf"; meso/core/mdscf_field.hpp has the
 // method): a ForceOp that also shows its grids, so that tests can compare
 // the density, potential and forces of two backends vertex by vertex.
 #pragma once

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "meso/ops/operation.hpp"
-#include "meso/thermo.hpp"
+#include "meso/analysis/thermo.hpp"
 
 namespace meso {
 

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/operation.hpp"
 
 namespace meso {

@@ -1,6 +1,6 @@
 // The operations of the MPCD solvent (HOOMD-blue's mpcd::Integrator:
 // streaming method, collision method, sorter), composed by the StepPlan's
-// SolventStage (meso/solvent_stage.hpp):
+// SolventStage (meso/run/solvent_stage.hpp):
 //
 //   mpcd/stream        r += v dt_c (+ the body force: v += g dt_c, r gets
 //                      the g dt_c^2 / 2 term), wrapped with image counts

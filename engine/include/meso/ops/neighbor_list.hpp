@@ -1,12 +1,12 @@
 // Verlet neighbor list over the cell list, of radius r_c + skin. It is
-// stale by the plan's rules (meso/step_rules.hpp): after any particle moved
+// stale by the plan's rules (meso/run/step_rules.hpp): after any particle moved
 // more than skin/2 since the last build, or every rebuild_every steps.
 #pragma once
 
 #include <cstdint>
 
 #include "meso/ops/operation.hpp"
-#include "meso/step_rules.hpp"
+#include "meso/run/step_rules.hpp"
 
 namespace meso {
 

@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso {
 

@@ -1,5 +1,5 @@
 // Chain-growth polymerization between steps (GALAMOST's stochastic reaction
-// model, meso/polymerization.hpp): the StepPlan calls apply() after every
+// model, meso/core/polymerization.hpp): the StepPlan calls apply() after every
 // step numbered a multiple of the system's Polymerization::period. New
 // bonds join the backend's topology, so its "bonded" force sees them from
 // the next compute on; reacted monomers take their new type in place.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "meso/ops/operation.hpp"
-#include "meso/polymerization.hpp"
-#include "meso/topology.hpp"
+#include "meso/core/polymerization.hpp"
+#include "meso/core/topology.hpp"
 
 namespace meso {
 

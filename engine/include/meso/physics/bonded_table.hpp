@@ -1,5 +1,5 @@
 // Tabulated bonds and angles (GALAMOST's numerical potentials; tables built
-// by meso/bonded_table.hpp), in the results of meso/physics/bonded.hpp:
+// by meso/tables/bonded_table.hpp), in the results of meso/physics/bonded.hpp:
 //
 //   bond:   V(r) on a grid of r; f_over_r = -(dV/dr) / r, and outside the
 //           table's [r_min, r_max] no force can be given (ok = false: the

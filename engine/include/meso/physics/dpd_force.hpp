@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 
 namespace meso::physics {
@@ -25,7 +25,7 @@ struct DpdPairParams {
   double rcut = 1.0;    // cutoff r_c
   double s = 1.0;       // weight exponent, w_R = (1 - r/r_c)^s
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "dpd";
   static constexpr bool kOrientational = false;
   void check() const {

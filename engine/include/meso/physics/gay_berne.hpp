@@ -30,7 +30,7 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "rigid_body.hpp"
@@ -69,7 +69,7 @@ struct GayBerneParams {
     return (k - 1.0) / (k + 1.0);
   }
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "gay_berne";
   static constexpr bool kOrientational = true;
   void check() const {

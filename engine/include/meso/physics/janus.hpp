@@ -28,7 +28,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "vec3.hpp"
@@ -49,7 +49,7 @@ struct JanusParams {
   SoftShape shape = SoftShape::triblock;
   MESO_HD bool two_patches() const { return shape == SoftShape::triblock; }
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "janus";
   static constexpr bool kOrientational = true;
   void check() const {
@@ -103,7 +103,7 @@ MESO_HD Lobe<T> lobe(T c, T k) {
 
 // The patch factor f of the pair (0 unless both patches face the partner),
 // as janus_pair weighs the attraction: the structure analysis's measure of
-// a patch bond (meso/janus_assembly.hpp).
+// a patch bond (meso/analysis/janus_assembly.hpp).
 template <class T>
 MESO_HD T janus_factor(const Vec3<T>& d, const Vec3<T>& n_i, const Vec3<T>& n_j, const JanusParams& p) {
   using janus_detail::lobe;

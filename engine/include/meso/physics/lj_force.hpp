@@ -24,7 +24,7 @@
 #pragma once
 
 #include "isotropic_pair.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 
 namespace meso::physics {
@@ -39,7 +39,7 @@ struct LjPairParams {
   double ron = 0.0;    // XPLOR turn-on radius (xplor only)
   LjMode mode = LjMode::shift;
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "lj";
   static constexpr bool kOrientational = false;
   void check() const {

@@ -1,5 +1,5 @@
 // The random draws of stochastic chain-growth polymerization (GALAMOST's
-// model; meso/polymerization.hpp has the rule they serve). Every draw is a
+// model; meso/core/polymerization.hpp has the rule they serve). Every draw is a
 // pure function of (seed, step, tags), so the CPU reference and a device
 // kernel form the same bonds whatever order they visit ends and monomers in,
 // and however many threads claim a monomer at once (ARCHITECTURE.md, "Random

@@ -29,7 +29,7 @@
 
 #include <cmath>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 #include "quaternion.hpp"
 #include "rigid_body.hpp"
@@ -54,7 +54,7 @@ struct SsdParams {
   // diagnostic of the energy drift (validation/nve-drift-rigid/README.md).
   int switch_order = 3;
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "ssd";
   static constexpr bool kOrientational = true;
   void check() const {

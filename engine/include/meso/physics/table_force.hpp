@@ -6,7 +6,7 @@
 //
 // one cubic per interval of a uniform grid z_k = z_min + k dz, k = 0 .. n,
 // with V, dV/dz and d2V/dz2 continuous at the grid points (a cubic spline:
-// meso/pair_potential_table.hpp builds the coefficients). No square root is
+// meso/tables/pair_potential_table.hpp builds the coefficients). No square root is
 // taken: the interval and d come from r^2, and the force follows from
 // dV/dz as F = -dV/dr r_hat = -2 (dV/dz) r_vec, so
 //
@@ -57,7 +57,7 @@ MESO_HD TablePairForce<Scalar> table_pair_force(Scalar rsq, const TableView<Scal
 }
 
 // V and dV/dx of a table on a grid of x itself (bond tables on r, angle
-// tables on theta: meso/bonded_table.hpp), z_min <= x <= z_max (the caller
+// tables on theta: meso/tables/bonded_table.hpp), z_min <= x <= z_max (the caller
 // checks; x at z_max takes the last interval's end).
 template <class Scalar>
 struct TableValue {

@@ -13,7 +13,7 @@
 #include <cmath>
 
 #include "isotropic_pair.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso_hd.hpp"
 
 namespace meso::physics {
@@ -24,7 +24,7 @@ struct YukawaPairParams {
   double rcut = 3.0;
   bool shift = true;
 
-  // The pair style (meso/pair_style.hpp).
+  // The pair style (meso/core/pair_style.hpp).
   static constexpr const char* kStyle = "yukawa";
   static constexpr bool kOrientational = false;
   void check() const {

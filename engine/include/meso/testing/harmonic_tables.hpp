@@ -1,4 +1,4 @@
-// Tests' tables of known potentials (meso/bonded_table.hpp): the samples of
+// Tests' tables of known potentials (meso/tables/bonded_table.hpp): the samples of
 // V = k/2 (x - x0)^2 and F = -dV/dx on n even points over [lo, hi], as a
 // bond (x = r) or angle (x = theta in radians) table. Both backends' table
 // tests compare tabulated terms against the analytic ones they sample.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/bonded_table.hpp"
+#include "meso/tables/bonded_table.hpp"
 
 namespace meso::testing {
 

@@ -1,4 +1,4 @@
-// Tests' orientational particles (meso/particle_data.hpp): one type, at rest
+// Tests' orientational particles (meso/core/particle_data.hpp): one type, at rest
 // at positions r with orientations q, each with the principal moments
 // `inertia`, tags 0..n-1, in a cubic box of side L. The caller sets the
 // pair style and its table.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/system.hpp"
+#include "meso/core/system.hpp"
 
 namespace meso::testing {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 
 namespace meso::cuda {
 

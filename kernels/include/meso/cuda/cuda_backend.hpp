@@ -15,7 +15,7 @@
 #include <map>
 #include <string>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 
 namespace meso::cuda {
 

@@ -16,7 +16,7 @@
 
 namespace meso::cuda {
 
-// An OutOfMemory (meso/error.hpp), so the front ends report it as a system
+// An OutOfMemory (meso/core/error.hpp), so the front ends report it as a system
 // too large for the device, naming N and the bytes.
 class DeviceMemoryError : public OutOfMemory {
  public:

@@ -2,7 +2,7 @@
 // driver and memory, for provenance and for `--backend auto`.
 #pragma once
 
-#include "meso/gpu_probe.hpp"
+#include "meso/run/gpu_probe.hpp"
 
 namespace meso::cuda {
 

@@ -23,7 +23,7 @@
 #include <memory>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
 #include "meso/reference/cpu_context.hpp"
 #include "meso/reference/pair_force.hpp"

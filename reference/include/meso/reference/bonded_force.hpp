@@ -1,6 +1,6 @@
 // Reference bonded forces: the "bonded" operation (src/bonded_force.cpp),
 // harmonic and FENE(+WCA) bonds and harmonic angles of the System's topology
-// (meso/topology.hpp), evaluated by the shared evaluators of
+// (meso/core/topology.hpp), evaluated by the shared evaluators of
 // meso/physics/bonded.hpp.
 #pragma once
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/ops/communicator.hpp"
 #include "meso/ops/operation.hpp"
 #include "meso/physics/vec3.hpp"

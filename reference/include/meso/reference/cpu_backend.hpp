@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/backend.hpp"
+#include "meso/run/backend.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {

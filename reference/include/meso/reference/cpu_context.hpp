@@ -8,20 +8,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/backend.hpp"
-#include "meso/error.hpp"
-#include "meso/mpcd.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/error.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/reference/cell_list.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/neighbor_list.hpp"
-#include "meso/system.hpp"
-#include "meso/variant.hpp"
+#include "meso/core/system.hpp"
+#include "meso/run/variant.hpp"
 
 namespace meso::reference {
 
 // The MPCD solvent of the reference (set by CpuBackend::set_mpcd): its own
 // arrays beside the MD particles, since the solvent has one mass, no force
-// field and its own cell grid (meso/mpcd.hpp). Storage in Real (double, or
+// field and its own cell grid (meso/core/mpcd.hpp). Storage in Real (double, or
 // float for precision=single); all arithmetic in double.
 template <class Real>
 struct CpuMpcd {

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "meso/backend.hpp"
-#include "meso/system.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/system.hpp"
 
 namespace meso::reference {
 

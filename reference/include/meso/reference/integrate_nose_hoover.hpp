@@ -17,8 +17,8 @@
 
 #include <memory>
 
-#include "meso/backend.hpp"
-#include "meso/system.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/system.hpp"
 
 namespace meso {
 class Communicator;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "meso/ops/operation.hpp"
-#include "meso/system.hpp"
+#include "meso/core/system.hpp"
 
 namespace meso::reference {
 

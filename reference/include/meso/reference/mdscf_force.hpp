@@ -1,5 +1,5 @@
 // Reference MD-SCF field force: the "field/mdscf" operation
-// (src/mdscf_force.cpp), the method of meso/mdscf_field.hpp evaluated with
+// (src/mdscf_force.cpp), the method of meso/core/mdscf_field.hpp evaluated with
 // the shared pieces of meso/physics/mdscf.hpp, in double, serially (the
 // density scatter in particle storage order; the grids are small).
 #pragma once

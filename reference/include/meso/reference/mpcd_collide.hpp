@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "meso/mpcd.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/ops/operation.hpp"
 #include "meso/physics/srd.hpp"
 #include "meso/physics/vec3.hpp"

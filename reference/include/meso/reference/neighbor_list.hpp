@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 #include "meso/reference/cell_list.hpp"
 #include "meso/physics/vec3.hpp"
 

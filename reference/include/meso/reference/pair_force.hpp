@@ -132,7 +132,7 @@ struct IsotropicEvaluator {
 };
 
 // Registers the reference force of the pair style NAME under
-// "pair_force/NAME" (meso/pair_style.hpp): defines
+// "pair_force/NAME" (meso/core/pair_style.hpp): defines
 // register_pair_style_NAME<Real>, for FACTORY<Real>(CpuContext<Real>&). One
 // line at the end of the style's file, reference/src/md/pair_NAME.cpp; CMake
 // finds the files by name and the backend's registration

@@ -1,6 +1,6 @@
 // Reference chain-growth polymerization: the "polymerize" operation
 // (src/md/polymerize.cpp), GALAMOST's stochastic reaction model as
-// meso/polymerization.hpp states it, with the draws of
+// meso/core/polymerization.hpp states it, with the draws of
 // meso/physics/polymerization.hpp.
 #pragma once
 

@@ -52,7 +52,7 @@ class MpiCommunicator final : public Communicator {
                   Transport transport = Transport::ipc);
   ~MpiCommunicator() override;
 
-  // The factory Simulation takes (meso/simulation.hpp).
+  // The factory Simulation takes (meso/run/simulation.hpp).
   static CommunicatorFactory factory(MPI_Comm comm, RankGrid grid = {0, 0, 0}, Transport transport = Transport::ipc);
   Transport transport() const { return kind_; }
   const DeviceLinks* device_links() const override;

@@ -9,7 +9,7 @@
 #include <array>
 #include <string>
 
-#include "meso/box.hpp"
+#include "meso/core/box.hpp"
 
 namespace meso::scaling {
 

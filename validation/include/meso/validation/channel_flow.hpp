@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/backend.hpp"
-#include "meso/mpcd.hpp"
-#include "meso/velocity_profile.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/core/mpcd.hpp"
+#include "meso/analysis/velocity_profile.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {

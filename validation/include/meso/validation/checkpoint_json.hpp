@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 
 namespace meso::validation {
 

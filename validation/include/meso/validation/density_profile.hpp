@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "meso/particle_data.hpp"
+#include "meso/core/particle_data.hpp"
 
 namespace meso::validation {
 

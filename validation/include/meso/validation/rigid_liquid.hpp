@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "meso/system.hpp"
+#include "meso/core/system.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace meso::validation {
@@ -33,7 +33,7 @@ struct RigidLiquid {
 
 // GB(3, 5, 2, 1), r_cut 4, rho = 0.30, kT = 2, dt = 0.002, skin 0.4.
 RigidLiquid gay_berne_liquid(uint64_t n, uint64_t seed);
-// SSD/RF water at 0.997 g/cm^3 and 298.15 K (meso/water.hpp), dt = 2 fs,
+// SSD/RF water at 0.997 g/cm^3 and 298.15 K (meso/systems/water.hpp), dt = 2 fs,
 // skin 1 A, Langevin damping 1 ps; units A, kcal/mol, amu (48.888 fs).
 RigidLiquid ssd_water_liquid(uint64_t n, uint64_t seed);
 

@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meso/backend.hpp"
-#include "meso/block_average.hpp"
+#include "meso/run/backend.hpp"
+#include "meso/analysis/block_average.hpp"
 #include "meso/io/h5md.hpp"
 
 namespace meso::validation {
@@ -141,7 +141,7 @@ struct CaseRegistration {
 #define MESO_REGISTER_VALIDATION_CASE(...) \
   static const ::meso::validation::CaseRegistration MESO_VALIDATION_CASE_NAME_(__LINE__) { __VA_ARGS__ }
 
-// Block averaging lives in the engine (meso/block_average.hpp).
+// Block averaging lives in the engine (meso/analysis/block_average.hpp).
 using meso::block_average;
 using meso::BlockAverage;
 
