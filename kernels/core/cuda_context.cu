@@ -223,33 +223,14 @@ void CudaContext<P>::load_rotation(const ParticleData<double>& src) {
 
 template <class P>
 void CudaContext<P>::get_particles(ParticleData<double>& out) const {
-  std::vector<S4> hp(n), hv(n), hf(n);
-  std::vector<uint32_t> ht(n);
-  std::vector<Image> hi(n);
   MESO_CUDA_CHECK(cudaStreamSynchronize(stream));
-  MESO_CUDA_CHECK(cudaMemcpy(hp.data(), pos.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(hv.data(), vel.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(hf.data(), force.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(hi.data(), image.data(), n * sizeof(Image), cudaMemcpyDeviceToHost));
-  const std::vector<uint32_t> by_tag = tag_order(ht);
-  out.resize(n);
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t i = by_tag[k];
-    out.position[k] = xyz(hp[i]);
-    out.velocity[k] = xyz(hv[i]);
-    out.force[k] = xyz(hf[i]);
-    out.type[k] = type_of(hp[i]);
-    out.tag[k] = ht[i];
-    out.image[k] = hi[i];
-  }
+  const std::vector<uint32_t> by_tag = copy_out_by_tag(pos, vel, tag, image, n, out);
+  const std::vector<S4> hf = to_host(force, n);
+  for (uint32_t k = 0; k < n; ++k) out.force[k] = xyz(hf[by_tag[k]]);
   out.set_rotational(rotational);
   if (!rotational) return;
-  std::vector<S4> hq(n), hl(n), hn(n), htq(n);
-  MESO_CUDA_CHECK(cudaMemcpy(hq.data(), orient.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(hl.data(), angmom.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(hn.data(), inertia.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-  MESO_CUDA_CHECK(cudaMemcpy(htq.data(), torque.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
+  const std::vector<S4> hq = to_host(orient, n), hl = to_host(angmom, n), hn = to_host(inertia, n),
+                        htq = to_host(torque, n);
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t i = by_tag[k];
     out.orientation[k] = quat_of(hq[i]);

@@ -7,6 +7,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "domain/domain_storage.cuh"
+#include "core/launch.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/ops/domain_storage.hpp"
 #include "meso/physics/tea.hpp"
@@ -15,7 +16,6 @@ namespace meso::cuda {
 namespace {
 
 constexpr uint32_t kBlock = 256;
-uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
 __device__ __forceinline__ double coord(const Vec3d& r, int axis) { return axis == 0 ? r.x : axis == 1 ? r.y : r.z; }
 
@@ -180,31 +180,23 @@ __global__ void unpack_updates_f32_kernel(ParticleView<float4> p, const float* _
 
 void pack_updates_f32(ParticleView<float4> p, const uint32_t* list, uint32_t m, bool from_pred, float* out,
                       cudaStream_t st) {
-  if (!m) return;
-  pack_updates_f32_kernel<<<blocks(m), kBlock, 0, st>>>(p, list, m, from_pred, out);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(pack_updates_f32_kernel, m, st, p, list, m, from_pred, out);
 }
 
 void unpack_updates_f32(ParticleView<float4> p, const float* in, uint32_t m, uint32_t at, SignatureArgs sg,
                         cudaStream_t st) {
-  if (!m) return;
-  unpack_updates_f32_kernel<<<blocks(m), kBlock, 0, st>>>(p, in, m, at, sg);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(unpack_updates_f32_kernel, m, st, p, in, m, at, sg);
 }
 
 template <class S4>
 void classify_leavers(const S4* pos, uint32_t n, const SlabArgs& s, uint8_t* code, cudaStream_t st) {
-  if (!n) return;
-  leavers_kernel<S4><<<blocks(n), kBlock, 0, st>>>(pos, n, s, code);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(leavers_kernel<S4>, n, st, pos, n, s, code);
 }
 
 template <class S4>
 void classify_ghosts(const S4* pos, uint32_t n_all, const SlabArgs& s, bool one_neighbour, uint8_t* code,
                      cudaStream_t st) {
-  if (!n_all) return;
-  ghosts_kernel<S4><<<blocks(n_all), kBlock, 0, st>>>(pos, n_all, s, one_neighbour, code);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(ghosts_kernel<S4>, n_all, st, pos, n_all, s, one_neighbour, code);
 }
 
 std::size_t select_temp_bytes(uint32_t n) {
@@ -227,41 +219,31 @@ void select_indices(const uint8_t* code, uint32_t begin, uint32_t end, CodeMatch
 
 template <class S4>
 void pack_migrants(ParticleView<S4> p, const uint32_t* list, uint32_t m, double* out, cudaStream_t st) {
-  if (!m) return;
-  pack_migrants_kernel<S4><<<blocks(m), kBlock, 0, st>>>(p, list, m, out);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(pack_migrants_kernel<S4>, m, st, p, list, m, out);
 }
 
 template <class S4>
 void pack_ghosts(ParticleView<S4> p, const uint32_t* list, uint32_t m, uint32_t size, bool from_pred, double* out,
                  cudaStream_t st) {
-  if (!m) return;
-  pack_ghosts_kernel<S4><<<blocks(m), kBlock, 0, st>>>(p, list, m, size, from_pred, out);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(pack_ghosts_kernel<S4>, m, st, p, list, m, size, from_pred, out);
 }
 
 template <class S4>
 void move_slots(ParticleView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* count, uint32_t bound,
                 cudaStream_t st) {
-  if (!bound) return;
-  move_kernel<S4><<<blocks(bound), kBlock, 0, st>>>(p, from, to, count);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(move_kernel<S4>, bound, st, p, from, to, count);
 }
 
 template <class S4>
 void unpack_migrants(ParticleView<S4> p, const double* in, uint32_t m, uint32_t at, SignatureArgs sg,
                      cudaStream_t st) {
-  if (!m) return;
-  unpack_migrants_kernel<S4><<<blocks(m), kBlock, 0, st>>>(p, in, m, at, sg);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(unpack_migrants_kernel<S4>, m, st, p, in, m, at, sg);
 }
 
 template <class S4>
 void unpack_ghosts(ParticleView<S4> p, const double* in, uint32_t m, uint32_t size, uint32_t at, SignatureArgs sg,
                    cudaStream_t st) {
-  if (!m) return;
-  unpack_ghosts_kernel<S4><<<blocks(m), kBlock, 0, st>>>(p, in, m, size, at, sg);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(unpack_ghosts_kernel<S4>, m, st, p, in, m, size, at, sg);
 }
 
 #define MESO_INSTANTIATE(S4)                                                                                        \

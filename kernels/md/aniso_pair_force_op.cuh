@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/cuda_context.cuh"
+#include "core/host_readback.cuh"
 #include "core/device_ops.cuh"
 #include "md/aniso_pair_force.cuh"
 #include "meso/cuda/check.hpp"
@@ -48,8 +49,6 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     MESO_CUDA_CHECK(cudaMemcpy(params_.data(), t.data(), params_.bytes(), cudaMemcpyHostToDevice));
     partials_.resize(2 * std::size_t(aniso_force_blocks(ctx.n, ctx.variant.tpp)) + 2);
     sums_d_.resize(2);
-    broken_.resize(1);
-    clear_broken();
   }
 
   // Synchronous: the forces and torques of the current positions and
@@ -58,7 +57,7 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     enqueue(r);
     if (r.sums) fetch_sums();
     ctx_.synchronize();
-    if (broken() != kNoBrokenPair) raise(r.step);
+    if (broken_.set(ctx_.stream)) raise(r.step);
   }
   PairSums sums() const override { return sums_; }
 
@@ -79,16 +78,11 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
     if (r.sums) reduce_partials(partials_.data(), blocks, sums_d_.data(), c.stream);
   }
 
-  void fetch_sums() override {
-    double s[2];
-    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    sums_ = {s[0], s[1]};
-  }
+  void fetch_sums() override { sums_ = read_sums(sums_d_, ctx_.stream); }
 
   // The state is that of the failed step (every kernel after it returned).
   void raise_if_stopped() override {
-    if (broken() != kNoBrokenPair) raise(ctx_.h_ctl->step);
+    if (broken_.set(ctx_.stream)) raise(ctx_.h_ctl->step);
   }
 
   // Minimum traffic: each particle's position, tag and orientation once,
@@ -106,32 +100,15 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   CudaContext<P>& ctx_;
   DeviceBuffer<Params> params_;  // ntypes x ntypes
   DeviceBuffer<double> partials_, sums_d_;
-  DeviceBuffer<unsigned long long> broken_;
+  FaultWord broken_{kNoBrokenPair};  // the first broken pair
   PairSums sums_;
 
   // Lanes a particle (the variant axis tpp).
   uint32_t c_tpp() const { return ctx_.variant.tpp; }
   static std::string style_name() { return std::string("pair_force/") + Params::kStyle; }
 
-  void clear_broken() {
-    MESO_CUDA_CHECK(cudaMemcpy(broken_.data(), &kNoBrokenPair, sizeof kNoBrokenPair, cudaMemcpyHostToDevice));
-  }
-  // The broken-pair word (waits for the stream).
-  unsigned long long broken() const {
-    unsigned long long b = kNoBrokenPair;
-    MESO_CUDA_CHECK(cudaMemcpyAsync(&b, broken_.data(), sizeof b, cudaMemcpyDeviceToHost, ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    return b;
-  }
-
-  // The word and the abort are cleared first, so the backend is not left
-  // stopped (a caller that goes on runs from the failed step's state).
   [[noreturn]] void raise(uint64_t step) {
-    const unsigned long long b = broken();
-    clear_broken();
-    ctx_.pull_ctl();
-    ctx_.h_ctl->abort = 0;
-    ctx_.push_ctl();
+    const unsigned long long b = broken_.take(ctx_);
     throw_input_error("pair style ", Params::kStyle, ": particles ", b >> 32, " and ", b & 0xffffffffull, " ",
                       Ev<double>::kRefused, " at step ", step, ": the configuration or the time step is broken");
   }

@@ -21,6 +21,7 @@
 #include "md/bonded_force.cuh"
 #include "core/cuda_operations.cuh"
 #include "core/device_ops.cuh"
+#include "core/host_readback.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/core/error.hpp"
 #include "meso/ops/force.hpp"
@@ -122,12 +123,7 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
   }
 
   // Energy and virial of the last sums launch (waits for the stream).
-  void fetch_sums() override {
-    double s[2];
-    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost, ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    sums_ = {s[0], s[1]};
-  }
+  void fetch_sums() override { sums_ = read_sums(sums_d_, ctx_.stream); }
 
   // The state is that of the failed step (every kernel after it returned):
   // ctl->step is its number.

@@ -47,6 +47,13 @@ __device__ __forceinline__ double nh_rate(double mv2, const ThermostatArgs& t) {
   return physics::nose_hoover_rate(mv2, t.dof, t.kT, t.tau);
 }
 
+// The second half-step's thermostat update from sum m v^2 (the last block
+// of nh_second_kernel, or nh_finish_kernel once the sum is global).
+__device__ __forceinline__ void nh_second_vars(double dt, const ThermostatArgs& t, double mv2, StepControl* ctl) {
+  ctl->nh.eta = physics::nose_hoover_eta_half(ctl->nh.eta, dt, ctl->nh.xi);
+  ctl->nh.xi = physics::nose_hoover_xi_half(ctl->nh.xi, dt, nh_rate(mv2, t));
+}
+
 // First half-step: xi += dt/2 rate(KE); eta += dt/2 xi; v = e^{-dt xi/2} v +
 // dt/2 f/m; r += dt v; and the largest squared displacement since the last
 // build into ctl->list.max_disp_bits (what displacement_kernel does, fused here
@@ -59,14 +66,14 @@ template <class S4>
 __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatArgs t,
                                 StepControl* ctl, StepOpening open) {
   if (ctl->abort) return;  // every thread of every block: the counter stays untouched
-  const double xi = ctl->nh.xi + 0.5 * a.dt * nh_rate(ctl->nh.mv2, t);
+  const double xi = physics::nose_hoover_xi_half(ctl->nh.xi, a.dt, nh_rate(ctl->nh.mv2, t));
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0.0;
   if (i < p.n) {
-    const double scale = exp(-0.5 * a.dt * xi);
+    const double scale = physics::nose_hoover_scale(a.dt, xi);
     const S4 r4 = p.pos[i];
     const double h = 0.5 * a.dt / a.type_mass[type_of(r4)];
-    const Vec3d v = scale * xyz(p.vel[i]) + h * xyz(p.force[i]);
+    const Vec3d v = physics::nose_hoover_first_velocity(xyz(p.vel[i]), xyz(p.force[i]), scale, h);
     Vec3d r = xyz(r4) + a.dt * v;
     Image img = p.image[i];
     a.box.wrap(r, img);
@@ -80,7 +87,7 @@ __global__ void nh_first_kernel(ParticleView<S4> p, IntegrateArgs a, ThermostatA
   record_max_displacement(d2, &ctl->list);
   if (last_block(&ctl->nh.blocks_done) && threadIdx.x == 0) {
     ctl->nh.xi = xi;
-    ctl->nh.eta += 0.5 * a.dt * xi;
+    ctl->nh.eta = physics::nose_hoover_eta_half(ctl->nh.eta, a.dt, xi);
     // The displacements of every block are in: open the step here rather
     // than in a one-thread kernel of its own.
     if (open.enabled) open_step(ctl, open.args, open.handle, open.graph, open.prune_handle);
@@ -98,10 +105,10 @@ __global__ void nh_second_kernel(ParticleView<S4> p, IntegrateArgs a, Thermostat
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double mv2 = 0.0;
   if (i < p.n) {
-    const double scale = exp(-0.5 * a.dt * ctl->nh.xi);
+    const double scale = physics::nose_hoover_scale(a.dt, ctl->nh.xi);
     const double m = a.type_mass[type_of(p.pos[i])];
-    const Vec3d v = xyz(p.vel[i]) + (0.5 * a.dt / m) * xyz(p.force[i]);
-    const S4 stored = make4<S4>(scale * v, 0.0);
+    const S4 stored =
+        make4<S4>(physics::nose_hoover_second_velocity(xyz(p.vel[i]), xyz(p.force[i]), scale, 0.5 * a.dt / m), 0.0);
     p.vel[i] = stored;
     mv2 = m * dot(xyz(stored), xyz(stored));
   }
@@ -113,8 +120,7 @@ __global__ void nh_second_kernel(ParticleView<S4> p, IntegrateArgs a, Thermostat
   if (threadIdx.x == 0) {
     ctl->nh.mv2 = sh[0];
     if (local) return;  // this rank's share: nh_finish_kernel updates once the sum is global
-    ctl->nh.eta += 0.5 * a.dt * ctl->nh.xi;
-    ctl->nh.xi += 0.5 * a.dt * nh_rate(sh[0], t);
+    nh_second_vars(a.dt, t, sh[0], ctl);
   }
 }
 
@@ -122,8 +128,7 @@ __global__ void nh_second_kernel(ParticleView<S4> p, IntegrateArgs a, Thermostat
 // half's thermostat update, as the last block of nh_second_kernel does it.
 __global__ void nh_finish_kernel(double dt, ThermostatArgs t, StepControl* ctl) {
   if (ctl->abort) return;
-  ctl->nh.eta += 0.5 * dt * ctl->nh.xi;
-  ctl->nh.xi += 0.5 * dt * nh_rate(ctl->nh.mv2, t);
+  nh_second_vars(dt, t, ctl->nh.mv2, ctl);
 }
 
 }  // namespace

@@ -125,6 +125,34 @@ __device__ __forceinline__ void finish_particle(const ParticleView<S4>& p, uint3
   }
 }
 
+// The two halves of every traversal's pair step, written once for the
+// kernels below and the cluster and half-list kernels. __forceinline__ and
+// by reference, as the evaluator hooks are (see pair_force_kernel): the SASS
+// of every pair kernel is the same as with the bodies written out.
+//
+// pair_separation: the minimum-image separation pi - pj in R and its square.
+template <class R, class Pi, class Pj, class Box>
+__device__ __forceinline__ R pair_separation(const Pi& pi, const Pj& pj, const Box& box, R& dx, R& dy, R& dz) {
+  dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
+  box.apply(dx, dy, dz);
+  return dx * dx + dy * dy + dz * dz;
+}
+
+// add_pair: the pair's force into the sums (gx, gy, gz) and, with SUMS, half
+// its energy and its virial share into (e, w): each pair is visited from both
+// sides of a full list.
+template <class E, bool SUMS, class G, class R>
+__device__ __forceinline__ void add_pair(const typename E::Pair& pf, const R& dx, const R& dy, const R& dz,
+                                         const R& rsq, G& gx, G& gy, G& gz, double& e, double& w) {
+  gx += pf.f_over_r * dx;
+  gy += pf.f_over_r * dy;
+  gz += pf.f_over_r * dz;
+  if constexpr (SUMS) {
+    e += 0.5 * double(pf.energy);
+    w += E::virial_share(pf, rsq);
+  }
+}
+
 // Sums the per-block partials of the last sums launch in a fixed order (one
 // block), so that energy and virial are deterministic: out[0] = energy,
 // out[1] = virial.
@@ -181,11 +209,6 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       // warp's pair loop runs over in-range pairs only.
       constexpr uint32_t kMaskUnroll = 8;
       const uint32_t* __restrict__ idx = a.nl.idx + a.nl.at(i, 0);
-      const auto rsq_of = [&](const S4& pj, R& dx, R& dy, R& dz) {
-        dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
-        pe.box().apply(dx, dy, dz);
-        return R(dx * dx + dy * dy + dz * dz);
-      };
       for (uint32_t k0 = 0; k0 < cnt; k0 += 32) {
         const uint32_t m = min(32u, cnt - k0);
         uint32_t mask = 0;
@@ -194,7 +217,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
           const uint32_t j = __ldg(idx + size_t(k0 + u) * a.nl.slot_stride);
           const S4 pj = ldg4(pos + j);
           R dx, dy, dz;
-          if (pe.in_range(pj, rsq_of(pj, dx, dy, dz))) mask |= 1u << u;
+          if (pe.in_range(pj, pair_separation(pi, pj, pe.box(), dx, dy, dz))) mask |= 1u << u;
         }
         while (mask) {
           const uint32_t u = __ffs(mask) - 1;
@@ -202,16 +225,10 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
           const uint32_t j = __ldg(idx + size_t(k0 + u) * a.nl.slot_stride);
           const S4 pj = ldg4(pos + j);
           R dx, dy, dz;
-          const R rsq = rsq_of(pj, dx, dy, dz);
+          const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
           typename E::Pair pf;
           if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-          fx += pf.f_over_r * dx;
-          fy += pf.f_over_r * dy;
-          fz += pf.f_over_r * dz;
-          if constexpr (SUMS) {
-            e += 0.5 * double(pf.energy);  // each pair is visited from both sides
-            w += E::virial_share(pf, rsq);
-          }
+          add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
         }
       }
     } else if constexpr (E::kUnroll == 1) {
@@ -222,18 +239,11 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       for (uint32_t k = 0; k < cnt; ++k) {
         const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride);
         const S4 pj = ldg4(pos + j);
-        R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
-        pe.box().apply(dx, dy, dz);
-        const R rsq = dx * dx + dy * dy + dz * dz;
+        R dx, dy, dz;
+        const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
         typename E::Pair pf;
         if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-        fx += pf.f_over_r * dx;
-        fy += pf.f_over_r * dy;
-        fz += pf.f_over_r * dz;
-        if constexpr (SUMS) {
-          e += 0.5 * double(pf.energy);  // each pair is visited from both sides
-          w += E::virial_share(pf, rsq);
-        }
+        add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
       }
     } else {
       // Grouped traversal: lane s of the group takes slots s, s + TPP, ...,
@@ -263,18 +273,11 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
 #pragma unroll
         for (uint32_t u = 0; u < kUnroll; ++u) {
           if (k0 + u * TPP >= cnt) break;
-          R dx = R(pi.x) - R(pj[u].x), dy = R(pi.y) - R(pj[u].y), dz = R(pi.z) - R(pj[u].z);
-          pe.box().apply(dx, dy, dz);
-          const R rsq = dx * dx + dy * dy + dz * dz;
+          R dx, dy, dz;
+          const R rsq = pair_separation(pi, pj[u], pe.box(), dx, dy, dz);
           typename E::Pair pf;
           if (!pe.pair(j[u], pj[u], dx, dy, dz, rsq, pf)) continue;
-          gx += pf.f_over_r * dx;
-          gy += pf.f_over_r * dy;
-          gz += pf.f_over_r * dz;
-          if constexpr (SUMS) {
-            e += 0.5 * double(pf.energy);  // each pair is visited from both sides
-            w += E::virial_share(pf, rsq);
-          }
+          add_pair<E, SUMS>(pf, dx, dy, dz, rsq, gx, gy, gz, e, w);
         }
         fx += A(gx);
         fy += A(gy);

@@ -64,18 +64,11 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride) * kClusterJ + jj;
       if (j >= a.p.n || j == i) continue;
       const S4 pj = ldg4(pos + j);
-      R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
-      pe.box().apply(dx, dy, dz);
-      const R rsq = dx * dx + dy * dy + dz * dz;
+      R dx, dy, dz;
+      const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
       typename E::Pair pf;
       if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-      fx += pf.f_over_r * dx;
-      fy += pf.f_over_r * dy;
-      fz += pf.f_over_r * dz;
-      if constexpr (SUMS) {
-        e += 0.5 * double(pf.energy);  // each pair is visited from both sides
-        w += E::virial_share(pf, rsq);
-      }
+      add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
     }
   }
   for (uint32_t o = kClusterJ / 2; o > 0; o >>= 1) {

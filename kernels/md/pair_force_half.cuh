@@ -91,9 +91,8 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
     for (uint32_t k = 0; k < cnt; ++k) {
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride);
       const S4 pj = ldg4(pos + j);
-      R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
-      pe.box().apply(dx, dy, dz);
-      const R rsq = dx * dx + dy * dy + dz * dz;
+      R dx, dy, dz;
+      const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
       typename E::Pair pf;
       if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
       const A cx = pf.f_over_r * dx, cy = pf.f_over_r * dy, cz = pf.f_over_r * dz;

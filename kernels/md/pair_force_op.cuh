@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "core/cuda_context.cuh"
+#include "core/host_readback.cuh"
 #include "core/device_ops.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/core/error.hpp"
@@ -78,13 +79,7 @@ class CudaPairForce : public ForceOp, public DeviceForce {
   }
 
   // Energy and virial of the last sums launch (waits for the stream).
-  void fetch_sums() override {
-    double s[2];
-    MESO_CUDA_CHECK(cudaMemcpyAsync(s, sums_d_.data(), sizeof(s), cudaMemcpyDeviceToHost,
-                                    ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    sums_ = {s[0], s[1]};
-  }
+  void fetch_sums() override { sums_ = read_sums(sums_d_, ctx_.stream); }
 
   std::size_t device_bytes() const override { return partials_.bytes() + sums_d_.bytes(); }
   // Groot-Warren's fused half-step adds to vel: computing the rows again

@@ -54,17 +54,15 @@ class CudaTableForce final : public CudaPairForce<P> {
     const auto& to = ctx.sys.pair.template as<TabulatedPairs>().table_of.data();
     table_of_.resize(to.size());
     MESO_CUDA_CHECK(cudaMemcpy(table_of_.data(), to.data(), table_of_.bytes(), cudaMemcpyHostToDevice));
-    fault_.resize(1);
-    clear_fault();
   }
 
   void compute(const ForceRequest& r) override {
     Base::compute(r);
-    if (fault() != kNoTableFault) raise(r.step);
+    if (fault_.set(ctx_.stream)) raise(r.step);
   }
   // The state is that of the failed step (every kernel after it returned).
   void raise_if_stopped() override {
-    if (fault() != kNoTableFault) raise(ctx_.h_ctl->step);
+    if (fault_.set(ctx_.stream)) raise(ctx_.h_ctl->step);
   }
 
   // Minimum traffic: as LJ's (its own pos, its list, its force), the
@@ -82,7 +80,7 @@ class CudaTableForce final : public CudaPairForce<P> {
   DeviceBuffer<R> coeff_;
   DeviceBuffer<physics::TableView<R>> views_;
   DeviceBuffer<int32_t> table_of_;
-  DeviceBuffer<unsigned long long> fault_;
+  FaultWord fault_{kNoTableFault};  // the closest pair below its table
 
   uint32_t blocks_now() const override { return table_force_blocks(ctx_.n, tpp_); }
 
@@ -96,24 +94,9 @@ class CudaTableForce final : public CudaPairForce<P> {
     compute_table_forces<P>(a, sums, c.stream);
   }
 
-  void clear_fault() {
-    MESO_CUDA_CHECK(cudaMemcpy(fault_.data(), &kNoTableFault, sizeof kNoTableFault, cudaMemcpyHostToDevice));
-  }
-  unsigned long long fault() const {
-    unsigned long long f = kNoTableFault;
-    MESO_CUDA_CHECK(cudaMemcpyAsync(&f, fault_.data(), sizeof f, cudaMemcpyDeviceToHost, ctx_.stream));
-    MESO_CUDA_CHECK(cudaStreamSynchronize(ctx_.stream));
-    return f;
-  }
-  // The reference's error for the closest pair below its table's range;
-  // the fault and the abort cleared first (a caller that goes on runs from
-  // the failed step's state).
+  // The reference's error for the closest pair below its table's range.
   [[noreturn]] void raise(uint64_t step) {
-    const unsigned long long f = fault();
-    clear_fault();
-    ctx_.pull_ctl();
-    ctx_.h_ctl->abort = 0;
-    ctx_.push_ctl();
+    const unsigned long long f = fault_.take(ctx_);
     uint32_t bits = uint32_t(f >> 32);
     float z;
     std::memcpy(&z, &bits, sizeof z);

@@ -89,25 +89,7 @@ uint32_t CudaMpcd<S4>::count(cudaStream_t stream) const {
 template <class S4>
 void CudaMpcd<S4>::get(MpcdParticles& out, cudaStream_t stream) const {
   const uint32_t n = count(stream);  // the bound n of the member may exceed it
-  std::vector<S4> hp(n), hv(n);
-  std::vector<uint32_t> ht(n);
-  std::vector<Image> hi(n);
-  if (n > 0) {
-    MESO_CUDA_CHECK(cudaMemcpy(hp.data(), pos.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(hv.data(), vel.data(), n * sizeof(S4), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(ht.data(), tag.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    MESO_CUDA_CHECK(cudaMemcpy(hi.data(), image.data(), n * sizeof(Image), cudaMemcpyDeviceToHost));
-  }
-  const std::vector<uint32_t> by_tag = tag_order(ht);
-  out.resize(n);
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t i = by_tag[k];
-    out.position[k] = xyz(hp[i]);
-    out.velocity[k] = xyz(hv[i]);
-    out.type[k] = type_of(hp[i]);
-    out.tag[k] = ht[i];
-    out.image[k] = hi[i];
-  }
+  copy_out_by_tag(pos, vel, tag, image, n, out);
 }
 
 template <class S4>

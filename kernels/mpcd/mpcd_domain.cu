@@ -28,6 +28,7 @@
 #include "core/device_timeline.cuh"
 #include "core/device_ops.cuh"
 #include "domain/domain_storage.cuh"
+#include "core/launch.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/core/error.hpp"
 #include "meso/ops/mpcd.hpp"
@@ -39,7 +40,6 @@ namespace {
 
 constexpr uint32_t kBlock = kMpcdMigrationBlock;
 constexpr uint32_t kRec = kMpcdRecord;
-using mpcd_migration::blocks;
 
 template <class S4>
 __global__ void pack_kernel(MpcdView<S4> p, const uint32_t* __restrict__ list, uint32_t m, double* __restrict__ out) {
@@ -71,22 +71,16 @@ __global__ void unpack_kernel(MpcdView<S4> p, const double* __restrict__ in, uin
 
 template <class S4>
 void mpcd_pack_migrants(MpcdView<S4> p, const uint32_t* list, uint32_t m, double* out, cudaStream_t s) {
-  if (!m) return;
-  pack_kernel<S4><<<blocks(m), kBlock, 0, s>>>(p, list, m, out);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(pack_kernel<S4>, m, s, p, list, m, out);
 }
 template <class S4>
 void mpcd_move_slots(MpcdView<S4> p, const uint32_t* from, const uint32_t* to, const uint32_t* h, uint32_t bound,
                      cudaStream_t s) {
-  if (!bound) return;
-  move_kernel<S4><<<blocks(bound), kBlock, 0, s>>>(p, from, to, h);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(move_kernel<S4>, bound, s, p, from, to, h);
 }
 template <class S4>
 void mpcd_unpack_migrants(MpcdView<S4> p, const double* in, uint32_t m, uint32_t at, cudaStream_t s) {
-  if (!m) return;
-  unpack_kernel<S4><<<blocks(m), kBlock, 0, s>>>(p, in, m, at);
-  MESO_CUDA_CHECK(cudaGetLastError());
+  launch_per_item<kBlock>(unpack_kernel<S4>, m, s, p, in, m, at);
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include "meso/systems/gay_berne_liquid.hpp"
 #include "meso/systems/janus_triblock.hpp"
 #include "meso/systems/water.hpp"
+#include "support/roundoff_growth.hpp"
 
 namespace {
 
@@ -237,10 +238,7 @@ void expect_trajectories_track(const System& sys, RunParams rp, const char* what
     SCOPED_TRACE(std::string(what) + " " + to_string(integ));
     Simulation ref(reg.create("cpu", Variant{}), sys, rp);
     ref.run(steps);
-    System pert = sys;
-    std::mt19937_64 g(rp.seed + 1);
-    std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-    for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
+    const System pert = test::perturbed_start(sys, rp.seed + 1);
     Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
     ref2.run(steps);
     const auto a = ref.particles();

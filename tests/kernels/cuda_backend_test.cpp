@@ -18,6 +18,7 @@
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
+#include "support/roundoff_growth.hpp"
 
 namespace {
 
@@ -379,10 +380,7 @@ TEST(CudaDpdBackend, Trajectory100StepsWithinRoundoffGrowth) {
   rp.seed = uint32_t(seed);
   Simulation ref(reg.create("cpu", Variant{}), sys, rp);
   ref.run(100);
-  System perturbed = sys;
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-  for (auto& r : perturbed.particles.position) r += Vec3d{u(g), u(g), u(g)};
+  const System perturbed = test::perturbed_start(sys, seed);
   Simulation ref2(reg.create("cpu", Variant{}), perturbed, rp);
   ref2.run(100);
   const double growth = max_abs_diff(field(ref2.particles(), 0), field(ref.particles(), 0), sys.box);

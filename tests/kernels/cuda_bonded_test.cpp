@@ -22,6 +22,7 @@
 #include "meso/physics/bonded.hpp"
 #include "meso/run/simulation.hpp"
 #include "meso/core/topology.hpp"
+#include "support/roundoff_growth.hpp"
 
 namespace {
 
@@ -184,10 +185,7 @@ TEST(CudaBonded, PolymerRunStaysWithReference) {
   SCOPED_TRACE(tables ? "tables" : "analytic");
   const System sys = tables ? with_tables(polymer_solution(seed, 3000, 25.0, true))
                             : polymer_solution(seed, 3000, 25.0, true);
-  System perturbed = sys;
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-  for (auto& r : perturbed.particles.position) r += Vec3d{u(g), u(g), u(g)};
+  const System perturbed = test::perturbed_start(sys, seed);
   for (Integrator integ : {Integrator::velocity_verlet, Integrator::langevin}) {
     RunParams rp;
     rp.integrator = integ;

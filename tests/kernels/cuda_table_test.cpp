@@ -15,6 +15,7 @@
 #include "meso/core/error.hpp"
 #include "meso/core/init.hpp"
 #include "meso/tables/pair_potential_table.hpp"
+#include "support/roundoff_growth.hpp"
 
 namespace {
 
@@ -104,21 +105,11 @@ TEST(CudaTable, NveTracksReference) {
   rp.integrator = Integrator::nve;
   Simulation ref(reg.create("cpu", Variant{}), sys, rp);
   ref.run(100);
-  System pert = sys;
-  std::mt19937_64 g(seed + 1);
-  std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-  for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
+  const System pert = test::perturbed_start(sys, seed + 1);
   Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
   ref2.run(100);
   const auto a = ref.particles(), b = ref2.particles();
-  auto separation = [&](const ParticleData<double>& c) {
-    double e = 0.0;
-    for (std::size_t i = 0; i < a.n_local; ++i) {
-      const Vec3d d = sys.box.min_image(c.position[i] - a.position[i]);
-      e = std::max(e, std::sqrt(dot(d, d)));
-    }
-    return e;
-  };
+  const auto separation = [&](const ParticleData<double>& c) { return test::max_separation(sys.box, c, a); };
   const double growth = separation(b);
   for (const char* variant : {"precision=double,nlist=atomic,tpp=1", "precision=double,nlist=tiled,tpp=4,fuse=on"}) {
     Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);

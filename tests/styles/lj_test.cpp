@@ -160,6 +160,7 @@ TEST(LjPairForce, SinglePrecisionAgreesWithDouble) {
 
 #include "kernels/gpu_test_support.hpp"
 #include "support/rel_l2.hpp"
+#include "support/roundoff_growth.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/run/simulation.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
@@ -303,10 +304,7 @@ TEST(CudaLj, IntegratorsTrackReference) {
     rp.seed = uint32_t(seed);
     Simulation ref(reg.create("cpu", Variant{}), sys, rp);
     ref.run(100);
-    System pert = sys;
-    std::mt19937_64 g(seed + 1);
-    std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-    for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
+    const System pert = test::perturbed_start(sys, seed + 1);
     Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
     ref2.run(100);
     // One thread per particle, four, and (NVE only: fusion needs velocity
@@ -315,20 +313,11 @@ TEST(CudaLj, IntegratorsTrackReference) {
                                          "nlist=tiled,tpp=4,reorder=morton2,sort=20"};
     if (integ == Integrator::nve) variants.push_back("nlist=atomic,tpp=8,fuse=on");
     const auto a = ref.particles(), b = ref2.particles();
-    double growth = 0.0;
-    for (std::size_t i = 0; i < a.n_local; ++i) {
-      const Vec3d d1 = sys.box.min_image(b.position[i] - a.position[i]);
-      growth = std::max(growth, std::sqrt(dot(d1, d1)));
-    }
+    const double growth = test::max_separation(sys.box, b, a);
     for (const std::string& variant : variants) {
       Simulation gpu(reg.create("cuda", Variant::parse(variant)), sys, rp);
       gpu.run(100);
-      const auto c = gpu.particles();
-      double err = 0.0;
-      for (std::size_t i = 0; i < a.n_local; ++i) {
-        const Vec3d d2 = sys.box.min_image(c.position[i] - a.position[i]);
-        err = std::max(err, std::sqrt(dot(d2, d2)));
-      }
+      const double err = test::max_separation(sys.box, gpu.particles(), a);
       std::printf("LJ %s %s 100 steps: max |dx| GPU-CPU %.3e, perturbed-reference growth %.3e\n",
                   to_string(integ), variant.c_str(), err, growth);
       EXPECT_LT(err, 10.0 * growth + 1e-14) << to_string(integ) << " " << variant;

@@ -19,6 +19,7 @@
 #ifdef MESO_TEST_GPU
 #include "kernels/gpu_test_support.hpp"
 #include "support/rel_l2.hpp"
+#include "support/roundoff_growth.hpp"
 #endif
 
 namespace {
@@ -190,26 +191,14 @@ TEST(CudaYukawa, TrajectoryTracksReference) {
   rp.dt = 0.002;
   Simulation ref(reg.create("cpu", Variant{}), sys, rp);
   ref.run(200);
-  System pert = sys;
-  std::mt19937_64 g(seed + 1);
-  std::uniform_real_distribution<double> u(-1e-13, 1e-13);
-  for (auto& r : pert.particles.position) r += Vec3d{u(g), u(g), u(g)};
+  const System pert = test::perturbed_start(sys, seed + 1);
   Simulation ref2(reg.create("cpu", Variant{}), pert, rp);
   ref2.run(200);
   const auto a = ref.particles(), b = ref2.particles();
-  double growth = 0.0;
-  for (std::size_t i = 0; i < a.n_local; ++i) {
-    const Vec3d d = sys.box.min_image(b.position[i] - a.position[i]);
-    growth = std::max(growth, std::sqrt(dot(d, d)));
-  }
+  const double growth = test::max_separation(sys.box, b, a);
   Simulation gpu(reg.create("cuda", Variant::parse("precision=double")), sys, rp);
   gpu.run(200);
-  const auto c = gpu.particles();
-  double err = 0.0;
-  for (std::size_t i = 0; i < a.n_local; ++i) {
-    const Vec3d d = sys.box.min_image(c.position[i] - a.position[i]);
-    err = std::max(err, std::sqrt(dot(d, d)));
-  }
+  const double err = test::max_separation(sys.box, gpu.particles(), a);
   std::printf("Yukawa NVE 200 steps: max |dx| GPU-CPU %.3e, perturbed-reference growth %.3e\n", err, growth);
   EXPECT_LT(err, 10.0 * growth + 1e-14);
 }

@@ -40,15 +40,16 @@ template <class Real>
 void nose_hoover_first_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
                             IntegratorState& s, const Communicator* comm) {
   const double dt = rp.dt;
-  s.xi += 0.5 * dt * global_xi_rate(sys, p, rp, comm);
-  s.eta += 0.5 * dt * s.xi;
-  const double scale = std::exp(-0.5 * dt * s.xi);
+  s.xi = physics::nose_hoover_xi_half(s.xi, dt, global_xi_rate(sys, p, rp, comm));
+  s.eta = physics::nose_hoover_eta_half(s.eta, dt, s.xi);
+  const double scale = physics::nose_hoover_scale(dt, s.xi);
   const Box box = sys.box;
   const std::size_t n = p.n_local;
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const double h = 0.5 * dt / sys.type_mass[p.type[i]];
-    const Vec3d v = scale * vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
+    const Vec3d v =
+        physics::nose_hoover_first_velocity(vec_cast<double>(p.velocity[i]), vec_cast<double>(p.force[i]), scale, h);
     Vec3d r = vec_cast<double>(p.position[i]) + dt * v;
     box.wrap(r, p.image[i]);
     p.velocity[i] = vec_cast<Real>(v);
@@ -60,16 +61,16 @@ template <class Real>
 void nose_hoover_second_half(const System& sys, ParticleData<Real>& p, const RunParams& rp,
                              IntegratorState& s, const Communicator* comm) {
   const double dt = rp.dt;
-  const double scale = std::exp(-0.5 * dt * s.xi);
+  const double scale = physics::nose_hoover_scale(dt, s.xi);
   const std::size_t n = p.n_local;
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const double h = 0.5 * dt / sys.type_mass[p.type[i]];
-    const Vec3d v = vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
-    p.velocity[i] = vec_cast<Real>(scale * v);
+    p.velocity[i] = vec_cast<Real>(physics::nose_hoover_second_velocity(
+        vec_cast<double>(p.velocity[i]), vec_cast<double>(p.force[i]), scale, h));
   }
-  s.eta += 0.5 * dt * s.xi;
-  s.xi += 0.5 * dt * global_xi_rate(sys, p, rp, comm);
+  s.eta = physics::nose_hoover_eta_half(s.eta, dt, s.xi);
+  s.xi = physics::nose_hoover_xi_half(s.xi, dt, global_xi_rate(sys, p, rp, comm));
 }
 
 namespace {

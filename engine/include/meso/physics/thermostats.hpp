@@ -21,6 +21,7 @@
 #include <cstddef>
 
 #include "meso_hd.hpp"
+#include "vec3.hpp"
 
 namespace meso::physics {
 
@@ -32,6 +33,21 @@ MESO_HD double nose_hoover_dof(std::size_t n) { return n > 1 ? 3.0 * double(n) -
 MESO_HD double nose_hoover_rate(double mv2, double dof, double kT, double tau) {
   const double kinetic = 0.5 * mv2;
   return (2.0 * kinetic / dof / kT - 1.0) / (tau * tau);
+}
+
+// Nose-Hoover's half-steps, as both backends take them: the thermostat
+// variables (xi at the rate of the kinetic energy, eta at xi; the first
+// half-step moves xi and then eta at the new xi, the second eta and then xi),
+// and the velocity with s = nose_hoover_scale(dt, xi) = exp(-dt xi/2) and
+// h = dt/(2m):
+//   first half  v <- s v + h f   (then r += dt v),
+//   second half v <- s (v + h f).
+MESO_HD double nose_hoover_xi_half(double xi, double dt, double rate) { return xi + 0.5 * dt * rate; }
+MESO_HD double nose_hoover_eta_half(double eta, double dt, double xi) { return eta + 0.5 * dt * xi; }
+MESO_HD double nose_hoover_scale(double dt, double xi) { return exp(-0.5 * dt * xi); }
+MESO_HD Vec3d nose_hoover_first_velocity(const Vec3d& v, const Vec3d& f, double s, double h) { return s * v + h * f; }
+MESO_HD Vec3d nose_hoover_second_velocity(const Vec3d& v, const Vec3d& f, double s, double h) {
+  return s * (v + h * f);
 }
 
 // The thermostat's term g kT (tau^2 xi^2/2 + eta) of the conserved quantity.
