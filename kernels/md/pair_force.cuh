@@ -153,6 +153,19 @@ __device__ __forceinline__ void add_pair(const typename E::Pair& pf, const R& dx
   }
 }
 
+// take_pair: one pair of particle i (at pi, with its evaluator pe) and j (at
+// pj, or the evaluator's neighbour record): its separation, the evaluator's
+// force and, when the two interact, add_pair.
+template <class E, bool SUMS, class Pe, class Pi, class Pj, class G>
+__device__ __forceinline__ void take_pair(const Pe& pe, const Pi& pi, uint32_t j, const Pj& pj, G& gx, G& gy,
+                                          G& gz, double& e, double& w) {
+  using R = typename E::R;
+  R dx, dy, dz;
+  const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
+  typename E::Pair pf;
+  if (pe.pair(j, pj, dx, dy, dz, rsq, pf)) add_pair<E, SUMS>(pf, dx, dy, dz, rsq, gx, gy, gz, e, w);
+}
+
 // Sums the per-block partials of the last sums launch in a fixed order (one
 // block), so that energy and virial are deterministic: out[0] = energy,
 // out[1] = virial.
@@ -223,12 +236,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
           const uint32_t u = __ffs(mask) - 1;
           mask &= mask - 1;
           const uint32_t j = __ldg(idx + size_t(k0 + u) * a.nl.slot_stride);
-          const S4 pj = ldg4(pos + j);
-          R dx, dy, dz;
-          const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
-          typename E::Pair pf;
-          if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-          add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
+          take_pair<E, SUMS>(pe, pi, j, ldg4(pos + j), fx, fy, fz, e, w);
         }
       }
     } else if constexpr (E::kUnroll == 1) {
@@ -238,12 +246,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       // skipped before anything else of theirs is loaded.
       for (uint32_t k = 0; k < cnt; ++k) {
         const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride);
-        const S4 pj = ldg4(pos + j);
-        R dx, dy, dz;
-        const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
-        typename E::Pair pf;
-        if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-        add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
+        take_pair<E, SUMS>(pe, pi, j, ldg4(pos + j), fx, fy, fz, e, w);
       }
     } else {
       // Grouped traversal: lane s of the group takes slots s, s + TPP, ...,
@@ -273,11 +276,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
 #pragma unroll
         for (uint32_t u = 0; u < kUnroll; ++u) {
           if (k0 + u * TPP >= cnt) break;
-          R dx, dy, dz;
-          const R rsq = pair_separation(pi, pj[u], pe.box(), dx, dy, dz);
-          typename E::Pair pf;
-          if (!pe.pair(j[u], pj[u], dx, dy, dz, rsq, pf)) continue;
-          add_pair<E, SUMS>(pf, dx, dy, dz, rsq, gx, gy, gz, e, w);
+          take_pair<E, SUMS>(pe, pi, j[u], pj[u], gx, gy, gz, e, w);
         }
         fx += A(gx);
         fy += A(gy);

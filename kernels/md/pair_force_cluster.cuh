@@ -63,12 +63,7 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
     for (uint32_t k = 0; k < cnt; ++k) {
       const uint32_t j = __ldg(idx + size_t(k) * a.nl.slot_stride) * kClusterJ + jj;
       if (j >= a.p.n || j == i) continue;
-      const S4 pj = ldg4(pos + j);
-      R dx, dy, dz;
-      const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
-      typename E::Pair pf;
-      if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
-      add_pair<E, SUMS>(pf, dx, dy, dz, rsq, fx, fy, fz, e, w);
+      take_pair<E, SUMS>(pe, pi, j, ldg4(pos + j), fx, fy, fz, e, w);
     }
   }
   for (uint32_t o = kClusterJ / 2; o > 0; o >>= 1) {
