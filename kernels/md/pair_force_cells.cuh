@@ -69,8 +69,32 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
     uint32_t ti = 0;
     const auto pe = ev.begin(i, pos, pi, ti);
     const R rc_sq = R(c.rcut_sq);
-    // The slots [lo, hi) of one range, this lane's share.
-    const auto walk = [&](uint32_t lo, uint32_t hi) {
+    // The cell of i, as the sort binned it (the same position, the same rule).
+    const CellGrid& gr = c.grid;
+    const int nx = gr.nx, ny = gr.ny, nz = gr.nz;
+    const int ix = gr.bin_x(double(pi.x)), iy = gr.bin_y(double(pi.y)), iz = gr.bin_z(double(pi.z));
+    const bool inner = ix > 0 && ix < nx - 1;  // its row's three cells do not wrap in x
+    // Ten ranges at most: part 0 and 1 of each of the five rows (part 1
+    // only where the row wraps), one loop, so that the evaluator is
+    // inlined once.
+    for (int k = 0; k < 10; ++k) {
+      const int r = k >> 1;
+      const bool second = k & 1;
+      if (second && (r < 4 ? inner : ix > 0)) continue;
+      const int oy = r < 3 ? r - 1 : (r == 3 ? -1 : 0), oz = r < 3 ? -1 : 0;  // the row's offset
+      const int y = iy + oy < 0 ? ny - 1 : iy + oy >= ny ? 0 : iy + oy;
+      const int z = iz + oz < 0 ? nz - 1 : iz + oz;
+      const uint32_t row = uint32_t(z * ny + y) * uint32_t(nx);
+      uint32_t lo, hi;
+      if (r < 4) {  // cells x - 1 .. x + 1
+        if (inner) lo = start[row + ix - 1], hi = start[row + ix + 2];
+        else if (ix == 0) lo = start[second ? row + nx - 1 : row], hi = start[second ? row + nx : row + 2];
+        else lo = start[second ? row + nx - 2 : row], hi = start[second ? row + nx : row + 1];
+      } else {  // its own row: cell x - 1, then its own cell below i
+        if (ix > 0) lo = start[row + ix - 1], hi = i;
+        else if (second) lo = start[row], hi = i;
+        else lo = start[row + nx - 1], hi = start[row + nx];
+      }
       for (uint32_t j = lo + sub; j < hi; j += c.tpp) {
         const S4 pj = ldg4(pos + j);
         R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
@@ -84,34 +108,6 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
         if constexpr (SUMS) {
           e += double(pf.energy);  // each pair once, in full
           w += 2.0 * E::virial_share(pf, rsq);
-        }
-      }
-    };
-    // The cell of i, as the sort binned it (the same position, the same rule).
-    const CellGrid& gr = c.grid;
-    const int nx = gr.nx, ny = gr.ny, nz = gr.nz;
-    const int cx = gr.bin_x(double(pi.x)), cy = gr.bin_y(double(pi.y)), cz = gr.bin_z(double(pi.z));
-    for (int r = 0; r < 5; ++r) {
-      const int dy = r < 3 ? r - 1 : (r == 3 ? -1 : 0), dz = r < 3 ? -1 : 0;
-      const int y = cy + dy < 0 ? ny - 1 : cy + dy >= ny ? 0 : cy + dy;
-      const int z = cz + dz < 0 ? nz - 1 : cz + dz;
-      const uint32_t row = uint32_t(z * ny + y) * uint32_t(nx);
-      if (r < 4) {  // cells x - 1 .. x + 1
-        if (cx > 0 && cx < nx - 1) {
-          walk(start[row + cx - 1], start[row + cx + 2]);
-        } else if (cx == 0) {
-          walk(start[row], start[row + 2]);
-          walk(start[row + nx - 1], start[row + nx]);
-        } else {
-          walk(start[row], start[row + 1]);
-          walk(start[row + nx - 2], start[row + nx]);
-        }
-      } else {  // its own row: cell x - 1, then its own cell below i
-        if (cx > 0) {
-          walk(start[row + cx - 1], i);
-        } else {
-          walk(start[row + nx - 1], start[row + nx]);
-          walk(start[row], i);
         }
       }
     }
