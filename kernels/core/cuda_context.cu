@@ -138,10 +138,11 @@ void CudaContextBase::load_common(const System& s, const RunParams& p) {
   nh_mv2_known = false;
   cells = {};
   nlist = {};
+  cell_start = nullptr;
   invalidate_graphs();
 
   const Vec3d L = sys.box.lengths();
-  const double w = r_list();
+  const double w = cell_width();
   auto dim = [&](double l) { return std::max(1, static_cast<int>(std::floor(l / w))); };
   grid.nx = dim(L.x);
   grid.ny = dim(L.y);

@@ -69,7 +69,13 @@ class CudaContextBase {
   bool loaded = false;
   bool tea = false;  // rng=tea: the DPD noise reads TEA signatures
   bool gw = false;   // Groot-Warren: forces read the predicted velocity (vel_pred)
-  CellGrid grid{};   // cells at least r_c + skin on a side (cell list, reorder keys)
+  CellGrid grid{};   // cells at least cell_width() on a side (cell list, reorder keys)
+  // r_c + skin for the lists; nlist=cells walks the cells themselves, so
+  // r_c, widened by 2^-20 relative: a pair inside r_c by the kernels'
+  // rounding (fp32 in mixed LJ) is then never two cells apart.
+  double cell_width() const {
+    return variant.nlist == NlistKind::cells ? sys.max_rcut() * (1.0 + 0x1p-20) : r_list();
+  }
   // Restricts the grid to the range of the global grid a rank's domain and
   // ghost layers touch (meso::md_cell_range, from the domain storage); the
   // cell list resizes at its next build.
@@ -113,6 +119,9 @@ class CudaContextBase {
   // Views published by the operations that own the arrays (null until then).
   CellView cells{};  // by the cell_list operation
   NlistView nlist{};  // by the neighbor_list operation
+  // nlist=cells: the first slot of every cell of the grid, and n at
+  // [ncells] (the particles are in cell order; by the neighbor_list operation).
+  const uint32_t* cell_start = nullptr;
   // Bytes of the reorder's scratch (keys, permutation, radix-sort and gather
   // buffers), lent by the neighbor list's storage: a reorder only ever runs
   // at a rebuild, right before the cells and the list are built again, so

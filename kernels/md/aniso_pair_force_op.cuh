@@ -35,7 +35,8 @@ class CudaAnisoPairForce final : public ForceOp, public DeviceForce {
   explicit CudaAnisoPairForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
     if (!ctx.rotational)
       throw_input_error("cuda '", style_name(), "' needs orientational particles (the system has none)");
-    if (ctx.variant.nlist == NlistKind::half || ctx.variant.nlist == NlistKind::cluster)
+    if (ctx.variant.nlist == NlistKind::half || ctx.variant.nlist == NlistKind::cluster ||
+        ctx.variant.nlist == NlistKind::cells)
       throw_input_error("variant nlist=", to_string(ctx.variant.nlist), " is not provided for the ", style_name(),
                         " pair style (it reads full rows): use nlist=ballot, atomic or tiled");
     // The DPD-only axes: no pair noise, and one gather of its own.

@@ -1,16 +1,18 @@
 // The DPD evaluator of the split-array gathers (gather=split and
 // gather=masked) and its launch chain over the variant axes, shared by
 // dpd_force.cu (split), dpd_force_masked.cu (masked), dpd_force_half.cu
-// (nlist=half: half_pair_force_kernel of pair_force_half.cuh) and
+// (nlist=half: half_pair_force_kernel of pair_force_half.cuh),
 // dpd_force_cluster.cu (nlist=cluster: cluster_pair_force_kernel of
-// pair_force_cluster.cuh): four translation units, so each compiles its
-// ~100 kernel instantiations in parallel.
+// pair_force_cluster.cuh) and dpd_force_cells.cu (nlist=cells:
+// cell_pair_force_kernel of pair_force_cells.cuh): five translation units,
+// so each compiles its ~100 kernel instantiations in parallel.
 #pragma once
 
 #include <stdexcept>
 #include <type_traits>
 
 #include "md/dpd_force.cuh"
+#include "md/pair_force_cells.cuh"
 #include "md/pair_force_cluster.cuh"
 #include "md/pair_force_half.cuh"
 #include "meso/cuda/check.hpp"
@@ -108,11 +110,13 @@ struct DpdEvaluator {
 // How the kernel walks the list: full rows, one thread a row (split, or the
 // masked traversal), half rows (h: their fixed-point sums; the pairs only,
 // the caller then finishes the particles with launch_finish_half, fused or
-// not), or cluster-pair rows.
-enum class Traversal { split, masked, half, cluster };
+// not), cluster-pair rows, or the cells' half stencil (cp; into h, finished
+// the same way as half rows).
+enum class Traversal { split, masked, half, cluster, cells };
 
 template <class P, class Pow, class Noise, bool TEA, bool SUMS, bool FUSE, Traversal T>
-void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s, const HalfForceSums* h) {
+void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s, const HalfForceSums* h,
+             const CellPairArgs* cp) {
   constexpr bool MASKED = T == Traversal::masked, HALF = T == Traversal::half;
   const uint32_t blocks =
       T == Traversal::cluster ? cluster_force_blocks(a.p.n) : (a.p.n + kForceBlock - 1) / kForceBlock;
@@ -122,6 +126,10 @@ void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s, c
       cluster_pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, true, false>, SUMS, FUSE><<<cblocks, kForceBlock, 0, s>>>(a);
     else
       cluster_pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false, false>, SUMS, FUSE><<<cblocks, kForceBlock, 0, s>>>(a);
+  } else if constexpr (T == Traversal::cells) {
+    static_assert(!FUSE, "cells: finished by launch_finish_half");
+    if (pred) launch_cell_pair_force<DpdEvaluator<P, Pow, Noise, TEA, true, false>>(a, *cp, *h, SUMS, s);
+    else launch_cell_pair_force<DpdEvaluator<P, Pow, Noise, TEA, false, false>>(a, *cp, *h, SUMS, s);
   } else if constexpr (HALF) {
     static_assert(!MASKED && !FUSE, "half rows: the split traversal, finished by launch_finish_half");
     if (pred)
@@ -139,43 +147,43 @@ void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s, c
 
 template <class P, class Pow, class Noise, bool TEA, Traversal T>
 void launch2(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s,
-             const HalfForceSums* h) {
-  if constexpr (T == Traversal::half) {
-    if (c.sums) launch3<P, Pow, Noise, TEA, true, false, T>(a, c.predicted, s, h);
-    else launch3<P, Pow, Noise, TEA, false, false, T>(a, c.predicted, s, h);
+             const HalfForceSums* h, const CellPairArgs* cp) {
+  if constexpr (T == Traversal::half || T == Traversal::cells) {
+    if (c.sums) launch3<P, Pow, Noise, TEA, true, false, T>(a, c.predicted, s, h, cp);
+    else launch3<P, Pow, Noise, TEA, false, false, T>(a, c.predicted, s, h, cp);
   } else if (c.sums) {
-    if (c.fuse) launch3<P, Pow, Noise, TEA, true, true, T>(a, c.predicted, s, h);
-    else launch3<P, Pow, Noise, TEA, true, false, T>(a, c.predicted, s, h);
+    if (c.fuse) launch3<P, Pow, Noise, TEA, true, true, T>(a, c.predicted, s, h, cp);
+    else launch3<P, Pow, Noise, TEA, true, false, T>(a, c.predicted, s, h, cp);
   } else {
-    if (c.fuse) launch3<P, Pow, Noise, TEA, false, true, T>(a, c.predicted, s, h);
-    else launch3<P, Pow, Noise, TEA, false, false, T>(a, c.predicted, s, h);
+    if (c.fuse) launch3<P, Pow, Noise, TEA, false, true, T>(a, c.predicted, s, h, cp);
+    else launch3<P, Pow, Noise, TEA, false, false, T>(a, c.predicted, s, h, cp);
   }
 }
 
 template <class P, class Pow, class Noise, Traversal T>
 void launch1(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s,
-             const HalfForceSums* h) {
-  if (c.tea) launch2<P, Pow, Noise, true, T>(a, c, s, h);
-  else launch2<P, Pow, Noise, false, T>(a, c, s, h);
+             const HalfForceSums* h, const CellPairArgs* cp) {
+  if (c.tea) launch2<P, Pow, Noise, true, T>(a, c, s, h, cp);
+  else launch2<P, Pow, Noise, false, T>(a, c, s, h, cp);
 }
 
 
 // The pow and noise axes, then rng, sums, fuse and the prediction.
 template <class P, Traversal T>
 void launch(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& c, cudaStream_t s,
-            const HalfForceSums* h = nullptr) {
+            const HalfForceSums* h = nullptr, const CellPairArgs* cp = nullptr) {
   if (c.fp32_noise) {
     // noise=fp32 is for fp32 storage (the operation refuses it for double).
     if constexpr (std::is_same_v<typename P::S4, float4>) {
-      if (c.fast_math) launch1<P, physics::FastPow, NoiseF32, T>(a, c, s, h);
-      else launch1<P, physics::LibmPow, NoiseF32, T>(a, c, s, h);
+      if (c.fast_math) launch1<P, physics::FastPow, NoiseF32, T>(a, c, s, h, cp);
+      else launch1<P, physics::LibmPow, NoiseF32, T>(a, c, s, h, cp);
     } else {
       throw std::logic_error("dpd force: noise=fp32 with fp64 storage");
     }
   } else if (c.fast_math) {
-    launch1<P, physics::FastPow, NoiseF64<physics::FastBoxMuller>, T>(a, c, s, h);
+    launch1<P, physics::FastPow, NoiseF64<physics::FastBoxMuller>, T>(a, c, s, h, cp);
   } else {
-    launch1<P, physics::LibmPow, NoiseF64<physics::LibmBoxMuller>, T>(a, c, s, h);
+    launch1<P, physics::LibmPow, NoiseF64<physics::LibmBoxMuller>, T>(a, c, s, h, cp);
   }
 }
 

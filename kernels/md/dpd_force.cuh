@@ -114,6 +114,14 @@ template <class P>
 void compute_dpd_forces_half(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
                              const HalfForceSums& h, cudaStream_t s);
 
+// nlist=cells (dpd_force_cells.cu): the pairs of each particle's half
+// stencil of cells (pair_force_cells.cuh: cp) into h, then every particle
+// finished as with half rows; tpp from cp, every other axis of cfg but gather.
+struct CellPairArgs;
+template <class P>
+void compute_dpd_forces_cells(const DpdForceArgs<typename P::S4>& a, const DpdForceConfig& cfg,
+                              const CellPairArgs& cp, const HalfForceSums& h, cudaStream_t s);
+
 // nlist=cluster (dpd_force_cluster.cu): the split evaluator over cluster-pair
 // tiles (pair_force_cluster.cuh), with every other axis of cfg but gather
 // and tpp.

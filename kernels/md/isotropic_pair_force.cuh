@@ -1,7 +1,8 @@
 // Isotropic pair styles on the CUDA backend (LJ, ...; the style E of
 // meso/physics/isotropic_pair.hpp), written once: the kernel evaluator over
-// pair_force.cuh's traversal (tpp lanes a particle) or cluster-pair tiles
-// (pair_force_cluster.cuh), and the operation that holds E's coefficients of
+// pair_force.cuh's traversal (tpp lanes a particle), cluster-pair tiles
+// (pair_force_cluster.cuh) or the cells' half stencil in fixed point
+// (nlist=cells, pair_force_cells.cuh), and the operation that holds E's coefficients of
 // every type pair on the device. A style's file is one line,
 // MESO_CUDA_ISOTROPIC_PAIR_STYLE(name, E), which compiles the kernels for
 // every precision and registers the force (HOOMD-blue's PotentialPairGPU
@@ -41,6 +42,7 @@
 #include "core/device_views.cuh"
 #include "core/tpp_dispatch.cuh"
 #include "md/pair_force.cuh"
+#include "md/pair_force_cells.cuh"
 #include "md/pair_force_cluster.cuh"
 #include "md/pair_force_op.cuh"
 #include "meso/cuda/check.hpp"
@@ -72,9 +74,15 @@ struct IsotropicForceArgs {
   bool cluster = false; // nlist=cluster: cluster-pair rows (pair_force_cluster.cuh)
 };
 
-// Blocks of kForceBlock threads for n particles at tpp threads each, or of
-// cluster-pair tiles (the number of energy/virial partials a sums launch
-// writes).
+// nlist=cells: the cells' half stencil (pair_force_cells.cuh) into h, then
+// every particle finished from its fixed-point sum.
+template <class P, class E>
+void compute_isotropic_forces_cells(const IsotropicForceArgs<P, E>& a, const CellPairArgs& cp,
+                                    const HalfForceSums& h, bool sums, cudaStream_t s);
+
+// Blocks of kForceBlock threads for n particles at tpp threads each (the
+// lists and nlist=cells), or of cluster-pair tiles (the number of
+// energy/virial partials a sums launch writes).
 inline uint32_t isotropic_force_blocks(uint32_t n, uint32_t tpp, bool cluster) {
   if (cluster) return cluster_force_blocks(n);
   return uint32_t((uint64_t(n) * tpp + kForceBlock - 1) / kForceBlock);
@@ -148,6 +156,16 @@ void compute_isotropic_forces(const IsotropicForceArgs<P, E>& a, bool sums, cuda
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
+template <class P, class E>
+void compute_isotropic_forces_cells(const IsotropicForceArgs<P, E>& a, const CellPairArgs& cp,
+                                    const HalfForceSums& h, bool sums, cudaStream_t s) {
+  using Ev = IsotropicEvaluator<P, E>;
+  const MinImage<IsotropicPairReal<P>> box(a.box);
+  launch_cell_pair_force<Ev>(a, cp, h, sums, s, box);
+  launch_finish_half(a.p, h, a.ctl, a.body, a.type_mass, a.dt, a.fuse_base_pred, a.fuse, s);
+  MESO_CUDA_CHECK(cudaGetLastError());
+}
+
 // The operation pair_force/<E's style>.
 template <class P, class E>
 class CudaIsotropicPairForce final : public CudaPairForce<P> {
@@ -160,7 +178,8 @@ class CudaIsotropicPairForce final : public CudaPairForce<P> {
  public:
   explicit CudaIsotropicPairForce(CudaContext<P>& ctx)
       : Base(ctx, isotropic_force_blocks(ctx.n, ctx.variant.tpp, ctx.variant.nlist == NlistKind::cluster)),
-        tpp_(ctx.variant.tpp), cluster_(ctx.variant.nlist == NlistKind::cluster) {
+        tpp_(ctx.variant.tpp), cluster_(ctx.variant.nlist == NlistKind::cluster),
+        cells_(ctx.variant.nlist == NlistKind::cells) {
     refuse_list_kind(ctx.variant, Params::kStyle, true);
     // The DPD-only axes: no noise, and the kernel loads positions only.
     if (ctx.variant.noise != NoiseKind::fp64)
@@ -176,7 +195,18 @@ class CudaIsotropicPairForce final : public CudaPairForce<P> {
       coeffs.push_back(E::template coeffs<IsotropicPairReal<P>>(p));
     coeffs_.resize(coeffs.size());
     MESO_CUDA_CHECK(cudaMemcpy(coeffs_.data(), coeffs.data(), coeffs_.bytes(), cudaMemcpyHostToDevice));
+    if (cells_) sums_fp_.clear(ctx.capacity);
   }
+
+  void compute(const ForceRequest& r) override {
+    Base::compute(r);
+    if (cells_) raise_fixed_point_fault(sums_fp_, ctx_, r.step, Params::kStyle);
+  }
+  void raise_if_stopped() override {
+    if (cells_) raise_fixed_point_fault(sums_fp_, ctx_, ctx_.h_ctl->step, Params::kStyle);
+  }
+  // nlist=cells adds to both sides' sums: its rows are computed whole.
+  bool takes_rows() const override { return !cells_ && Base::takes_rows(); }
 
   // Minimum traffic: each particle's own pos once (type in w), its list once
   // (count + entries) and its force stored once; no velocity, tag or
@@ -187,12 +217,14 @@ class CudaIsotropicPairForce final : public CudaPairForce<P> {
     const double own = n * (s4 + 4 + s4 + (this->finishes_step() ? 2 * s4 : 0));
     return own + 4.0 * pairs;
   }
-  std::size_t device_bytes() const override { return Base::device_bytes() + coeffs_.bytes(); }
+  std::size_t device_bytes() const override { return Base::device_bytes() + coeffs_.bytes() + sums_fp_.bytes(); }
 
  private:
   uint32_t tpp_;
   bool cluster_;  // nlist=cluster
+  bool cells_;    // nlist=cells
   DeviceBuffer<Coeffs> coeffs_;  // ntypes x ntypes
+  HalfForceStore sums_fp_;       // nlist=cells: the fixed-point sums
 
   uint32_t blocks_now() const override { return isotropic_force_blocks(ctx_.n, tpp_, cluster_); }
 
@@ -203,7 +235,15 @@ class CudaIsotropicPairForce final : public CudaPairForce<P> {
     IsotropicForceArgs<P, E> a{ctx_.view(), this->rows_view(), c.sys.box, coeffs_.data(), c.mass.data(),
                                c.sys.ntypes(), c.sys.body_force, c.params.dt, c.ctl.data(),
                                this->partials_.data(), this->fused(initial), base_in_pred, tpp_, cluster_};
-    compute_isotropic_forces<P, E>(a, sums, c.stream);
+    if (!cells_) return compute_isotropic_forces<P, E>(a, sums, c.stream);
+    if (!c.cell_start) throw std::logic_error("cuda isotropic force: nlist=cells has no cell order");
+    if (sums_fp_.capacity() < c.capacity) {
+      sums_fp_.clear(c.capacity);
+      ctx_.invalidate_graphs();
+    }
+    const double rc = c.sys.max_rcut();
+    const CellPairArgs cp{c.grid, c.cell_start, rc * rc, tpp_, uint32_t(__builtin_ctz(tpp_))};
+    compute_isotropic_forces_cells<P, E>(a, cp, sums_fp_.view(&ctx_.ctl.data()->abort), sums, c.stream);
   }
 };
 

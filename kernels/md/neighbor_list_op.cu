@@ -6,7 +6,10 @@
 // the CellView the cell list published and publishes its NlistView, which
 // the forces read. With dynamic pruning (RunParams::inner_skin) it keeps two
 // lists: the built (outer) one at r_c + skin and the pruned one at r_c +
-// inner_skin, which it publishes (neighbor_list_prune.cu).
+// inner_skin, which it publishes (neighbor_list_prune.cu). With nlist=cells
+// it keeps no rows: its build sorts the particles into cell order
+// (cell_order.cuh) and publishes each cell's first slot, from which the
+// forces walk the cells (pair_force_cells.cuh).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -22,6 +25,7 @@
 #include "meso/core/error.hpp"
 #include "meso/ops/neighbor_list.hpp"
 #include "meso/testing/neighbor_list_probe.hpp"
+#include "md/cell_order.cuh"
 #include "md/neighbor_list.cuh"
 #include "md/neighbor_list_bookkeeping.cuh"
 
@@ -64,6 +68,12 @@ class CudaNeighborList final : public NeighborListOp,
       mean = std::pow(3.6 * a + 2.0 * r, 3) * ctx_.sys.density() / kClusterJ;
     }
     cap_ = round_up(static_cast<uint32_t>(mean * 1.3) + 8, 8);
+    if (kind_ == NlistKind::cells) {
+      refuse_cells_misuse();
+      cap_ = 0;  // no rows: the storage holds the sort's scratch
+      start_.resize(size_t(ctx_.grid.ncells()) + 1);
+      cells_scratch_bytes_ = cell_order_scratch_bytes<S4>(ctx_.n, ctx_.grid.ncells());
+    }
     stride_ = round_up(rows, 32);
     if (inner_skin_ > 0.0) {  // the pruned rows: the same estimate at r_c + inner_skin
       const double f = std::pow((ctx_.sys.max_rcut() + inner_skin_) / r, 3);
@@ -152,6 +162,7 @@ class CudaNeighborList final : public NeighborListOp,
 
   void enqueue_build() override {
     if (!ctx_.cells.count) throw std::logic_error("cuda neighbor_list: no cell list was created");
+    if (kind_ == NlistKind::cells) return enqueue_cell_order();
     // Migration (several ranks) changes the local count between rebuilds,
     // outside any graph: rows for the new count, a sixty-fourth more to
     // spare (the rows are most of the list's bytes; the count moves by
@@ -215,6 +226,7 @@ class CudaNeighborList final : public NeighborListOp,
   }
 
   void enqueue_displacement() override {
+    if (kind_ == NlistKind::cells) return;  // sorted every step: no skin to watch
     max_displacement<S4>(ctx_.pos.data(), ctx_.last_pos.data(), ctx_.n, ctx_.sys.box,
                          ctx_.ctl.data(), ctx_.stream);
   }
@@ -259,7 +271,7 @@ class CudaNeighborList final : public NeighborListOp,
   }
 
   std::size_t device_bytes() const override {
-    return idx_.bytes() + count_.bytes() + edge_.bytes() + pidx_.bytes() + pcount_.bytes();
+    return idx_.bytes() + count_.bytes() + edge_.bytes() + pidx_.bytes() + pcount_.bytes() + start_.bytes();
   }
 
   // ---- testing::NeighborListProbe
@@ -282,6 +294,7 @@ class CudaNeighborList final : public NeighborListOp,
 
   // The rows the forces read (the pruned ones with dynamic pruning).
   std::vector<std::vector<uint32_t>> rows() const override {
+    if (kind_ == NlistKind::cells) throw std::logic_error("neighbor list probe: nlist=cells keeps no rows");
     const uint32_t n = ctx_.n;
     ctx_.synchronize();
     const DeviceBuffer<uint32_t>& from = prunes() ? pidx_ : idx_;
@@ -346,6 +359,49 @@ class CudaNeighborList final : public NeighborListOp,
   double inner_skin_ = 0.0;
   DeviceBuffer<uint32_t> pidx_, pcount_;
   uint32_t pcap_ = 0;
+  // nlist=cells: the first slot of each cell (and n), and the bytes of the
+  // sort's scratch in idx_.
+  DeviceBuffer<uint32_t> start_;
+  std::size_t cells_scratch_bytes_ = 0;
+
+  // The cells' half stencil covers each neighbouring cell once only with 3
+  // or more cells an axis; the fixed-point sums of a particle stay far from
+  // overflow below 128 pairs within r_c on average (pair_force_half.cuh:
+  // 2^9 pairs at the bound); the sort moves the isotropic arrays of one rank.
+  void refuse_cells_misuse() const {
+    const CellGrid& g = ctx_.grid;
+    const double rc = ctx_.sys.max_rcut();
+    if (g.nx < 3 || g.ny < 3 || g.nz < 3) {
+      const Vec3d L = ctx_.sys.box.lengths();
+      throw_input_error("variant nlist=cells needs 3 cells of r_c an axis: the box is ", L.x, " x ", L.y, " x ",
+                        L.z, ", r_c ", rc);
+    }
+    const double pairs = 4.0 / 3.0 * 3.14159265358979 * rc * rc * rc * ctx_.sys.density();
+    if (pairs > 128.0)
+      throw_input_error("variant nlist=cells: ", pairs, " neighbours within r_c on average, over the 128 ",
+                        "its fixed-point sums allow");
+    if (inner_skin_ > 0.0) throw_input_error("inner_skin = ", inner_skin_, ": nlist=cells keeps no list to prune");
+    if (ctx_.rotational)
+      throw_input_error("variant nlist=cells is not provided for orientational particles: use nlist=ballot");
+  }
+
+  // nlist=cells: the particles into cell order (on one rank), the cells'
+  // first slots published.
+  void enqueue_cell_order() {
+    if (ctx_.cells_ranged || ctx_.n_ghost)
+      throw_input_error("variant nlist=cells runs on one rank: use nlist=ballot or half on several");
+    const uint32_t nc = ctx_.grid.ncells();
+    if (start_.size() != size_t(nc) + 1 || cell_order_scratch_bytes<S4>(ctx_.n, nc) > idx_.bytes()) {
+      start_.resize(size_t(nc) + 1);
+      cells_scratch_bytes_ = cell_order_scratch_bytes<S4>(ctx_.n, nc);
+      allocate();
+      publish();
+      ctx_.invalidate_graphs();
+    }
+    const CellOrderScratch sc = cell_order_scratch<S4>(idx_.data(), ctx_.n, nc, ctx_.vel_pred.size() != 0,
+                                                       ctx_.sig.size() != 0);
+    sort_into_cell_order<S4>(ctx_.view(), ctx_.cells, nc, start_.data(), sc, ctx_.ctl.data(), ctx_.stream);
+  }
 
   // Clusters are runs of the storage order: compact only right after a
   // spatial reorder (particles diffuse between sorts, and the rows of
@@ -368,7 +424,7 @@ class CudaNeighborList final : public NeighborListOp,
   // list_scratch_bytes), so the buffer holds at least that much.
   size_t scratch_words() const { return (ctx_.list_scratch_bytes + 3) / 4; }
   void allocate() {
-    idx_.resize(std::max(size_t(cap_) * stride_, scratch_words()));
+    idx_.resize(std::max({size_t(cap_) * stride_, scratch_words(), (cells_scratch_bytes_ + 3) / 4}));
     if (prunes()) pidx_.resize(size_t(pcap_) * stride_);
   }
   // Column-major rows keep their slots k < want at the same addresses: the
@@ -406,6 +462,7 @@ class CudaNeighborList final : public NeighborListOp,
     ctx_.nlist = v;
     ctx_.list_storage = idx_.data();
     ctx_.list_storage_bytes = idx_.bytes();
+    if (kind_ == NlistKind::cells) ctx_.cell_start = start_.data();
   }
 };
 

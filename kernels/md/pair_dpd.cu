@@ -1,7 +1,8 @@
 // The DPD pair style on the CUDA backend (pair_force/dpd): the DPD
 // parameters of every type pair on the device, and the launch of the kernel
 // the variant asks for (dpd_force.cu: split, record and masked gathers;
-// dpd_force_half.cu: half rows; dpd_force_cluster.cu: cluster-pair tiles).
+// dpd_force_half.cu: half rows; dpd_force_cluster.cu: cluster-pair tiles;
+// dpd_force_cells.cu: no list, the cells' half stencil).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "md/dpd_force.cuh"
+#include "md/pair_force_cells.cuh"
 #include "md/pair_force_cluster.cuh"
 #include "md/pair_force_half.cuh"
 #include "md/pair_force_op.cuh"
@@ -25,15 +27,16 @@ class CudaDpdForce final : public CudaPairForce<P> {
  public:
   explicit CudaDpdForce(CudaContext<P>& ctx)
       : Base(ctx, dpd_force_blocks(ctx)), record_(ctx.variant.gather == GatherKind::record),
-        half_(ctx.variant.nlist == NlistKind::half), cluster_(ctx.variant.nlist == NlistKind::cluster) {
+        half_(ctx.variant.nlist == NlistKind::half), cluster_(ctx.variant.nlist == NlistKind::cluster),
+        cells_(ctx.variant.nlist == NlistKind::cells) {
     const Variant& v = ctx.variant;
-    if ((half_ || cluster_) && v.gather != GatherKind::split)
+    if ((half_ || cluster_ || cells_) && v.gather != GatherKind::split)
       throw_input_error("variant nlist=", to_string(v.nlist), " takes gather=split, not gather=", to_string(v.gather));
-    if (half_) half_sums_.clear(ctx.capacity);
-    if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)))
+    if (half_ || cells_) half_sums_.clear(ctx.capacity);
+    if (v.tpp != 1 && !(record_ && (v.tpp == 2 || v.tpp == 4)) && !cells_)
       throw_input_error("variant tpp=", v.tpp,
                         " is not provided for DPD forces: they take tpp=1, or tpp=2 or 4 with "
-                        "gather=record");
+                        "gather=record, or any with nlist=cells");
     if (v.noise == NoiseKind::fp32 && std::is_same_v<S4, Double4>)
       throw_input_error("variant noise=fp32 is for fp32 storage: use it with precision=mixed or "
                         "single (precision=double keeps the fp64 noise of its 1e-12 gate)");
@@ -69,40 +72,28 @@ class CudaDpdForce final : public CudaPairForce<P> {
 
   void compute(const ForceRequest& r) override {
     Base::compute(r);
-    if (half_) raise_half_fault(r.step);
+    if (half_ || cells_) raise_fixed_point_fault(half_sums_, ctx_, r.step, "DPD");
   }
   void raise_if_stopped() override {
-    if (half_) raise_half_fault(ctx_.h_ctl->step);
+    if (half_ || cells_) raise_fixed_point_fault(half_sums_, ctx_, ctx_.h_ctl->step, "DPD");
   }
   // Half rows add to the fixed-point sums of both sides: the interior rows
   // computed ahead of a rebuild (variant overlap) could not be taken back.
-  bool takes_rows() const override { return !half_ && Base::takes_rows(); }
+  bool takes_rows() const override { return !half_ && !cells_ && Base::takes_rows(); }
 
  private:
   bool record_;
   bool half_;              // nlist=half: pair_force_half.cuh
   bool cluster_;           // nlist=cluster: pair_force_cluster.cuh
-  HalfForceStore half_sums_;
-
-  // After a fault (a pair outside the fixed-point range) the sums hold a
-  // partial step: cleared, with the abort, before the error names the value.
-  void raise_half_fault(uint64_t step) {
-    const float f = half_sums_.fault(ctx_.stream);
-    if (f == 0.0f) return;
-    half_sums_.clear(ctx_.capacity);
-    ctx_.pull_ctl();
-    ctx_.h_ctl->abort = 0;
-    ctx_.push_ctl();
-    throw_input_error("a DPD pair force component of ", f, " at step ", step,
-                      " is outside the fixed-point range of nlist=half (|f| < ", kHalfPairBound,
-                      " a pair): check the parameters and dt, or use a full list (nlist=ballot)");
-  }
+  bool cells_;             // nlist=cells: pair_force_cells.cuh
+  HalfForceStore half_sums_;  // nlist=half and cells: the fixed-point sums
   DeviceBuffer<physics::DpdPairParams> params_;  // ntypes x ntypes
   DeviceBuffer<DpdRecordOf<S4>> rec_;            // gather=record: one per particle
 
   // One block of kForceBlock threads per kForceBlock / tpp particles.
   static uint32_t dpd_force_blocks(const CudaContext<P>& c) {
     if (c.variant.nlist == NlistKind::cluster) return cluster_force_blocks(c.n);
+    if (c.variant.nlist == NlistKind::cells) return cell_force_blocks(c.n, c.variant.tpp);
     const uint64_t lanes = uint64_t(c.n) * (c.variant.gather == GatherKind::record ? c.variant.tpp : 1);
     return uint32_t((lanes + kForceBlock - 1) / kForceBlock);
   }
@@ -133,16 +124,23 @@ class CudaDpdForce final : public CudaPairForce<P> {
     cfg.masked = c.variant.gather == GatherKind::masked;
     cfg.tpp = record_ ? c.variant.tpp : 1;
     if (cluster_) return compute_dpd_forces_cluster<P>(a, cfg, c.stream);
+    if (half_sums_.capacity() < c.capacity && (half_ || cells_)) {
+      half_sums_.clear(c.capacity);
+      ctx_.invalidate_graphs();
+    }
+    if (cells_) {
+      if (!ctx_.cell_start) throw std::logic_error("cuda dpd force: nlist=cells has no cell order");
+      const double rc = c.sys.max_rcut();
+      const CellPairArgs cp{c.grid, ctx_.cell_start, rc * rc, c.variant.tpp,
+                            uint32_t(__builtin_ctz(c.variant.tpp))};
+      return compute_dpd_forces_cells<P>(a, cfg, cp, half_sums_.view(&ctx_.ctl.data()->abort), c.stream);
+    }
     if (!half_) return compute_dpd_forces<P>(a, cfg, c.stream);
     if (this->rows_ != RowSet::all)
       throw std::logic_error("cuda dpd force: half rows are computed whole (takes_rows)");
     if (ctx_.nlist.cap > kHalfMaxRow)
       throw_input_error("nlist=half: rows of ", ctx_.nlist.cap, " pairs exceed the fixed-point sums' bound of ",
                         kHalfMaxRow, " (a very dense system: use a full list, nlist=ballot)");
-    if (half_sums_.capacity() < c.capacity) {
-      half_sums_.clear(c.capacity);
-      ctx_.invalidate_graphs();
-    }
     compute_dpd_forces_half<P>(a, cfg, half_sums_.view(&ctx_.ctl.data()->abort), c.stream);
   }
 };

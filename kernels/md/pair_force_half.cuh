@@ -65,6 +65,27 @@ __device__ __forceinline__ unsigned long long to_fixed(double v) {
   return static_cast<unsigned long long>(__double2ll_rn(v * 0x1p40));
 }
 
+// One pair's force on i, (cx, cy, cz), in fixed point: into i's running sums
+// (fx, fy, fz) and, when add_j, into j's sums with the opposite sign (F_ji =
+// -F_ij: llrint(-x) = -llrint(x)); a component at or beyond kHalfPairBound,
+// or not finite, recorded in worst (float bits; a NaN above every value).
+template <class A>
+__device__ __forceinline__ void add_fixed_pair(A cx, A cy, A cz, long long& fx, long long& fy, long long& fz,
+                                               unsigned int& worst, unsigned long long* g, uint32_t j,
+                                               bool add_j) {
+  const A big = fmax(fabs(cx), fmax(fabs(cy), fabs(cz)));
+  if (!(big < A(kHalfPairBound))) worst = max(worst, isnan(big) ? 0x7fc00000u : __float_as_uint(float(big)));
+  const unsigned long long qx = to_fixed(double(cx)), qy = to_fixed(double(cy)), qz = to_fixed(double(cz));
+  fx += static_cast<long long>(qx);
+  fy += static_cast<long long>(qy);
+  fz += static_cast<long long>(qz);
+  if (add_j) {
+    atomicAdd(g + 4 * size_t(j), 0ull - qx);
+    atomicAdd(g + 4 * size_t(j) + 1, 0ull - qy);
+    atomicAdd(g + 4 * size_t(j) + 2, 0ull - qz);
+  }
+}
+
 // One thread a particle over its half row; SUMS: energy and virial (each pair
 // counted once, in full) into a.partials by the fixed-order block partials.
 template <class E, bool SUMS>
@@ -96,18 +117,8 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       typename E::Pair pf;
       if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;
       const A cx = pf.f_over_r * dx, cy = pf.f_over_r * dy, cz = pf.f_over_r * dz;
-      const A big = fmax(fabs(cx), fmax(fabs(cy), fabs(cz)));
-      if (!(big < A(kHalfPairBound))) worst = max(worst, isnan(big) ? 0x7fc00000u : __float_as_uint(float(big)));
-      const unsigned long long qx = to_fixed(double(cx)), qy = to_fixed(double(cy)), qz = to_fixed(double(cz));
-      fx += static_cast<long long>(qx);
-      fy += static_cast<long long>(qy);
-      fz += static_cast<long long>(qz);
       const bool local = j < a.p.n;  // a ghost's rank adds the pair to its owner (pair_in_half_row)
-      if (local) {
-        atomicAdd(g + 4 * size_t(j), 0ull - qx);  // F_ji = -F_ij
-        atomicAdd(g + 4 * size_t(j) + 1, 0ull - qy);
-        atomicAdd(g + 4 * size_t(j) + 2, 0ull - qz);
-      }
+      add_fixed_pair(cx, cy, cz, fx, fy, fz, worst, g, j, local);
       if constexpr (SUMS) {
         // A pair between locals once, in full; a pair with a ghost is
         // counted on both ranks, half on each (as full rows count every pair).

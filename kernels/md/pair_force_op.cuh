@@ -20,15 +20,34 @@
 #include "meso/physics/tea.hpp"
 #include "md/integrate_verlet.cuh"
 #include "md/pair_force.cuh"
+#include "md/pair_force_half.cuh"
 
 namespace meso::cuda {
 
-// Half rows (nlist=half) are read by the DPD force only, cluster rows by
-// DPD and LJ (cluster_ok).
-inline void refuse_list_kind(const Variant& v, const char* style, bool cluster_ok = false) {
-  if (v.nlist == NlistKind::half || (v.nlist == NlistKind::cluster && !cluster_ok))
+// Half rows (nlist=half) are read by the DPD force only, cluster rows and
+// the cells' half stencil (nlist=cells) by DPD and the isotropic styles
+// (isotropic_ok).
+inline void refuse_list_kind(const Variant& v, const char* style, bool isotropic_ok = false) {
+  if (v.nlist == NlistKind::half || ((v.nlist == NlistKind::cluster || v.nlist == NlistKind::cells) && !isotropic_ok))
     throw_input_error("variant nlist=", to_string(v.nlist), " is not provided for the ", style,
                       " pair style (its forces read full rows): use nlist=ballot, atomic or tiled");
+}
+
+// After steps that stopped on a fixed-point fault of nlist=half or cells (a
+// pair component outside the sums' range): the sums hold a partial step and
+// are cleared, with the abort, before the error names the value. Returns
+// when there was none.
+template <class P>
+void raise_fixed_point_fault(HalfForceStore& sums, CudaContext<P>& ctx, uint64_t step, const char* style) {
+  const float f = sums.fault(ctx.stream);
+  if (f == 0.0f) return;
+  sums.clear(ctx.capacity);
+  ctx.pull_ctl();
+  ctx.h_ctl->abort = 0;
+  ctx.push_ctl();
+  throw_input_error("a ", style, " pair force component of ", f, " at step ", step,
+                    " is outside the fixed-point range of nlist=", to_string(ctx.variant.nlist), " (|f| < ",
+                    kHalfPairBound, " a pair): check the parameters and dt, or use a full list (nlist=ballot)");
 }
 
 template <class P>

@@ -44,7 +44,7 @@ grep -q '^dpd-fluid cuda double precision=double,reorder=morton2,sort=100,pow=fa
 grep -q '^lj-liquid cuda mixed precision=mixed,nlist=tiled,reorder=morton2,sort=100,tpp=4  \[default\]$' "$work/variants.txt"
 grep -q '^dpd-fluid cpu double reorder=cell,sort=100  \[default\]$' "$work/variants.txt"
 # Then every axis with its values and default, the schedule axes too.
-grep -q '^    nlist ballot|atomic|tiled|half|cluster: ballot$' "$work/variants.txt"
+grep -q '^    nlist ballot|atomic|tiled|half|cluster|cells: ballot$' "$work/variants.txt"
 grep -q '^    graphs on|off: on$' "$work/variants.txt"
 grep -q '^    overlap off|on|always: off$' "$work/variants.txt"
 awk '/^    / && length > 100 { bad = 1 } END { exit bad }' "$work/variants.txt"

@@ -55,6 +55,8 @@ TEST(Variant, ParsesEveryAxisAndRoundTrips) {
   EXPECT_EQ(Variant::parse("nlist=tiled").nlist, meso::NlistKind::tiled);
   EXPECT_EQ(Variant::parse("nlist=half").nlist, meso::NlistKind::half);
   EXPECT_EQ(Variant::parse("nlist=half").to_string({"nlist"}), "nlist=half");
+  EXPECT_EQ(Variant::parse("nlist=cells").nlist, meso::NlistKind::cells);
+  EXPECT_EQ(Variant::parse("nlist=cells").to_string({"nlist"}), "nlist=cells");
   EXPECT_EQ(Variant::parse("noise=fp32").noise, meso::NoiseKind::fp32);
   EXPECT_EQ(Variant::parse("gather=record").gather, meso::GatherKind::record);
   EXPECT_EQ(Variant::parse("gather=masked").gather, meso::GatherKind::masked);
@@ -128,7 +130,7 @@ TEST(Variant, ScheduleAxesAreNamedOnlyAwayFromTheirDefaults) {
 TEST(Variant, ValuesListEachAxis) {
   EXPECT_EQ(Variant::values("graphs"), "on|off");
   EXPECT_EQ(Variant::values("overlap"), "off|on|always");
-  EXPECT_EQ(Variant::values("nlist"), "ballot|atomic|tiled|half|cluster");
+  EXPECT_EQ(Variant::values("nlist"), "ballot|atomic|tiled|half|cluster|cells");
   EXPECT_EQ(Variant::values("sort"), "N (steps between reorders)");
   EXPECT_THROW(Variant::values("colour"), InputError);
   for (const std::string& a : Variant::axes()) EXPECT_FALSE(Variant::values(a).empty()) << a;

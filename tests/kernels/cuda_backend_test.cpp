@@ -197,8 +197,8 @@ TEST(CudaDpdBackend, EveryVariantMatchesReference) {
 // arrays | masked | one record per particle, with tpp = 1, 2, 4 lanes per
 // particle on a row-major list), noise (fp64 | fp32 Gaussian transform, fp32
 // storage only), with every precision, rng, fuse and both integrators, on
-// each list builder and on half rows (nlist=half: Newton's third law, fixed
-// point), against the reference as in EveryVariantMatchesReference
+// each list builder, on half rows (nlist=half: Newton's third law, fixed
+// point) and from the cells (nlist=cells, 1 and 4 lanes a particle), against the reference as in EveryVariantMatchesReference
 // (same error model; noise=fp32 adds its term). Refusals: noise=fp32 with
 // double, tpp > 1 without gather=record, tpp = 8 with it.
 TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
@@ -218,7 +218,8 @@ TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
   };
   const Layout layouts[] = {{"ballot", "split", 1},  {"ballot", "record", 1}, {"ballot", "record", 4},
                             {"atomic", "record", 2}, {"tiled", "record", 4}, {"ballot", "masked", 1},
-                            {"atomic", "masked", 1},  {"half", "split", 1}};
+                            {"atomic", "masked", 1},  {"half", "split", 1},   {"cells", "split", 1},
+                            {"cells", "split", 4}};
   for (const Layout& l : layouts)
     for (const char* prec : {"double", "mixed", "single"})
       for (const char* noise : {"fp64", "fp32"})
@@ -261,7 +262,7 @@ TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
               }
               ++checked;
             }
-  EXPECT_EQ(checked, 8 * 5 * 2 * 2 * 2);
+  EXPECT_EQ(checked, 10 * 5 * 2 * 2 * 2);
   std::printf("seed %llu: largest mixed error / tolerance %.3f (%s)\n", (unsigned long long)seed,
               margin.worst, margin.where.c_str());
   auto refused = [&](const char* text, const char* needle) {
@@ -278,7 +279,8 @@ TEST(CudaDpdBackend, GatherAndNoiseAxesMatchReference) {
 }
 
 // Initial forces only, at a larger N, every precision and rng against the
-// reference computed from the same stored (rounded) state.
+// reference computed from the same stored (rounded) state, on the default
+// list and from the cells (nlist=cells, one and four lanes a particle).
 TEST(CudaDpdBackend, InitialForcesLargeRandom) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
@@ -294,16 +296,17 @@ TEST(CudaDpdBackend, InitialForcesLargeRandom) {
     rp.seed = uint32_t(seed);
     Simulation cpu(reg.create("cpu", rv), sys, rp);
     const ParticleData<double> want = cpu.particles();
-    for (const char* prec : {"double", "mixed", "single"}) {
-      const Variant v = Variant::parse(std::string("rng=") + rng + ",precision=" + prec);
+    for (const char* prec : {"double", "mixed", "single"})
+    for (const char* nl : {"", ",nlist=cells", ",nlist=cells,tpp=4"}) {
+      const Variant v = Variant::parse(std::string("rng=") + rng + ",precision=" + prec + nl);
       Simulation gpu(reg.create("cuda", v), sys, rp);
       const ParticleData<double> got = gpu.particles();
       const double err = rel_l2(field(got, 2), field(want, 2)).rel_l2;
-      std::printf("initial forces N=100000 s_min=%.2f rng=%s precision=%s: rel L2 = %.3e\n", s_min,
-                  rng, prec, err);
+      std::printf("initial forces N=100000 s_min=%.2f rng=%s precision=%s%s: rel L2 = %.3e\n", s_min,
+                  rng, prec, nl, err);
       // fp32 with s = 0.25 is reported, not gated (see two_type_fluid).
       if (std::string(prec) != "double" && s_min < 0.5) continue;
-      EXPECT_LT(err, tolerance(prec)) << rng << " " << prec;
+      EXPECT_LT(err, tolerance(prec)) << rng << " " << prec << nl;
       const ThermoSample tg = gpu.thermo(), tc = cpu.thermo();
       EXPECT_NEAR(tg.potential_energy, tc.potential_energy,
                   tolerance(prec) * std::fabs(tc.potential_energy));
@@ -384,7 +387,8 @@ TEST(CudaDpdBackend, Trajectory100StepsWithinRoundoffGrowth) {
   Simulation ref2(reg.create("cpu", Variant{}), perturbed, rp);
   ref2.run(100);
   const double growth = max_abs_diff(field(ref2.particles(), 0), field(ref.particles(), 0), sys.box);
-  for (const char* v : {"nlist=ballot", "nlist=atomic,cells=sorted,reorder=morton2,sort=20,fuse=on"}) {
+  for (const char* v : {"nlist=ballot", "nlist=atomic,cells=sorted,reorder=morton2,sort=20,fuse=on", "nlist=cells",
+                        "nlist=cells,tpp=4,fuse=on"}) {
     Simulation gpu(reg.create("cuda", Variant::parse(v)), sys, rp);
     gpu.run(100);
     const double err = max_abs_diff(field(gpu.particles(), 0), field(ref.particles(), 0), sys.box);

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cuda_backend_test_support.hpp"
 #include "gpu_test_support.hpp"
@@ -88,9 +89,11 @@ TEST(CudaDpdHalfList, RowsHoldEachPairOnce) {
 
 // Integer sums do not see the order of their terms, and a pair's force is
 // bitwise antisymmetric: 300 steps with no reordering, Morton and Hilbert
-// orders and sorted cells agree bit for bit, by tag, in double and in mixed
-// (fp32 noise, fused half-step), and a second run repeats the first. The
-// full lists cannot do this (their sums follow the list order).
+// orders, sorted cells and the host-driven path agree bit for bit, by tag,
+// in double and in mixed (fp32 noise, fused half-step), on half rows and
+// from the cells (nlist=cells, sorted every step: also with 4 and 32 lanes
+// a particle), and a second run repeats the first. The full lists cannot do
+// this (their sums follow the list order).
 TEST(CudaDpdHalfList, TrajectoryIsBitwiseAnyOrder) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
@@ -104,13 +107,17 @@ TEST(CudaDpdHalfList, TrajectoryIsBitwiseAnyOrder) {
     s.run(300);
     return s.particles();
   };
-  for (const char* base : {"nlist=half,precision=double", "nlist=half,precision=mixed,pow=fast,fuse=on,noise=fp32"}) {
-    SCOPED_TRACE(base);
-    const ParticleData<double> first = run(base);
-    EXPECT_TRUE(same_state(first, run(base)));
-    for (const char* order : {",reorder=morton2,sort=20", ",reorder=hilbert,sort=7,cells=sorted", ",reorder=cell,sort=1"})
-      EXPECT_TRUE(same_state(first, run(std::string(base) + order))) << order;
-  }
+  for (const std::string list : {"nlist=half", "nlist=cells"})
+    for (const char* prec : {",precision=double", ",precision=mixed,pow=fast,fuse=on,noise=fp32"}) {
+      const std::string base = list + prec;
+      SCOPED_TRACE(base);
+      const ParticleData<double> first = run(base);
+      EXPECT_TRUE(same_state(first, run(base)));
+      std::vector<std::string> others = {",reorder=morton2,sort=20", ",reorder=hilbert,sort=7,cells=sorted",
+                                         ",reorder=cell,sort=1", ",graphs=off"};
+      if (list == "nlist=cells") others.insert(others.end(), {",tpp=4", ",tpp=32,cells=sorted"});
+      for (const std::string& other : others) EXPECT_TRUE(same_state(first, run(base + other))) << other;
+    }
 }
 
 // Energy and virial count each pair once, in full: the same as the full

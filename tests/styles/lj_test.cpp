@@ -219,7 +219,8 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
     // Every threads-per-particle count on the atomic list (tpp lanes build
     // it and then share each particle in the force kernel: the group's
     // butterfly sum, the partials of n x tpp threads, the row-major layout),
-    // and the ballot list in either layout; cluster-pair tiles.
+    // and the ballot list in either layout; cluster-pair tiles; the cells'
+  // half stencil (no list) with 1, 4 and 32 lanes a particle.
     for (const char* prec : {"double", "mixed", "single"})
       for (const char* traversal : {"nlist=atomic,tpp=1", "nlist=atomic,tpp=2", "nlist=atomic,tpp=4",
                                     "nlist=atomic,tpp=8", "nlist=atomic,tpp=16", "nlist=atomic,tpp=32",
@@ -227,7 +228,9 @@ TEST(CudaLj, ForcesEnergyVirialMatchReference) {
                                     "nlist=tiled,tpp=1", "nlist=tiled,tpp=4",
                                     "nlist=atomic,tpp=8,reorder=morton2,sort=100",
                                     "nlist=cluster,tpp=1,reorder=morton2,sort=0",
-                                    "nlist=cluster,tpp=1,reorder=hilbert,sort=0"}) {
+                                    "nlist=cluster,tpp=1,reorder=hilbert,sort=0",
+                                    "nlist=cells,tpp=1", "nlist=cells,tpp=4,reorder=morton2,sort=100",
+                                    "nlist=cells,tpp=32"}) {
         Variant v = Variant::parse(std::string("precision=") + prec + "," + traversal);
         Simulation gpu(reg.create("cuda", v), sys, rp);
         const ParticleData<double> got = gpu.particles();
@@ -312,6 +315,7 @@ TEST(CudaLj, IntegratorsTrackReference) {
     std::vector<std::string> variants = {"tpp=1", "tpp=4", "nlist=atomic,tpp=8,reorder=morton2,sort=20",
                                          "nlist=tiled,tpp=4,reorder=morton2,sort=20"};
     if (integ == Integrator::nve) variants.push_back("nlist=atomic,tpp=8,fuse=on");
+    variants.push_back("nlist=cells,tpp=4");
     const auto a = ref.particles(), b = ref2.particles();
     const double growth = test::max_separation(sys.box, b, a);
     for (const std::string& variant : variants) {

@@ -77,6 +77,9 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   const double half_skin = 0.5 * rp.skin;
   plan->rules_.half_skin_sq = half_skin * half_skin;
   plan->rules_.rebuild_every = rp.rebuild_every;
+  // nlist=cells keeps no list: its "rebuild" puts the particles in cell
+  // order, which the forces of every step need (there is no skin).
+  if (pair && b.honours("nlist") && v.nlist == NlistKind::cells) plan->rules_.rebuild_every = 1;
   if (pair) {
     plan->cells_ = b.create_as<CellListOp>("cell_list");
     plan->nlist_ = b.create_as<NeighborListOp>("neighbor_list");

@@ -29,7 +29,7 @@ std::string name_of(E e) { return to_string(e); }
 
 const std::vector<AxisSpec>& specs() {
   static const std::vector<AxisSpec> s = {
-      {"nlist", {"ballot", "atomic", "tiled", "half", "cluster"},
+      {"nlist", {"ballot", "atomic", "tiled", "half", "cluster", "cells"},
        [](Variant& v, std::size_t k) { v.nlist = NlistKind(k); },
        [](const Variant& v) { return name_of(v.nlist); }},
       {"cells", {"atomic", "sorted"},
@@ -106,6 +106,7 @@ const char* to_string(NlistKind k) {
     case NlistKind::tiled: return "tiled";
     case NlistKind::half: return "half";
     case NlistKind::cluster: return "cluster";
+    case NlistKind::cells: return "cells";
   }
   return "?";
 }

@@ -26,6 +26,11 @@ CpuBackend<Real>::CpuBackend(const Variant& v) : Backend(v) {
 
 template <class Real>
 void CpuBackend<Real>::set_system(const System& sys, const RunParams& params) {
+  // The reference ignores the list axis (its one Verlet list is the ground
+  // truth), but nlist=cells changes what a step does (a sort every step, no
+  // skin): said rather than silently run as something else.
+  if (variant_.nlist == NlistKind::cells)
+    throw_input_error("variant nlist=cells is a cuda traversal; the cpu reference keeps its Verlet list");
   params.validate();
   sys.validate(params.skin);
   CpuMpcd<Real> solvent = std::move(ctx_.mpcd);  // the solvent outlives a new MD system

@@ -22,8 +22,11 @@ namespace meso {
 // particles with Newton's third law, summed in 64-bit fixed point (DPD on one
 // rank only; kernels/md/pair_force_half.cuh), or cluster-pair rows (j-clusters
 // of 4 per i-cluster of 8 consecutive particles, DPD and LJ on one rank, with
-// a reorder; kernels/md/pair_force_cluster.cuh).
-enum class NlistKind : uint8_t { ballot, atomic, tiled, half, cluster };
+// a reorder; kernels/md/pair_force_cluster.cuh), or no list at all (cells:
+// the particles sorted into cell order every step, each pair of a half
+// stencil of cells evaluated once and summed in fixed point; DPD and the
+// isotropic styles on one rank; kernels/md/pair_force_cells.cuh).
+enum class NlistKind : uint8_t { ballot, atomic, tiled, half, cluster, cells };
 enum class CellsKind : uint8_t { atomic, sorted };
 enum class ReorderKind : uint8_t { none, morton2, hilbert, cell };
 enum class PowKind : uint8_t { libm, fast };

@@ -1,0 +1,174 @@
+// GPU (label gpu): forces straight from the cells (nlist=cells). Every pair
+// within r_c is evaluated once from the half stencil of cells, on boxes of
+// 3 cells an axis (every row wraps) and more: the forces equal a brute-force
+// O(N^2) sum over all pairs of the same stored positions (DPD and LJ,
+// double and mixed); what the traversal cannot run is refused by name. Its
+// initial forces, energy and pressure against the reference are in
+// CudaDpdBackend.InitialForcesLargeRandom, its place in the reference
+// comparison over every DPD axis is a layout of
+// CudaDpdBackend.GatherAndNoiseAxesMatchReference, its DPD trajectory is in
+// CudaDpdBackend.Trajectory100StepsWithinRoundoffGrowth, LJ's comparisons
+// are in CudaLj.ForcesEnergyVirialMatchReference and IntegratorsTrackReference,
+// and its bitwise reproducibility (whatever the lanes a particle, the
+// storage order or the graph path, and run to run) in
+// CudaDpdHalfList.TrajectoryIsBitwiseAnyOrder. Skips (not passes) without a
+// device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda_backend_test_support.hpp"
+#include "gpu_test_support.hpp"
+#include "meso/error.hpp"
+#include "meso/physics/dpd_force.hpp"
+#include "meso/physics/lj_force.hpp"
+#include "meso/simulation.hpp"
+#include "support/rel_l2.hpp"
+
+namespace {
+
+using namespace meso;
+
+using test::fresh_seed;
+using test::make_registry;
+using test::rel_l2;
+using test::two_type_fluid;
+
+// A one-type DPD fluid of conservative forces only (gamma = sigma = 0: no
+// noise, so a host sum can reproduce it) in a box of lx x ly x lz at
+// rho = 3, random positions from `seed`.
+System conservative_dpd(uint64_t seed, double lx, double ly, double lz) {
+  DpdFluidParams fp;
+  fp.rho = 3.0;
+  fp.gamma = 0.0;
+  fp.lx = lx, fp.ly = ly, fp.lz = lz;
+  fp.n = uint64_t(fp.rho * lx * ly * lz);
+  fp.seed = seed;
+  return make_dpd_fluid(fp);
+}
+
+// An LJ liquid (shifted, r_c = 2.5) on make_lj_liquid's start, jittered by
+// up to 0.1 sigma: no overlaps, so every pair force stays far inside the
+// fixed-point range.
+System jittered_lj(uint64_t seed, uint64_t n) {
+  LjLiquidParams lp;
+  lp.n = n;
+  lp.seed = seed;
+  System sys = make_lj_liquid(lp);
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-0.1, 0.1);
+  for (std::size_t k = 0; k < sys.particles.n_local; ++k) {
+    sys.particles.position[k] += Vec3d{u(g), u(g), u(g)};
+    sys.box.wrap(sys.particles.position[k], sys.particles.image[k]);
+  }
+  return sys;
+}
+
+// Every pair (i < j) of the positions p in the box by minimum image, the
+// pair force from `pair(rsq)` (f_over_r), for one type: O(N^2), no cells.
+template <class Pair>
+std::vector<Vec3d> brute_force(const Box& box, const std::vector<Vec3d>& p, double rc, Pair&& pair) {
+  std::vector<Vec3d> f(p.size(), Vec3d{0, 0, 0});
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      const Vec3d d = box.min_image(p[i] - p[j]);
+      const double rsq = dot(d, d);
+      if (rsq >= rc * rc || rsq == 0.0) continue;
+      const double s = pair(rsq);
+      f[i] += s * d;
+      f[j] -= s * d;
+    }
+  return f;
+}
+
+// Runs `sys` on the GPU with each variant (in double and mixed) and holds
+// its forces at t = 0 to the brute-force sum of `pair` over the GPU's own
+// stored positions (fp32 in mixed), so that the comparison sees the
+// traversal and the pair arithmetic only.
+template <class Pair>
+void expect_brute_force(const BackendRegistry& reg, const System& sys, double rc, Pair&& pair,
+                        const std::vector<const char*>& variants, double tol_mixed, const char* what) {
+  for (const char* prec : {"double", "mixed"})
+    for (const char* v : variants) {
+      const std::string text = std::string(v) + ",precision=" + prec;
+      const Vec3d l = sys.box.lengths();
+      SCOPED_TRACE(text + " box " + std::to_string(l.x) + " x " + std::to_string(l.y) + " x " + std::to_string(l.z));
+      Simulation gpu(reg.create("cuda", Variant::parse(text)), sys, RunParams{});
+      const ParticleData<double> got = gpu.particles();
+      const std::vector<Vec3d> pos(got.position.begin(), got.position.begin() + got.n_local);
+      const std::vector<Vec3d> f(got.force.begin(), got.force.begin() + got.n_local);
+      const double err = rel_l2(f, brute_force(sys.box, pos, rc, pair));
+      std::printf("%s cells %s N=%zu: force rel L2 against brute force %.3e\n", what, text.c_str(), got.n_local, err);
+      EXPECT_LT(err, std::string(prec) == "double" ? 1e-12 : tol_mixed);
+    }
+}
+
+// DPD on boxes of 3 x 4 x 7 cells (each row wraps, the three x-cells of a
+// row are all the row), 3 x 3 x 3 and 10^3; one, four and 32 lanes a
+// particle, both cell lists, a reorder. 1e-12 in double; mixed evaluates in
+// fp64 and stores the forces in fp32 (2^-24 relative each): 1e-6.
+TEST(CudaCells, DpdForcesEqualBruteForce) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const Vec3d l : {Vec3d{3.05, 4.5, 7.2}, Vec3d{3.3, 3.3, 3.3}, Vec3d{10.0, 10.0, 10.0}}) {
+    const System sys = conservative_dpd(seed, l.x, l.y, l.z);
+    const physics::DpdPairParams pp = sys.pair_table<physics::DpdPairParams>()(0, 0);
+    ASSERT_EQ(pp.gamma, 0.0);
+    ASSERT_EQ(pp.sigma, 0.0);
+    const auto pair = [&](double rsq) {
+      return physics::dpd_pair_force<double>(rsq, 0.0, 0.0, 1.0, pp, physics::LibmPow{}).f_over_r;
+    };
+    expect_brute_force(reg, sys, pp.rcut, pair,
+                       {"nlist=cells", "nlist=cells,tpp=4,cells=sorted", "nlist=cells,tpp=32,reorder=hilbert"}, 1e-6,
+                       "DPD");
+  }
+}
+
+// LJ the same way (r_c = 2.5: 250 particles at rho = 0.4 make a box of 3
+// cells an axis, 2000 one of 6). Mixed evaluates each pair in fp32
+// (isotropic_pair_force.cuh): the LJ tests' fp32 bound, 1e-4.
+TEST(CudaCells, LjForcesEqualBruteForce) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (uint64_t n : {250ull, 2000ull}) {
+    const System sys = jittered_lj(seed, n);
+    const physics::LjPairParams lp = sys.pair_table<physics::LjPairParams>()(0, 0);
+    const auto pair = [&](double rsq) { return physics::lj_pair_force<double>(rsq, lp).f_over_r; };
+    expect_brute_force(reg, sys, lp.rcut, pair, {"nlist=cells", "nlist=cells,tpp=8"}, 1e-4, "LJ");
+  }
+}
+
+// What nlist=cells cannot run, refused with the value named: a box of fewer
+// than 3 cells an axis, a table or an orientational style (full rows only),
+// gather=record, dynamic pruning, and the cpu backend.
+TEST(CudaCells, RefusesWhatItCannotRun) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  auto refused = [&](const char* backend, const System& sys, const char* v, const char* needle,
+                     double inner_skin = 0.0) {
+    RunParams rp;
+    rp.inner_skin = inner_skin;
+    try {
+      Simulation s(reg.create(backend, Variant::parse(v)), sys, rp);
+      ADD_FAILURE() << v << " accepted on " << backend;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  const System fluid = two_type_fluid(1, 3000);
+  refused("cuda", conservative_dpd(1, 2.9, 5.0, 5.0), "nlist=cells", "3 cells");
+  refused("cuda", fluid, "nlist=cells,gather=record", "gather=split");
+  refused("cuda", fluid, "nlist=cells", "inner_skin", 0.1);
+  refused("cpu", fluid, "nlist=cells", "nlist=cells");
+}
+
+}  // namespace
