@@ -97,9 +97,8 @@ __global__ void __launch_bounds__(kForceBlock, E::kMinBlocks)
       }
       for (uint32_t j = lo + sub; j < hi; j += c.tpp) {
         const S4 pj = ldg4(pos + j);
-        R dx = R(pi.x) - R(pj.x), dy = R(pi.y) - R(pj.y), dz = R(pi.z) - R(pj.z);
-        pe.box().apply(dx, dy, dz);
-        const R rsq = dx * dx + dy * dy + dz * dz;
+        R dx, dy, dz;
+        const R rsq = pair_separation(pi, pj, pe.box(), dx, dy, dz);
         if (!(rsq < rc_sq)) continue;
         typename E::Pair pf;
         if (!pe.pair(j, pj, dx, dy, dz, rsq, pf)) continue;

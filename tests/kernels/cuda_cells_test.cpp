@@ -24,10 +24,10 @@
 
 #include "cuda_backend_test_support.hpp"
 #include "gpu_test_support.hpp"
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/lj_force.hpp"
-#include "meso/simulation.hpp"
+#include "meso/run/simulation.hpp"
 #include "support/rel_l2.hpp"
 
 namespace {
