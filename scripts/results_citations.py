@@ -93,7 +93,9 @@ def span_paths(span):
     """The path-like words of a Markdown link target or code span."""
     for word in span.split():
         word = word.strip("\"'(),;:<>[]").split("#")[0]
-        if word and not set(word) & set("=<>") and not word.startswith(("-", "$", "~")) and "://" not in word:
+        if "=" in word and not RESULT_FILE.search(word):
+            continue  # a case name (rho=3/rc=1), not a file such as sweep-nlist=ballot.json
+        if word and not set(word) & set("<>") and not word.startswith(("-", "$", "~")) and "://" not in word:
             yield word
 
 
