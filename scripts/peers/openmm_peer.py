@@ -5,7 +5,7 @@ its version, its platform and every setting recorded (issue 58).
 
     scripts/peers/openmm_peer.py --mesobench build/default/bin/mesobench \\
         --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=262144$|lj-liquid/.*N=64000$' \\
-        --platform CUDA -o results/peers/openmm-h200.json
+        --platform CUDA -o openmm-h200.json
 
 The cases come from the suite's own definitions: `mesobench run` runs each
 selected case once on the CPU reference (--param applies as there) and its
