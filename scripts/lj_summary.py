@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One line per mesobench lj-liquid JSON: TPS median (min..max) and the
 per-kernel medians of the profile (force, nlist, cells, ...) in microseconds.
-Usage: scripts/lj_summary.py results/*.json"""
+Usage: scripts/lj_summary.py results/cuda-lj/lj-liquid-*.json"""
 import json
 import sys
 

@@ -3,7 +3,7 @@
 (backend, variant, rho, rc), with the min..max spread of the repeats as error
 bars. Several JSON files (e.g. different machines or commits) can be overlaid.
 
-    scripts/plot_benchmarks.py results/cpu-baseline/*.json -o results/cpu-baseline/mps.png
+    scripts/plot_benchmarks.py results/cpu-baseline/*.json -o mps.png
 
 The report (scripts/report_results.py) also draws from benchmark results,
 through the functions below: the throughput of every result against N (any

@@ -3,7 +3,7 @@
 dpd-temperature --json FILE`): the kinetic temperature time series of each run
 and the block means against dt with the dt -> 0 extrapolation and kT.
 
-    scripts/plot_dpd_temperature.py results/validation/dpd-temperature-long.json -o out.png
+    scripts/plot_dpd_temperature.py results/validation/dpd-temperature-long.json.xz -o out.png
 """
 import argparse
 import json

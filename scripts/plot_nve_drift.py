@@ -4,8 +4,8 @@ Travesset 2008): E(t) - E(0) per particle for the short and the long NVE runs
 of every case and precision in the given files, and a table of |dE/E|, energy
 drift and momentum drift against the published Table 2 values.
 
-    scripts/plot_nve_drift.py results/validation/nve-drift-short-double.json \
-        results/validation/nve-drift-short-single.json -o nve-drift-short.png
+    scripts/plot_nve_drift.py results/validation/nve-drift-short-double.json.xz \
+        results/validation/nve-drift-short-single.json.xz -o nve-drift-short.png
 
 Inputs may be compressed (.json.xz, .json.gz). With many runs per case only
 the first few are drawn in the E(t) panels; the table uses all of them.

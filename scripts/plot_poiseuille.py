@@ -10,7 +10,7 @@ poiseuille-transient: simulated profiles at each published time against the
 analytic start-up series, the L2 error per time against its threshold, and
 the steady profile that gave nu.
 
-    scripts/plot_poiseuille.py results/validation/poiseuille-short.json -o out.png
+    scripts/plot_poiseuille.py results/validation/poiseuille-short.json.xz -o out.png
     (with several cases in the file, writes out-viscosity.png, out-transient.png
     and out-srd-viscosity.png)
 """
@@ -19,6 +19,7 @@ import json
 import os
 import sys
 
+from result_files import open_json
 from validation_provenance import provenance_line
 
 
@@ -135,7 +136,7 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     try:
-        with open(args.json) as f:
+        with open_json(args.json) as f:
             doc = json.load(f)
         cases = {c["name"]: c for c in doc["cases"]
                  if c["name"].startswith("poiseuille") or c["name"] == "srd-viscosity"}

@@ -37,7 +37,7 @@ def plot_split(ax3, docs):
                               if len(docs) > 1 else ""))
     ax3.set_ylabel("fraction of the step")
     ax3.set_title("time split (mean over ranks)")
-    ax3.legend(fontsize=7)
+    ax3.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
 
 
 # The papers' published efficiencies, drawn beside a sweep of the same
@@ -60,6 +60,29 @@ def plot_published(ax, docs, mode):
             ax.axhline(eff, color="0.4", ls="--", lw=1.0, label=label)
 
 
+def representative(docs, most=8):
+    """One sweep per workload, backend, device and transport (the one with the
+    most points, then the latest), at most `most` of them (those with the most
+    points first): a results tree holds a hundred sweeps, and a figure of all
+    of them is unreadable (issue 58)."""
+    def group(doc):
+        prov = doc.get("provenance", {})
+        moved = sorted({str(p.get("transport")) for p in doc["points"] if p.get("ranks", 1) > 1})
+        device = prov.get("gpu_model") if doc.get("backend") == "cuda" else prov.get("cpu_model")
+        return (doc.get("workload"), doc.get("backend"), device, ",".join(moved))
+
+    def rank(item):
+        return (len(item[1]["points"]), item[1].get("provenance", {}).get("date_utc", ""), item[0])
+
+    best = {}
+    for item in docs:
+        key = group(item[1])
+        if key not in best or rank(item) > rank(best[key]):
+            best[key] = item
+    chosen = sorted(best.values(), key=rank, reverse=True)[:most]
+    return sorted(chosen, key=lambda item: item[0])
+
+
 def plot(docs, output, labels=None):
     """docs: [(relative path, parsed scaling result)], all of one mode;
     labels: the legend's names of the results, in order (default: workload,
@@ -68,9 +91,11 @@ def plot(docs, output, labels=None):
     def has_split(doc):
         return all("split" in p and p.get("seconds_per_step") for p in doc["points"])
     split_docs = [(rel, doc) for rel, doc in docs if has_split(doc)]
-    # The third panel only where the results carry the time split.
-    fig, axes = plt.subplots(1, 3 if split_docs else 2, figsize=(15 if split_docs else 10, 4))
-    ax1, ax2 = axes[0], axes[1]
+    # Two panels a row, the time split (where the results carry it) below them;
+    # the legends outside the panels, so that none covers data (issue 58).
+    fig = plt.figure(layout="constrained", figsize=(10, 8.5 if split_docs else 5))
+    grid = fig.add_gridspec(2 if split_docs else 1, 2)
+    ax1, ax2 = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1])
     mode = docs[0][1]["mode"]
     def base_label(doc):
         backend = doc.get("backend", "?")
@@ -99,7 +124,6 @@ def plot(docs, output, labels=None):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("ranks" + (" (GPUs)" if all(d.get("backend") == "cuda" for _, d in docs) else ""))
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
     ax1.set_ylabel("steps per second (median)")
     tps = [p["tps_median"] for _, d in docs for p in d["points"] if p["tps_median"] > 0]
     if tps and max(tps) > 20 * min(tps):  # e.g. GPU and CPU series in one figure
@@ -108,12 +132,14 @@ def plot(docs, output, labels=None):
     ax2.set_ylabel("parallel efficiency")
     ax2.axhline(1.0, color="k", lw=0.8)
     plot_published(ax2, docs, mode)
-    ax2.legend(fontsize=7)
     ax2.set_title("efficiency relative to the fewest ranks")
+    # One legend for both panels (the efficiency panel's lines: every result
+    # and the published efficiencies), above them.
+    handles, names = ax2.get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside upper center", ncol=2 if len(names) > 3 else 1, fontsize=7)
     # The split, one group of bars per result, as a fraction of the step.
     if split_docs:
-        plot_split(axes[2], split_docs)
-    fig.tight_layout()
+        plot_split(fig.add_subplot(grid[1, :]), split_docs)
     fig.savefig(output)
 
 

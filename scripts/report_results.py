@@ -222,7 +222,7 @@ def build(root, out, dpi):
         return [rel], lambda p: fn(case, doc, p, plt)
 
     def scaling_figure(mode):
-        docs = [(rel, d) for rel, d in unsummarized(scaling) if d.get("mode") == mode]
+        docs = plot_scaling.representative([(rel, d) for rel, d in unsummarized(scaling) if d.get("mode") == mode])
         return ([r for r, _ in docs], lambda p: plot_scaling.plot(docs, p)) if docs else None
 
     # (section, file stem, (sources, draw(path)) or None when the data is absent, text, why absent)

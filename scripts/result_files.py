@@ -74,7 +74,8 @@ def malformed(doc, kind):
 
 def result_paths(paths):
     """The files given, and every result file below the directories given
-    (sorted; the report.json of `mesobench report` excluded)."""
+    (sorted; the report.json of `mesobench report` and the headline table,
+    headline.json of scripts/headline_numbers.py, excluded)."""
     for p in paths:
         if not os.path.isdir(p):
             yield p
@@ -84,5 +85,5 @@ def result_paths(paths):
             for f in sorted(files):
                 path = os.path.join(d, f)
                 # Regular files only: a FIFO or device named *.json (report /) would block or never end.
-                if f.endswith(SUFFIXES) and f != "report.json" and os.path.isfile(path):
+                if f.endswith(SUFFIXES) and f not in ("report.json", "headline.json") and os.path.isfile(path):
                     yield path

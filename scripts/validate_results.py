@@ -2,7 +2,7 @@
 """Check result files against the results schema (docs/results.schema.json,
 described in docs/results.md). Directories are searched recursively for
 *.json, *.json.xz and *.json.gz; report.json files of `mesobench report`
-are skipped. Prints one line per failing file (its path, the JSON path of the
+and the headline table (headline.json) are skipped. Prints one line per failing file (its path, the JSON path of the
 first error and the message) and a summary.
 
     scripts/validate_results.py results/            # every committed result

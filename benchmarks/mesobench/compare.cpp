@@ -65,6 +65,64 @@ std::string fmt(const char* f, double x) {
   return buf;
 }
 
+// The case column: the table then fits 100 columns with its verdict.
+constexpr int kNameColumns = 42;
+
+// A name that fits the column: its end, where the sizes that tell cases apart are.
+std::string shown(const std::string& name) {
+  return name.size() > std::size_t(kNameColumns) ? "..." + name.substr(name.size() - (kNameColumns - 3)) : name;
+}
+
+// A case name without its variant (workload/kind/backend/VARIANT/params...).
+std::string without_variant(const std::string& name) {
+  std::size_t cut = 0;
+  for (int k = 0; k < 3 && cut != std::string::npos; ++k) cut = name.find('/', cut == 0 ? 0 : cut + 1);
+  const std::size_t end = cut == std::string::npos ? cut : name.find('/', cut + 1);
+  return end == std::string::npos ? name : name.substr(0, cut) + name.substr(end);
+}
+
+// The benchmark results of `doc` by the key they are matched on.
+std::map<std::string, nlohmann::json> cases_by_key(const nlohmann::json& doc, const std::string& path,
+                                                   bool across_variants) {
+  std::map<std::string, nlohmann::json> out;
+  std::map<std::string, std::string> full;
+  for (const auto& r : doc["results"]) {
+    const std::string name = r.value("name", "");
+    const std::string key = across_variants ? without_variant(name) : name;
+    if (!full.emplace(key, name).second)
+      throw_input_error("compare: '", path, "': cases '", excerpt(full[key]), "' and '", excerpt(name),
+                        "' differ only in their variant: --across-variants cannot tell them apart");
+    out[key] = r;
+  }
+  return out;
+}
+
+// How far a run's repeats spread: (max - min) / median, in percent (0 below 2 repeats).
+double spread_percent(std::vector<double> x) {
+  if (x.size() < 2) return 0.0;
+  std::sort(x.begin(), x.end());
+  const double median = x.size() % 2 ? x[x.size() / 2] : 0.5 * (x[x.size() / 2 - 1] + x[x.size() / 2]);
+  return median > 0.0 ? 100.0 * (x.back() - x.front()) / median : 0.0;
+}
+
+struct Verdict {
+  std::string word;    // "", "faster", "REGRESSION" or "inconclusive"
+  std::string reason;  // why inconclusive
+};
+
+// A change beyond the threshold is a verdict only when the U test rejects at
+// alpha and the change exceeds the runs' own spread.
+Verdict judge(double change, double p, double spread, std::size_t fewest_repeats, const CompareOptions& o) {
+  if (std::fabs(change) <= o.threshold_percent) return {};
+  if (std::isnan(p)) return {"inconclusive", "fewer than 3 repeats a side, no U test (run --repeats 5)"};
+  if (p >= o.alpha)
+    return {"inconclusive", "p(U) = " + fmt("%.3f", p) + " >= alpha " + fmt("%g", o.alpha) +
+                                (fewest_repeats < 5 ? " (more repeats: run --repeats 5 or more)" : "")};
+  if (std::fabs(change) <= spread)
+    return {"inconclusive", "the change is within the repeats' spread of " + fmt("%.1f", spread) + "%"};
+  return {change < 0.0 ? "REGRESSION" : "faster", ""};
+}
+
 }  // namespace
 
 double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y) {
@@ -143,6 +201,8 @@ int cmd_compare(const CompareOptions& o) {
   if (!(o.threshold_percent >= 0.0 && o.threshold_percent <= 100.0))
     throw_input_error("compare: --threshold = ", o.threshold_percent,
                       " is invalid: a percent drop of the median TPS, 0 to 100");
+  if (!(o.alpha > 0.0 && o.alpha < 1.0))
+    throw_input_error("compare: --alpha = ", o.alpha, " is invalid: a significance level, above 0 and below 1");
   return compare_results(load(o.a), load(o.b), o);
 }
 
@@ -150,35 +210,43 @@ int compare_results(const nlohmann::json& A, const nlohmann::json& B, const Comp
   if (kind(A) != kind(B))
     throw_input_error("compare: '", o.a, "' is a ", kind(A), " result and '", o.b, "' a ", kind(B),
                       " result; compare like with like");
-  int regressions = 0, only = 0, common = 0;
+  int regressions = 0, inconclusive = 0, only = 0, common = 0;
   if (kind(A) == "benchmark") {
-    std::map<std::string, nlohmann::json> a, b;
-    for (const auto& r : A["results"]) a[r.value("name", "")] = r;
-    for (const auto& r : B["results"]) b[r.value("name", "")] = r;
-    std::printf("%-60s %12s %12s %8s %8s %7s\n", "case", "TPS A", "TPS B", "B/A", "change", "p(U)");
+    const auto a = cases_by_key(A, o.a, o.across_variants), b = cases_by_key(B, o.b, o.across_variants);
+    std::printf("%-*s %10s %10s %6s %7s %6s  %s\n", kNameColumns, "case", "TPS A", "TPS B", "B/A", "change", "p(U)",
+                "verdict");
+    std::vector<std::string> reasons;
     for (const auto& [name, ra] : a) {
       const auto it = b.find(name);
       if (it == b.end()) {
-        std::printf("%-60s only in A\n", name.c_str());
+        std::printf("%-*s only in A\n", kNameColumns, shown(name).c_str());
         ++only;
         continue;
       }
       const double ta = number(ra, "tps_median", name, o.a, 0.0), tb = number(it->second, "tps_median", name, o.b, 0.0);
       if (!(ta > 0.0)) throw_input_error("compare: case '", excerpt(name), "' in '", o.a, "' has no positive tps_median");
       ++common;
+      const std::vector<double> xa = repeats(ra, name, o.a), xb = repeats(it->second, name, o.b);
       const double ratio = tb / ta, change = 100.0 * (ratio - 1.0);
-      const double p = mann_whitney_p(repeats(ra, name, o.a), repeats(it->second, name, o.b));
-      const bool regressed = change < -o.threshold_percent;
-      regressions += regressed;
-      std::string shown = name.size() > 60 ? "..." + name.substr(name.size() - 57) : name;
-      std::printf("%-60s %12.1f %12.1f %8.3f %+7.1f%% %7s%s\n", shown.c_str(), ta, tb, ratio, change,
-                  std::isnan(p) ? "n/a" : fmt("%.3f", p).c_str(), regressed ? "  REGRESSION" : "");
+      const double p = mann_whitney_p(xa, xb);
+      const Verdict v =
+          judge(change, p, std::max(spread_percent(xa), spread_percent(xb)), std::min(xa.size(), xb.size()), o);
+      regressions += v.word == "REGRESSION";
+      if (v.word == "inconclusive") {
+        ++inconclusive;
+        reasons.push_back(shown(name) + ": " + v.reason);
+      }
+      std::printf("%-*s %10s %10s %6.3f %+6.1f%% %6s%s%s\n", kNameColumns, shown(name).c_str(),
+                  fmt(ta >= 100.0 ? "%.1f" : "%.4g", ta).c_str(), fmt(tb >= 100.0 ? "%.1f" : "%.4g", tb).c_str(), ratio,
+                  change, std::isnan(p) ? "n/a" : fmt("%.3f", p).c_str(), v.word.empty() ? "" : "  ", v.word.c_str());
     }
     for (const auto& [name, rb] : b)
       if (!a.count(name)) {
-        std::printf("%-60s only in B\n", name.c_str());
+        std::printf("%-*s only in B\n", kNameColumns, shown(name).c_str());
         ++only;
       }
+    if (!reasons.empty()) std::printf("\ninconclusive (beyond %.1f%%, but not told from noise):\n", o.threshold_percent);
+    for (const auto& r : reasons) std::printf("  %s\n", r.c_str());
   } else {
     std::map<std::string, nlohmann::json> a, b;
     for (const auto& c : A["cases"]) a[c.value("name", "")] = c;
@@ -207,7 +275,8 @@ int compare_results(const nlohmann::json& A, const nlohmann::json& B, const Comp
   }
   if (common == 0)
     throw_input_error("compare: '", o.a, "' and '", o.b, "' have no case in common: nothing was compared");
-  std::printf("\n%d regression(s) beyond %.1f%%%s\n", regressions, o.threshold_percent,
+  std::printf("\n%d regression(s) beyond %.1f%% at alpha %.3g%s%s\n", regressions, o.threshold_percent, o.alpha,
+              inconclusive ? (", " + std::to_string(inconclusive) + " inconclusive").c_str() : "",
               only ? (", " + std::to_string(only) + " case(s) in one file only").c_str() : "");
   return regressions ? kExitRegression : 0;
 }

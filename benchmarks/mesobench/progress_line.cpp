@@ -99,11 +99,18 @@ void ProgressLine::report(Clock::time_point now) {
     std::fprintf(out_, "\r%s\033[K", line.c_str());
     live_drawn_ = true;
   } else {
-    std::fprintf(out_, "  progress: %s: %llu", what_.c_str(), static_cast<unsigned long long>(done_));
-    if (known) std::fprintf(out_, " of %llu", static_cast<unsigned long long>(total_));
-    std::fprintf(out_, " steps");
-    if (known) std::fprintf(out_, " (%.1f%%)", 100.0 * fraction);
-    std::fprintf(out_, ", %.4g steps/s, %s elapsed, %s\n", tps, duration(elapsed).c_str(), left.c_str());
+    char counts[192];
+    int k = std::snprintf(counts, sizeof counts, "%llu", static_cast<unsigned long long>(done_));
+    if (known) k += std::snprintf(counts + k, sizeof counts - k, " of %llu", static_cast<unsigned long long>(total_));
+    k += std::snprintf(counts + k, sizeof counts - k, " steps");
+    if (known) k += std::snprintf(counts + k, sizeof counts - k, " (%.1f%%)", 100.0 * fraction);
+    std::snprintf(counts + k, sizeof counts - k, ", %.4g steps/s, %s elapsed, %s", tps, duration(elapsed).c_str(),
+                  left.c_str());
+    // A log line fits 100 columns too: where the label (a case with its
+    // variant) and the counts do not, the counts go on a line of their own.
+    constexpr std::size_t kLogColumns = 100;
+    const bool fits = std::strlen("  progress: : ") + what_.size() + std::strlen(counts) <= kLogColumns;
+    std::fprintf(out_, "  progress: %s:%s%s\n", what_.c_str(), fits ? " " : "\n    ", counts);
   }
   std::fflush(out_);
 }

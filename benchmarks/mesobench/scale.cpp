@@ -120,9 +120,10 @@ json summarize(const std::string& dir) {
 void print_summary(const json& doc) {
   std::cout << doc["mode"].get<std::string>() << " scaling of " << doc["workload"].get<std::string>() << " on "
             << doc["backend"].get<std::string>() << " (" << doc["variant"].get<std::string>() << ")\n"
+            << "compute, pack, copy, mpi: ms per step, mean over ranks\n"
             << std::setw(6) << "ranks" << std::setw(8) << "grid" << std::setw(12) << "N" << std::setw(11) << "TPS"
             << std::setw(9) << "spread" << std::setw(8) << "eff" << std::setw(10) << "compute" << std::setw(8)
-            << "pack" << std::setw(8) << "copy" << std::setw(9) << "mpi" << "  (ms per step, mean over ranks)\n";
+            << "pack" << std::setw(8) << "copy" << std::setw(9) << "mpi" << "\n";
   for (const auto& p : doc["points"]) {
     const auto& s = p["split"];
     const double lo = p["tps_min"].get<double>(), hi = p["tps_max"].get<double>(), m = p["tps_median"].get<double>();
@@ -215,7 +216,8 @@ int cmd_scale(const ScaleOptions& o) {
     if (r > cpu_cores()) argv.push_back("--oversubscribe");
     argv.insert(argv.end(), launcher.args.begin(), launcher.args.end());
     for (auto& a : point_args(o, r, point_file(o.out, r))) argv.push_back(std::move(a));
-    std::cout << "point " << r << " rank" << (r > 1 ? "s" : "") << ": " << shell_join(argv) << std::endl;
+    std::cout << shell_lines("point " + std::to_string(r) + " rank" + (r > 1 ? "s: " : ": "), argv, 100)
+              << std::endl;
     if (const int status = run_and_wait(argv); status != 0)
       return point_failed(r, argv[0], status, out_dir, o.out);
   }

@@ -47,6 +47,25 @@ std::string shell_join(const std::vector<std::string>& words) {
   return out;
 }
 
+std::string shell_lines(const std::string& head, const std::vector<std::string>& words, std::size_t columns) {
+  std::string out = head, line = head;
+  for (const auto& w : words) {
+    const std::string q = shell_quote(w);
+    // A word that would pass the last column goes to a continuation line
+    // (" \" then four spaces), so that the whole still pastes into a shell.
+    if (line.size() > head.size() && line.size() + 1 + q.size() + 2 > columns) {
+      out += " \\\n    ";
+      line = "    ";
+    } else if (line.size() > head.size()) {
+      out += ' ';
+      line += ' ';
+    }
+    out += q;
+    line += q;
+  }
+  return out;
+}
+
 std::string self_path() {
   std::error_code ec;
   const fs::path p = fs::read_symlink("/proc/self/exe", ec);

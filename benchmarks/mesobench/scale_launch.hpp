@@ -23,6 +23,9 @@ bool plain_word(const std::string& s);
 std::string shell_quote(const std::string& s);
 // The words, each quoted, joined by spaces.
 std::string shell_join(const std::vector<std::string>& words);
+// head, then the quoted words as shell_join joins them, in lines of at most
+// `columns` (a longer word stands alone) joined by " \" continuations.
+std::string shell_lines(const std::string& head, const std::vector<std::string>& words, std::size_t columns);
 
 // This executable's path (/proc/self/exe), "mesobench" when unknown.
 std::string self_path();

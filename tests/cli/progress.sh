@@ -20,8 +20,13 @@ trap 'rm -rf "$work"' EXIT
 run=(run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --backend cpu --repeats 5 --min-time 0.3
      --warmup-time 0.2 --variant reorder=none,sort=0)
 "$bin" "${run[@]}" --progress-interval 0.01 > "$work/out.txt" 2> "$work/err.txt"
-line='^  progress: dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0: [0-9]+ of [0-9]+ steps \([0-9.]+%\), [0-9.e+]+ steps/s, [0-9.]+ s elapsed, about [0-9.]+ (s|min) left$'
+# Label and counts on one line, or, where the two would pass 100 columns
+# (issue 58), the counts on the next line.
+line='^(  progress: dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0:|   ) [0-9]+ of [0-9]+ steps \([0-9.]+%\), [0-9.e+]+ steps/s, [0-9.]+ s elapsed, about [0-9.]+ (s|min) left$'
 n=$(grep -cE "$line" "$work/err.txt" || true)
+labels=$(grep -c '^  progress: dpd-fluid rho=3/rc=1/s=0.5/N=8192 reorder=none,sort=0:' "$work/err.txt" || true)
+[[ $labels -eq $n ]] || { echo "FAIL: $n counts for $labels labels:"; cat "$work/err.txt"; exit 1; }
+awk 'length > 100 { print "FAIL: a progress line of " length " columns: " $0; bad = 1 } END { exit bad }' "$work/err.txt"
 [[ $n -ge 4 ]] || { echo "FAIL: $n progress lines, want >= 4 (5 repeats of 0.3 s, --progress-interval 0.01):"; cat "$work/err.txt"; exit 1; }
 if grep -q $'\r' "$work/err.txt"; then echo "FAIL: carriage return on a non-terminal"; exit 1; fi
 echo "ok: $n plain progress lines"

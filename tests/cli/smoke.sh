@@ -8,8 +8,13 @@ trap 'rm -rf "$work"' EXIT
 
 # Outputs go to files before grep: `cmd | grep -q` under pipefail fails at
 # random when grep exits first and cmd is killed by SIGPIPE.
-"$bin" list > "$work/list.txt"
+"$bin" list --names > "$work/list.txt"
 grep -q '^dpd-fluid/step/cpu/reorder=cell,sort=100,precision=double,rng=philox/rho=3/rc=1/s=0.5/N=8192  \[default\]$' "$work/list.txt"
+# Without --names, grouped by variant: the variant's line, then the parameters.
+"$bin" list > "$work/list.txt"
+grep -A1 '^dpd-fluid/step/cpu/reorder=cell,sort=100,precision=double,rng=philox/$' "$work/list.txt" \
+  > "$work/group.txt"
+grep -q '^    rho=3/rc=1/s=0.5/N=8192  \[default\]$' "$work/group.txt"
 "$bin" list --filter 'rho=50' > "$work/list50.txt"
 grep -q 'rho=50' "$work/list50.txt"
 "$bin" run --filter 'rho=3/rc=1/s=0.5/N=8192$' --backend cpu --repeats 2 --min-time 0.05 \

@@ -18,12 +18,12 @@ python3 "$V" "$S/results" || rc=$?
 [[ $rc -eq 77 ]] && exit 77
 [[ $rc -eq 0 ]] || { echo "committed results do not follow the schema" >&2; exit 1; }
 
-python3 - "$S/results" "$T" <<'PY'
+python3 - "$S" "$T" <<'PY'
 import copy, json, sys
-root, out = sys.argv[1:3]
-bench = json.load(open(f"{root}/cuda-dpd/issue13/step-default-mixed.json"))
-val = json.load(open(f"{root}/srd/srd-momentum-long-mixed.json"))
-gbench = json.load(open(f"{root}/cuda-dpd/table2-nlist.json"))
+src, out = sys.argv[1:3]
+bench = json.load(open(f"{src}/results/cuda-dpd/issue13/step-default-mixed.json"))
+val = json.load(open(f"{src}/results/srd/srd-momentum-long-mixed.json"))
+gbench = json.load(open(f"{src}/results/cuda-dpd/table2-nlist.json"))
 def broken(doc, edit):
     d = copy.deepcopy(doc); edit(d); return d
 cases = {

@@ -20,6 +20,8 @@ class ListCommand final : public Command {
     list->add_option("--max-n", o_.max_n, "Largest N listed (default: 262144 on cpu, no limit otherwise)")
         ->check(kParticleCount);
     list->add_flag("--params", params_, "Print each workload's --param keys with their units and meaning");
+    list->add_flag("--names", names_,
+                   "Print each case's whole name on one line (for scripts), not grouped by variant");
     list->add_flag("--variants", variants_,
                    "Print each workload's default variant per backend and precision, and why, "
                    "then every variant axis with its values");
@@ -30,13 +32,28 @@ class ListCommand final : public Command {
     if (variants_) return list_variants();
     if (params_) return list_params();
     const Selection s = select_cases(o_, ctx.registry, true);
-    for (std::size_t i = 0; i < s.names.size(); ++i)
-      std::cout << s.names[i] << (s.cases[i].in_default_suite ? "  [default]" : "") << '\n';
+    // A case name is workload/kind/backend/variant/parameters, up to 116
+    // columns: the cases of one variant under a line naming it, each with its
+    // parameters, so that the list fits 100 columns (a case's name is the two
+    // joined; --names prints them whole, one a line, for scripts).
+    std::string group;
+    for (std::size_t i = 0; i < s.names.size(); ++i) {
+      const std::string mark = s.cases[i].in_default_suite ? "  [default]" : "";
+      if (names_) {
+        std::cout << s.names[i] << mark << '\n';
+        continue;
+      }
+      std::size_t cut = 0;
+      for (int k = 0; k < 4 && cut != std::string::npos; ++k) cut = s.names[i].find('/', k == 0 ? 0 : cut + 1);
+      const std::string head = cut == std::string::npos ? s.names[i] : s.names[i].substr(0, cut + 1);
+      if (head != group) std::cout << (group = head) << '\n';
+      if (cut != std::string::npos) std::cout << "    " << s.names[i].substr(cut + 1) << mark << '\n';
+    }
     const CaseFilter re = compile_filter(o_.filter);
     for (const auto& v : validation::all_cases())
       if (re.matches(v.name)) {
         std::cout << "validate: " << v.name << '\n';
-        for (const auto& k : v.knobs) std::cout << "    --param " << k << '\n';
+        for (const auto& k : v.knobs) std::cout << wrapped("    ", "--param " + k);
       }
     return 0;
   }
@@ -102,7 +119,7 @@ class ListCommand final : public Command {
   }
 
   SelectionOptions o_;
-  bool params_ = false, variants_ = false;
+  bool params_ = false, variants_ = false, names_ = false;
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <map>
 
 #include "../case_filter.hpp"
@@ -83,6 +85,7 @@ Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bo
   };
   const uint64_t max_n = o.max_n ? o.max_n : (s.backend == "cpu" ? kCpuDefaultMaxN : 0);
   const CaseFilter re = compile_filter(o.filter);
+  std::size_t collapsed = 0;
   for (BenchCase c : all_cases()) {
     const ResolvedVariant rv = resolve_variant(c.workload_name(), s.backend, o.variant);
     const std::string eff = effective(rv.variant);
@@ -97,12 +100,21 @@ Selection select_cases(const SelectionOptions& o, const BackendRegistry& reg, bo
     if (!o.params.empty()) c.validate();
     if (max_n && c.n() > max_n) continue;
     const std::string name = c.name(s.backend, eff);
+    // --param can make selected cases one (srd-fluid's L = 50 and 100 both
+    // become L = 20): that case runs, and is listed, once.
+    if (std::find(s.names.begin(), s.names.end(), name) != s.names.end()) {
+      ++collapsed;
+      continue;
+    }
     // Catch bad physical parameters before the first case runs.
     c.validate();
     s.cases.push_back(c);
     s.names.push_back(name);
     s.variants.push_back(rv);
   }
+  if (collapsed)
+    std::cerr << "note: --param made " << collapsed << " selected case(s) the same as another; each distinct "
+              << "case runs once\n";
   // A listing may match only validation cases (`list --filter poiseuille`).
   bool validation_match = false;
   for (const auto& v : validation::all_cases()) validation_match = validation_match || re.matches(v.name);

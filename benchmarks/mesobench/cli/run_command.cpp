@@ -39,19 +39,24 @@ class RunCommand final : public Command {
     run->add_option("--param", o_.params,
                     "Override a workload parameter, key=value; repeatable (`mesobench list --params` lists "
                     "each workload's keys, units and meaning: " + param_keys_help() + ")");
-    run->add_option("--repeats", timing_.repeats, "Timed repeats per case (median and spread reported)")
+    run->add_option("--repeats", timing_.repeats,
+                    "Timed repeats per case (median and spread reported; default " + format_number(timing_.repeats) +
+                        ")")
         ->check(count_in(1, 1000));
-    run->add_option("--min-time", timing_.min_time, "Seconds per timed repeat, at least")
+    run->add_option("--min-time", timing_.min_time,
+                    "Seconds per timed repeat, at least (default " + format_number(timing_.min_time) + ")")
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 3600.0));
-    run->add_option("--warmup-time", timing_.warmup_time, "Seconds of untimed warm-up steps")
+    run->add_option("--warmup-time", timing_.warmup_time,
+                    "Seconds of untimed warm-up steps (default " + format_number(timing_.warmup_time) + ")")
         ->check(kFinite)
         ->check(CLI::Range(0.0, 3600.0));
     run->add_option("--steps", out_.steps,
                     "Run exactly this many steps (after --restart: up to this step) instead of timed repeats")
         ->check(count_in(1, uint64_t{1} << 62));
     auto* traj = run->add_option("--trajectory", out_.trajectory,
-                                 "Write an H5MD trajectory to this file (needs --steps)")
+                                 "Write an H5MD trajectory to this file (needs --steps); name it *.h5md, "
+                                 "which MDAnalysis reads by its extension (*.h5 works for h5py)")
                      ->check(kFileName);
     run->add_option("--every", out_.every, "Steps between trajectory frames (default: --steps / 100)")
         ->check(count_in(1, uint64_t{1} << 62))

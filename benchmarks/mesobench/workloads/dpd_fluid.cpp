@@ -133,12 +133,12 @@ class DpdFluid final : public Workload {
         // memory in order. Measured on the 16-core host of an H100
         // (results/scaling/h100-cpu-5d4faf9). Gates: every validation short
         // form passes on the cpu with it
-        // (results/validation/cpu-short-reorder-cell-sort100.json; CI's gate
+        // (results/validation/cpu-short-reorder-cell-sort100.json.xz; CI's gate
         // runs Variant{}), and the decomposition tests.
         {"", "cpu", Precision::double_, "reorder=cell,sort=100",
          "H100 host, N = 262144: 2.29 TPS one thread (0.76 with Variant{}), 19.8 on 16 threads (11.05); "
          "results/scaling/h100-cpu-5d4faf9; gates: the CPU validation short forms with it "
-         "(results/validation/cpu-short-reorder-cell-sort100.json)"},
+         "(results/validation/cpu-short-reorder-cell-sort100.json.xz)"},
     };
   }
 

@@ -108,7 +108,7 @@ class LjLiquid final : public Workload {
         // The CPU reference in cell order (as dpd-fluid's; results/scaling/h100-cpu-5d4faf9).
         {"", "cpu", Precision::double_, "reorder=cell,sort=100",
          "H100 host, N = 64000: 8.89 TPS one thread (6.73 with Variant{}); results/scaling/h100-cpu-5d4faf9; "
-         "gates: the CPU validation short forms with it (results/validation/cpu-short-reorder-cell-sort100.json)"},
+         "gates: the CPU validation short forms with it (results/validation/cpu-short-reorder-cell-sort100.json.xz)"},
     };
   }
 

@@ -59,8 +59,8 @@ d["benchmarks"] = [b for b in d["benchmarks"] if b.get("aggregate_name") == "med
 save(d, "micro/table3-fast-math.json")
 # Validation: nve-drift (short, GPU), srd-momentum (long, mixed), Poiseuille
 # (short, both cases) with their series thinned.
-save(thin_all(load("cuda-lj/nve-drift-short-cuda-double.json")), "validation/nve-drift-short-cuda-double.json")
+save(thin_all(load("cuda-lj/nve-drift-short-cuda-double.json.xz")), "validation/nve-drift-short-cuda-double.json")
 d = load("srd/srd-momentum-long-mixed.json")
 d["cases"][0]["data"].pop("thermostat_temperature")  # one shorter than time: would thin out of step
 save(thin_all(d), "validation/srd-momentum-long-mixed.json")
-save(thin_all(load("validation/poiseuille-short.json")), "validation/poiseuille-short.json")
+save(thin_all(load("validation/poiseuille-short.json.xz")), "validation/poiseuille-short.json")

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# scripts/peers/openmm_peer.py (issue 58): the suite's dpd-fluid and lj-liquid
+# cases, from mesobench's own definitions, run in OpenMM on the CPU and are
+# written in the results schema with the engine, its version and settings;
+# a case whose physics check fails is recorded with the reason, not timed;
+# an existing output is refused. Exit 77 (skip) without OpenMM (pip install
+# openmm) or jsonschema.
+# Usage: peers.sh <mesobench> <source dir>
+set -euo pipefail
+B=$1 S=$2
+P=$S/scripts/peers/openmm_peer.py
+if ! python3 -c 'import openmm, jsonschema' 2>/dev/null; then
+  echo "OpenMM or jsonschema missing (pip install openmm jsonschema): peers not checked"
+  exit 77
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# Small and short: the smoke test of the driver, not a measurement.
+small=(--mesobench "$B" --repeats 3 --min-time 0.05 --warmup-time 0.05 --equilibrate-steps 300 --cpu-threads 1)
+python3 "$P" "${small[@]}" --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$' --param N=500 \
+  --temperature-tolerance 0.5 -o "$T/peer.json"
+python3 "$S/scripts/validate_results.py" "$T/peer.json"
+python3 - "$T/peer.json" <<'PY'
+import json, sys
+import openmm
+doc = json.load(open(sys.argv[1]))
+got = {r["workload"]: r for r in doc["results"]}
+assert set(got) == {"dpd-fluid", "lj-liquid"}, (sorted(got), doc["peer_failures"])
+for w, r in got.items():
+    peer = r["peer"]
+    assert peer["engine"] == "openmm" and peer["version"] == openmm.version.full_version, peer
+    assert peer["platform"] == "CPU" and peer["platform_properties"]["Threads"] == "1", peer
+    assert r["backend"] == "cpu" and r["variant"] == "engine=openmm,platform=CPU", r
+    assert r["N"] == 500 and r["tps_median"] > 0 and len(r["tps"]) == 3, r
+    assert peer["suite_case"].startswith(w + "/") and "/N=500" in peer["suite_case"], peer
+    # The suite's parameters, as its own run recorded them.
+    assert r["parameters"]["kT"] == (1.0 if w == "dpd-fluid" else 1.2) and r["parameters"]["dt"] == 0.005, r
+    assert abs(r["final_thermo"]["temperature"] - r["parameters"]["kT"]) <= 0.5 * r["parameters"]["kT"], r
+assert "s" in got["dpd-fluid"]["peer"]["differs"], got["dpd-fluid"]["peer"]
+assert got["lj-liquid"]["peer"]["settings"]["shift"] < 0, got["lj-liquid"]["peer"]["settings"]
+assert doc["provenance"]["compiler"].startswith("OpenMM ") and doc["peer_failures"] == [], doc
+print("peers ok:", {w: round(r["tps_median"], 1) for w, r in got.items()})
+PY
+# A physics check that fails: the case is listed with the reason, no speed.
+rc=0
+python3 "$P" "${small[@]}" --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$' --param N=500 \
+  --temperature-tolerance 1e-9 -o "$T/strict.json" 2> "$T/strict.err" || rc=$?
+[[ $rc -eq 1 ]] || { echo "FAIL: a failed physics check exited $rc"; exit 1; }
+python3 - "$T/strict.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["results"] == [] and len(doc["peer_failures"]) == 1, doc
+assert "so its speed is not quoted" in doc["peer_failures"][0]["reason"], doc["peer_failures"]
+print("a failed physics check is recorded, not timed")
+PY
+rc=0; python3 "$P" "${small[@]}" --filter x -o "$T/peer.json" 2> "$T/err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q "exists: give a new file" "$T/err" || { echo "FAIL: an existing output was not refused"; exit 1; }
+echo "peers: all ok"
