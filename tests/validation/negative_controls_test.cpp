@@ -51,6 +51,8 @@ TEST_P(NegativeControl, GateRejectsIt) {
                          << ", tolerance " << r.tolerance << " (" << r.rule << ")";
   std::cout << gate << " under " << control << ": measured " << r.measured << " +/- " << r.uncertainty
             << ", reference " << r.reference << ", tolerance " << r.tolerance << "\n";
+  if (r.data.contains("gates"))  // which of the case's gates rejected it, for the log
+    for (const auto& g : r.data["gates"]) std::cout << "  " << g.dump() << "\n";
 }
 
 // Test names: the gate and the control, in characters gtest allows.

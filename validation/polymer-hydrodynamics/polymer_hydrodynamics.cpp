@@ -40,7 +40,9 @@ struct RunSpec {
 // box costs nothing there) and 0.03 in the SRD solvent (its box costs the
 // solvent's collisions), with R_g = 1.66, 2.64, 4.2 at N = 10, 20, 40
 // (README.md). N = 80 (Langevin) shows where the local exponent of R_g
-// goes; the fits use N = 10, 20, 40.
+// goes; each fit runs over every chain length its dynamics has (README.md):
+// in the long form N = 10-80 under Langevin and 10-40 in the SRD solvent,
+// in the short form 10-40.
 struct Protocol {
   std::vector<RunSpec> runs = {{10, false, 136, 64.0}, {20, false, 34, 64.0}, {40, false, 28, 96.0},
                                {80, false, 17, 128.0}, {10, true, 160, 48.0}, {20, true, 40, 48.0},

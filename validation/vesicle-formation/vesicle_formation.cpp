@@ -150,10 +150,13 @@ MESO_REGISTER_VALIDATION_CASE({
     .run = run_vesicle_formation,
     .knobs = {"N: beads", "time: run time of each seed", "runs: seeds",
               "a_bs: the B-solvent repulsion (120; the negative control's)"},
-    // a_BS = 15 makes the B blocks soluble: the chains stay at the chance
-    // clustering of the random start (0.23-0.29) and close no vesicle.
+    // a_BS = 15 makes the B blocks soluble: 0.08 of the chains in
+    // aggregates at t = 20 against the gate's 0.55 (CPU, seed 1, README.md),
+    // and no vesicle. The short form's 90 CPU seconds are more than CI has
+    // for a control.
     .controls = {{.name = "a-bs-15",
                   .what = "a_BS = 15: soluble B blocks (no aggregation, no vesicle)",
-                  .params = {{"a_bs", 15.0}}}}});
+                  .params = {{"a_bs", 15.0}},
+                  .in_ci = false}}});
 
 }  // namespace meso::validation
