@@ -75,10 +75,29 @@ const char* verdict(const validation::Result& r, const validation::Context& ctx)
   return r.passed ? "ACCEPTED" : "REJECTED";
 }
 
+// What ran, above the table: the precision, the whole variant broken after
+// its commas into lines of at most 100 columns, and the control.
+void print_run(const validation::Context& ctx) {
+  constexpr std::size_t kWidth = 100;
+  const std::string v = ctx.variant.to_string();
+  std::string line = std::string("precision ") + to_string(ctx.variant.precision) + ", variant ";
+  for (std::size_t at = 0; at < v.size();) {
+    std::size_t end = v.find(',', at);
+    end = end == std::string::npos ? v.size() : end + 1;
+    if (line.size() + (end - at) > kWidth) {
+      std::puts(line.c_str());
+      line = "    ";
+    }
+    line += v.substr(at, end - at);
+    at = end;
+  }
+  std::puts(line.c_str());
+  if (!ctx.control.empty()) std::printf("negative control %s: its gates must fail\n", ctx.control.c_str());
+}
+
 void print_results(const std::vector<validation::Result>& results, const validation::Context& ctx) {
   const validation::Form form = ctx.form;
-  std::printf("precision %s (variant %s)%s%s\n", to_string(ctx.variant.precision), ctx.variant.to_string().c_str(),
-              ctx.control.empty() ? "" : ", negative control ", ctx.control.c_str());
+  print_run(ctx);
   std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
               "tolerance", "result");
   for (const auto& r : results) {
@@ -106,13 +125,10 @@ nlohmann::json case_json(const validation::Result& r, const validation::Context&
             {"tolerance", r.tolerance},
             {"rule", r.rule},
             {"passed", r.passed}});
-  if (!ctx.control.empty()) {
-    const auto* c = find_case(r.name);
-    const validation::Control* k = nullptr;
-    for (const auto& ck : c ? c->controls : std::vector<validation::Control>{})
-      if (ck.name == ctx.control) k = &ck;
-    if (k) j["control"] = {{"name", k->name}, {"what", k->what}, {"params", context_for(ctx, *c).params},
-                           {"rejected", !r.passed}};
+  if (const validation::Case* c = ctx.control.empty() ? nullptr : find_case(r.name)) {
+    const validation::Control& k = validation::find_control(*c, ctx.control);
+    j["control"] = {{"name", k.name}, {"what", k.what}, {"params", context_for(ctx, *c).params},
+                    {"rejected", !r.passed}};
   }
   return j;
 }
