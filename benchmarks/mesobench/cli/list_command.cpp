@@ -41,7 +41,7 @@ class ListCommand final : public Command {
         // must reject, and where that is shown (CI's short form, or a device).
         for (const auto& k : v.controls)
           std::cout << wrapped("    ", "--control " + k.name + ": " + k.what +
-                                         (k.in_ci ? " [short form in CI]" : " [long form, on a device]"));
+                                         (k.in_ci ? " [short form in CI]" : " [on a device]"));
       }
     return 0;
   }
