@@ -48,7 +48,8 @@ if part bench; then
   stamp "bench cpu rc=$?"
 fi
 if part gate; then
-  timeout 400 "$MB" validate --filter living-polymerization --backend cuda \
+  # validate runs Variant{} (double) unless told: the mixed runs name their precision.
+  timeout 400 "$MB" validate --filter living-polymerization --backend cuda --variant precision=mixed \
     --json "$O/living-polymerization-cuda.json" > "$O/gate.log" 2>&1
   stamp "gate rc=$? $(grep living-polymerization "$O/gate.log" | tail -1)"
 fi
@@ -58,11 +59,11 @@ if part long; then
   stamp "long double seed 1 rc=$? $(grep 'living-polymerization' "$O/long-double-seed1.log" | tail -1)"
   for seed in ${LONG_SEEDS:-1 5 9 13 17 21}; do
     timeout 300 "$MB" validate --filter living-polymerization --long --backend cuda --seed $seed \
-      --json "$O/long-mixed-seed$seed.json" > "$O/long-mixed-seed$seed.log" 2>&1
+      --variant precision=mixed --json "$O/long-mixed-seed$seed.json" > "$O/long-mixed-seed$seed.log" 2>&1
     stamp "long mixed seed $seed rc=$? $(grep 'living-polymerization' "$O/long-mixed-seed$seed.log" | tail -1)"
   done
   timeout 400 "$MB" validate --filter living-polymerization --long --backend cuda --seed 101 --param runs=16 \
-    --json "$O/long-mixed-runs16.json" > "$O/long-mixed-runs16.log" 2>&1
+    --variant precision=mixed --json "$O/long-mixed-runs16.json" > "$O/long-mixed-runs16.log" 2>&1
   stamp "long mixed 16 runs seed 101 rc=$? $(grep 'living-polymerization' "$O/long-mixed-runs16.log" | tail -1)"
 fi
 if part sip; then

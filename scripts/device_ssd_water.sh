@@ -11,7 +11,9 @@ O=$1
 PARTS=${PARTS:-gate janus}
 . scripts/device_carried.sh
 if part gate; then
-  timeout 300 "$MB" validate --filter ssd-water --long --backend cuda --json "$O/ssd-water-long-mixed.json" \
+  # validate runs Variant{} (double) unless told: the mixed run names its precision.
+  timeout 300 "$MB" validate --filter ssd-water --long --backend cuda --variant precision=mixed \
+    --json "$O/ssd-water-long-mixed.json" \
     > "$O/ssd-water-long-mixed.log" 2>&1 &
   timeout 300 "$MB" validate --filter ssd-water --long --backend cuda --variant precision=double --seed 2 \
     --json "$O/ssd-water-long-double.json" > "$O/ssd-water-long-double.log" 2>&1 &

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "meso/core/error.hpp"
@@ -21,7 +22,34 @@ std::vector<Case>& registry() {
 
 }  // namespace
 
+namespace {
+
+std::string knob_name(const std::string& knob) { return knob.substr(0, knob.find(':')); }
+
+// Every control of `c` is named once and sets only knobs `c` reads.
+void check_controls(const Case& c) {
+  if (c.controls.empty())
+    throw std::logic_error("validation case '" + c.name +
+                           "' declares no negative control: a gate must show it can fail (docs/testing.md)");
+  std::set<std::string> names, knobs;
+  for (const auto& k : c.knobs) knobs.insert(knob_name(k));
+  for (const Control& k : c.controls) {
+    if (k.name.empty() || !names.insert(k.name).second)
+      throw std::logic_error("validation case '" + c.name + "': control '" + k.name + "' is unnamed or named twice");
+    if (k.params.empty())
+      throw std::logic_error("validation case '" + c.name + "': control '" + k.name + "' perturbs nothing");
+    for (const auto* m : {&k.params, &k.short_params})
+      for (const auto& [key, value] : *m)
+        if (!knobs.count(key))
+          throw std::logic_error("validation case '" + c.name + "': control '" + k.name + "' sets knob '" + key +
+                                 "', which the case does not declare");
+  }
+}
+
+}  // namespace
+
 CaseRegistration::CaseRegistration(Case c) {
+  check_controls(c);
   auto& cases = registry();
   const auto at = std::lower_bound(cases.begin(), cases.end(), c.name,
                                    [](const Case& a, const std::string& name) { return a.name < name; });
@@ -31,6 +59,30 @@ CaseRegistration::CaseRegistration(Case c) {
 }
 
 const std::vector<Case>& all_cases() { return registry(); }
+
+const Control& find_control(const Case& c, const std::string& name) {
+  std::string offered;
+  for (const Control& k : c.controls) {
+    if (k.name == name) return k;
+    offered += (offered.empty() ? "" : ", ") + k.name;
+  }
+  throw_input_error("--control '", name, "': validation case ", c.name, " has no such control; it has {", offered,
+                    "} (`mesobench list`)");
+}
+
+std::map<std::string, double> control_params(const Control& k, Form form,
+                                             const std::map<std::string, double>& given) {
+  std::map<std::string, double> out = given;
+  for (const auto& [key, value] : k.params) {
+    if (given.count(key))
+      throw_input_error("--param ", key, " with --control ", k.name, ": the control sets ", key,
+                        " itself (its wrong physics)");
+    out[key] = value;
+  }
+  if (form == Form::short_form)
+    for (const auto& [key, value] : k.short_params) out.emplace(key, value);
+  return out;
+}
 
 double knob(const Context& ctx, const std::string& key, double fallback) {
   const auto it = ctx.params.find(key);

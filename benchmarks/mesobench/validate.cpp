@@ -24,13 +24,30 @@ namespace meso::bench {
 namespace {
 
 // The run settings a validate result records: form, backend (as written),
-// variant, seed and knobs.
+// variant, seed, knobs and the negative control run (none before issue 57).
 void settings_from(const nlohmann::json& doc, validation::Context& ctx) {
   ctx.form = doc.at("form") == "long" ? validation::Form::long_form : validation::Form::short_form;
   ctx.backend = doc.at("backend").get<std::string>();
   ctx.variant = Variant::parse(doc.at("variant").get<std::string>());
   ctx.seed = doc.at("seed").get<uint64_t>();
   ctx.params = doc.at("params").get<std::map<std::string, double>>();
+  ctx.control = doc.value("control", std::string());
+}
+
+// The context case `c` runs in: under a negative control, with the knobs
+// that make its wrong physics.
+validation::Context context_for(const validation::Context& ctx, const validation::Case& c) {
+  if (ctx.control.empty()) return ctx;
+  validation::Context out = ctx;
+  out.params = validation::control_params(validation::find_control(c, ctx.control), ctx.form, ctx.params);
+  return out;
+}
+
+// What a result records of the run: the precision that ran (the variant's,
+// whichever the backend), and under a control, the control.
+void record_run(nlohmann::json& doc, const validation::Context& ctx) {
+  doc["precision"] = to_string(ctx.variant.precision);
+  if (!ctx.control.empty()) doc["control"] = ctx.control;
 }
 
 const validation::Case* find_case(const std::string& name) {
@@ -50,7 +67,37 @@ std::pair<int, int> parse_shard(const std::string& s) {
   return {i, n};
 }
 
-void print_results(const std::vector<validation::Result>& results, validation::Form form) {
+// Under a control the verdict that matters is whether the gate rejected the
+// wrong physics (REJECTED, as it must) or accepted it (ACCEPTED: the gate
+// cannot tell).
+const char* verdict(const validation::Result& r, const validation::Context& ctx) {
+  if (ctx.control.empty()) return r.passed ? "PASS" : "FAIL";
+  return r.passed ? "ACCEPTED" : "REJECTED";
+}
+
+// What ran, above the table: the precision, the whole variant broken after
+// its commas into lines of at most 100 columns, and the control.
+void print_run(const validation::Context& ctx) {
+  constexpr std::size_t kWidth = 100;
+  const std::string v = ctx.variant.to_string();
+  std::string line = std::string("precision ") + to_string(ctx.variant.precision) + ", variant ";
+  for (std::size_t at = 0; at < v.size();) {
+    std::size_t end = v.find(',', at);
+    end = end == std::string::npos ? v.size() : end + 1;
+    if (line.size() + (end - at) > kWidth) {
+      std::puts(line.c_str());
+      line = "    ";
+    }
+    line += v.substr(at, end - at);
+    at = end;
+  }
+  std::puts(line.c_str());
+  if (!ctx.control.empty()) std::printf("negative control %s: its gates must fail\n", ctx.control.c_str());
+}
+
+void print_results(const std::vector<validation::Result>& results, const validation::Context& ctx) {
+  const validation::Form form = ctx.form;
+  print_run(ctx);
   std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
               "tolerance", "result");
   for (const auto& r : results) {
@@ -60,11 +107,11 @@ void print_results(const std::vector<validation::Result>& results, validation::F
       continue;
     }
     std::printf("%-24s %-6s %14.6g %12.3g %12.6g %12.3g  %s\n", r.name.c_str(), to_string(form), r.measured,
-                r.uncertainty, r.reference, r.tolerance, r.passed ? "PASS" : "FAIL");
+                r.uncertainty, r.reference, r.tolerance, verdict(r, ctx));
   }
 }
 
-nlohmann::json case_json(const validation::Result& r) {
+nlohmann::json case_json(const validation::Result& r, const validation::Context& ctx) {
   nlohmann::json j = {{"name", r.name}, {"quantity", r.quantity}, {"data", r.data}};
   if (r.partial) {
     j["partial"] = true;
@@ -78,14 +125,20 @@ nlohmann::json case_json(const validation::Result& r) {
             {"tolerance", r.tolerance},
             {"rule", r.rule},
             {"passed", r.passed}});
+  if (const validation::Case* c = ctx.control.empty() ? nullptr : find_case(r.name)) {
+    const validation::Control& k = validation::find_control(*c, ctx.control);
+    j["control"] = {{"name", k.name}, {"what", k.what}, {"params", context_for(ctx, *c).params},
+                    {"rejected", !r.passed}};
+  }
   return j;
 }
 
-int exit_code(const std::vector<validation::Result>& results) {
+// Under a negative control the run succeeds when every gate failed.
+int exit_code(const std::vector<validation::Result>& results, const validation::Context& ctx) {
   for (const auto& r : results)
     if (r.incomplete) return kExitIncomplete;
   for (const auto& r : results)
-    if (!r.partial && !r.passed) return 1;
+    if (!r.partial && r.passed != ctx.control.empty()) return 1;
   return 0;
 }
 
@@ -107,8 +160,9 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
   nlohmann::json resumed;  // the incomplete run being continued
   if (!o.resume.empty()) {
     if (!o.filter.empty() || o.long_form || !o.params.empty() || !o.shard.empty() || !o.variant.empty() ||
-        o.backend != "auto" || o.seed != 1)
-      throw_input_error("--resume takes the run's settings (case, form, backend, variant, seed, knobs, shard) ",
+        o.backend != "auto" || o.seed != 1 || !o.control.empty())
+      throw_input_error("--resume takes the run's settings (case, form, backend, variant, seed, knobs, shard, "
+                        "control) ",
                         "from '", o.resume, "'; drop the other options but --json and --time-limit");
     resumed = read_json(o.resume, "--resume");
     if (!resumed.value("incomplete", false))
@@ -137,6 +191,9 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     if (selected.empty())
       throw_input_error("--filter '", shown_value(o.filter),
                         "' matches no validation case; `mesobench list` shows them");
+    ctx.control = o.control;
+    if (!ctx.control.empty())
+      for (const auto* c : selected) validation::find_control(*c, ctx.control);  // each selected case has it
   }
   reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
   if (ctx.shard_count > 1)
@@ -175,6 +232,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
       throw_input_error("--param '", kv, "' is invalid: the value must be a decimal number > 0");
     ctx.params[key] = *v;
   }
+  for (const auto* c : selected) context_for(ctx, *c);  // a --param the control sets itself
   print_provenance_header(collect_provenance(), ctx.backend);
   std::vector<validation::Result> results;
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -182,15 +240,16 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     std::cerr << "  " << (resumed.is_null() ? "running " : "resuming ") << c->name << " ("
               << to_string(ctx.form) << " form, " << ctx.backend;
     if (ctx.shard_count > 1) std::cerr << ", shard " << ctx.shard_index << "/" << ctx.shard_count;
+    if (!ctx.control.empty()) std::cerr << ", control " << ctx.control;
     std::cerr << ")\n";
     ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
     if (io::FrameSink* sink = io::frame_sink()) sink->set_units(c->units);  // validate --trajectory
     progress::begin(c->name, 0);  // a case that knows its total steps announces it itself
-    results.push_back(c->run(ctx));
+    results.push_back(c->run(context_for(ctx, *c)));
     progress::end();
   }
-  print_results(results, ctx.form);
-  if (exit_code(results) == kExitIncomplete)
+  print_results(results, ctx);
+  if (exit_code(results, ctx) == kExitIncomplete)
     std::cout << "stopped at the time limit: continue with `mesobench validate --resume "
               << (o.json.empty() ? std::string("FILE") : o.json) << " --json FILE`\n";
   if (!o.json.empty()) {
@@ -201,9 +260,10 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
                 {"seed", ctx.seed},
                 {"params", ctx.params},
                 {"cases", nlohmann::json::array()}});
+    record_run(doc, ctx);
     if (ctx.shard_count > 1) doc["shard"] = {{"index", ctx.shard_index}, {"count", ctx.shard_count}};
     for (const auto& r : results) {
-      doc["cases"].push_back(case_json(r));
+      doc["cases"].push_back(case_json(r, ctx));
       if (r.incomplete) doc["incomplete"] = true;
     }
     if (!resumed.is_null()) {
@@ -215,10 +275,12 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     write_json_atomically(o.json, doc);
     std::cout << "wrote " << o.json << '\n';
   }
-  return exit_code(results);
+  return exit_code(results, ctx);
 }
 
 int merge_impl(const ValidateOptions& o) {
+  if (!o.control.empty())
+    throw_input_error("--control ", o.control, " with --merge: the shards record the control they ran");
   if (!o.json.empty()) check_output_file("--json", o.json);
   // Every shard of one run: the same form, backend, variant, seed and knobs,
   // shard indices 0..N-1 once each.
@@ -236,6 +298,9 @@ int merge_impl(const ValidateOptions& o) {
         throw_input_error("--merge: '", o.merge[k], "' has ", key, " = ", d[key].dump(), " but '", o.merge[0],
                           "' has ", first[key].dump(), ": shards of different runs");
     }
+    if (d.value("control", std::string()) != first.value("control", std::string()))
+      throw_input_error("--merge: '", o.merge[k], "' ran control '", d.value("control", std::string()), "' but '",
+                        o.merge[0], "' ran '", first.value("control", std::string()), "': shards of different runs");
     if (d.value("incomplete", false))
       throw_input_error("--merge: '", o.merge[k], "' stopped at its time limit; finish it with --resume first");
     if (!d.contains("shard"))
@@ -275,9 +340,9 @@ int merge_impl(const ValidateOptions& o) {
     }
     std::cerr << "  merging " << name << ": " << data["per_run"].size() << " repeats from " << count
               << " shards\n";
-    results.push_back(c->analyse(ctx, data));
+    results.push_back(c->analyse(context_for(ctx, *c), data));
   }
-  print_results(results, ctx.form);
+  print_results(results, ctx);
   if (!o.json.empty()) {
     nlohmann::json shards = nlohmann::json::array();
     for (const auto& [index, k] : by_index)
@@ -290,11 +355,12 @@ int merge_impl(const ValidateOptions& o) {
                 {"params", first.at("params")},
                 {"merged_from", shards},
                 {"cases", nlohmann::json::array()}});
-    for (const auto& r : results) doc["cases"].push_back(case_json(r));
+    record_run(doc, ctx);
+    for (const auto& r : results) doc["cases"].push_back(case_json(r, ctx));
     write_json_atomically(o.json, doc);
     std::cout << "wrote " << o.json << '\n';
   }
-  return exit_code(results);
+  return exit_code(results, ctx);
 }
 
 // A shard or resume file that parses as JSON but lacks a field, or has one of

@@ -19,11 +19,13 @@ struct ValidateOptions {
   std::vector<std::string> merge;   // shards' JSON files to join
   double time_limit = -1.0;         // seconds; < 0: none
   std::string resume;               // an incomplete run's JSON to continue
+  std::string control;              // a negative control of the selected cases
 };
 
 // Runs the selected cases (or one shard of each, or continues an incomplete
 // run); prints a table and writes JSON. Returns 0 when every gate passed (or
-// a shard ran), 1 when one failed, kExitIncomplete when the time limit
+// a shard ran; under --control, when every gate rejected its control), 1 when
+// one failed (under --control, accepted it), kExitIncomplete when the time limit
 // stopped a case before its repeats finished (continue with --resume).
 constexpr int kExitIncomplete = 3;
 int cmd_validate(const ValidateOptions& o, const BackendRegistry& reg);

@@ -83,6 +83,14 @@ expect_bad "--param 'colour=1'" validate --filter poiseuille --param colour=1
 expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
 expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
 expect_bad "max_time = 50"      validate --filter poiseuille-transient --param max_time=50
+# Negative controls (docs/testing.md): an unknown one, one a selected case lacks, a --param of the
+# knob the control perturbs, and --control with --merge.
+expect_bad "--control 'nope': validation case dpd-temperature has no such control; it has {noise-1.1}" \
+  validate --filter dpd-temperature --control nope
+expect_bad "validation case srd-momentum has no such control" \
+  validate --filter 'dpd-temperature|srd-momentum' --control noise-1.1
+expect_bad "--param noise with --control noise-1.1" \
+  validate --filter dpd-temperature --control noise-1.1 --param noise=1.2
 
 # Too large to allocate: refused before allocating, naming N and the bytes.
 expect_bad "N = 3e+21"          run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param L=1e7

@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <random>
 #include <numbers>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "meso/core/error.hpp"
 #include "meso/core/init.hpp"
@@ -299,27 +301,38 @@ EnergyError energy_error(const System& sys, double dt, double T, double sample_t
 // does not shrink with dt (ratio near 1, or 2 for an O(dt) drift). That
 // holds only where the potential is smooth along the trajectory: see
 // bead_spring for the bent angles.
-// The ratio of the energy error's rms at dt and dt/2 over time T, after
-// checking that neither run drifts.
-double dt_squared_ratio(const System& sys, double dt, double T) {
+// The energy errors at dt and dt/2 over time T: the ratio of their rms, and
+// for the drift checks each run's final deviation over its rms and the
+// coarse run's rms per particle's kinetic energy (1.5 kT).
+struct DtSquared {
+  double ratio = 0.0;
+  double coarse_last_over_rms = 0.0, fine_last_over_rms = 0.0;
+  double coarse_rms_per_ke = 0.0;
+};
+DtSquared dt_squared(const System& sys, double dt, double T) {
   const EnergyError coarse = energy_error(sys, dt, T, 0.02);
   const EnergyError fine = energy_error(sys, dt / 2, T, 0.02);
-  const double ratio = coarse.rms / fine.rms;
-  SCOPED_TRACE("E0 = " + std::to_string(coarse.e0) + ", rms(dt) = " + std::to_string(coarse.rms) +
-               ", rms(dt/2) = " + std::to_string(fine.rms) + ", ratio = " + std::to_string(ratio) +
-               ", last(dt) = " + std::to_string(coarse.last) + ", last(dt/2) = " + std::to_string(fine.last));
-  // No drift: the final deviation is of the size of the fluctuation, and
-  // the fluctuation is small against the kinetic energy (1.5 N kT).
-  EXPECT_LT(std::fabs(coarse.last), 5.0 * coarse.rms);
-  EXPECT_LT(std::fabs(fine.last), 5.0 * fine.rms);
-  EXPECT_LT(coarse.rms, 2e-3 * 1.5 * double(sys.particles.n_local));
-  return ratio;
+  DtSquared d;
+  d.ratio = coarse.rms / fine.rms;
+  d.coarse_last_over_rms = std::fabs(coarse.last) / coarse.rms;
+  d.fine_last_over_rms = std::fabs(fine.last) / fine.rms;
+  d.coarse_rms_per_ke = coarse.rms / (1.5 * double(sys.particles.n_local));
+  std::cout << "E0 = " << coarse.e0 << ", rms(dt) = " << coarse.rms << ", rms(dt/2) = " << fine.rms
+            << ", ratio = " << d.ratio << ", last(dt) = " << coarse.last << ", last(dt/2) = " << fine.last << "\n";
+  return d;
 }
 
-void expect_dt_squared(const System& sys, double dt, double T, double lo, double hi) {
-  const double ratio = dt_squared_ratio(sys, dt, T);
-  EXPECT_GT(ratio, lo);
-  EXPECT_LT(ratio, hi);
+// One run's checks: no drift (the final deviation of the size of the
+// fluctuation) and a fluctuation small against the kinetic energy.
+void expect_no_drift(const DtSquared& d) {
+  EXPECT_LT(d.coarse_last_over_rms, 5.0);
+  EXPECT_LT(d.fine_last_over_rms, 5.0);
+  EXPECT_LT(d.coarse_rms_per_ke, 2e-3);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 TEST(BondedDynamics, NveEnergyErrorScalesAsDtSquared) {
@@ -333,23 +346,39 @@ TEST(BondedDynamics, NveEnergyErrorScalesAsDtSquared) {
   // gradient gave 0.92-1.10 (angle force times -1 or 1.1, harmonic bond
   // force times 1.05, the two bond roles in an angle swapped); without the
   // WCA force the run blows up.
-  expect_dt_squared(bead_spring(100, 10, 3.0, 0.0, seed), 0.004, 1.0, 3.6, 4.4);
+  {
+    const DtSquared d = dt_squared(bead_spring(100, 10, 3.0, 0.0, seed), 0.004, 1.0);
+    EXPECT_GT(d.ratio, 3.6);
+    EXPECT_LT(d.ratio, 4.4);
+    expect_no_drift(d);
+  }
   // With the DPD conservative force between all beads (a = 25): its force
   // has a kink at r_c, whose crossings add an error that is O(dt^2) but
   // not the same in both runs (3.25-4.85 measured over t = 2, 140 seeds;
   // with both angles straight the spread is the same, 3.26-4.57). The pair
   // force also brings a bent angle near straight at times, where the
   // harmonic-in-theta force grows as 1/sin(theta): one seed in 40 gave 6.8
-  // (814302516). So the ratio is the median of five seeds, which a wrong
-  // force (0.92-1.10) still moves out of the band in every seed.
-  std::vector<double> ratios;
+  // (814302516). The kinks' crossings also make the energy error walk, so
+  // that one run's final deviation can exceed 5 of its rms though nothing
+  // drifts. So every statistic of this part is the median of five seeds
+  // (issue 57: a per-seed check failed on some seeds): the median leaves
+  // the band only when three of the five seeds do (for the ratio, with one
+  // seed in 40 outside it, about 1e-4), while a wrong force (0.92-1.10)
+  // moves every seed out of it, and a drift every seed's final deviation.
+  std::vector<double> ratio, coarse_last, fine_last, rms;
   for (uint64_t k = 0; k < 5; ++k) {
     SCOPED_TRACE("a = 25, seed " + std::to_string(seed + k));
-    ratios.push_back(dt_squared_ratio(bead_spring(100, 10, 3.0, 25.0, seed + k), 0.004, 2.0));
+    const DtSquared d = dt_squared(bead_spring(100, 10, 3.0, 25.0, seed + k), 0.004, 2.0);
+    ratio.push_back(d.ratio);
+    coarse_last.push_back(d.coarse_last_over_rms);
+    fine_last.push_back(d.fine_last_over_rms);
+    rms.push_back(d.coarse_rms_per_ke);
   }
-  std::sort(ratios.begin(), ratios.end());
-  EXPECT_GT(ratios[2], 2.8);
-  EXPECT_LT(ratios[2], 5.5);
+  EXPECT_GT(median(ratio), 2.8);
+  EXPECT_LT(median(ratio), 5.5);
+  EXPECT_LT(median(coarse_last), 5.0);
+  EXPECT_LT(median(fine_last), 5.0);
+  EXPECT_LT(median(rms), 2e-3);
 }
 
 TEST(BondedDynamics, ReorderingDoesNotChangeTheBondedTrajectory) {

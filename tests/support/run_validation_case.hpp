@@ -14,4 +14,8 @@ namespace meso::test_support {
 // The case's Result; a name no case has is a test failure (and an empty Result).
 validation::Result run_validation_case(const std::string& name, const Variant& variant = {});
 
+// The case's short form under its negative control `control`, with the knobs
+// `mesobench validate --control` sets (validation::control_params).
+validation::Result run_validation_control(const std::string& name, const std::string& control);
+
 }  // namespace meso::test_support

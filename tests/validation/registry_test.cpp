@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "meso/core/error.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace {
@@ -48,9 +50,62 @@ TEST(ValidationRegistry, SortedByNameAndEachOnce) {
 
 TEST(ValidationRegistry, RefusesANameTwice) {
   const std::size_t before = all_cases().size();
-  const Case twice{.name = "dpd-temperature", .source = "a second one", .run = {}};
+  const Case twice{.name = "dpd-temperature", .source = "a second one", .run = {},
+                   .knobs = {"noise: x"}, .controls = {{.name = "c", .what = "w", .params = {{"noise", 2.0}}}}};
   EXPECT_THROW(CaseRegistration{twice}, std::logic_error);
   EXPECT_EQ(all_cases().size(), before);
+}
+
+// A gate must show it can fail (docs/testing.md, "Negative controls"): a
+// case without a negative control, with a control that perturbs nothing or
+// sets a knob the case does not read, or with two controls of one name, is
+// refused at registration, before main().
+TEST(ValidationRegistry, RefusesACaseWithoutAWorkingControl) {
+  const std::size_t before = all_cases().size();
+  auto refused = [&](Case c, const char* why) {
+    c.name = "control-test";
+    try {
+      CaseRegistration{c};
+      ADD_FAILURE() << why << ": registered";
+    } catch (const std::logic_error& e) {
+      EXPECT_NE(std::string(e.what()).find("control"), std::string::npos) << e.what();
+    }
+  };
+  const Control good{.name = "k", .what = "x 2", .params = {{"noise", 2.0}}};
+  refused({.knobs = {"noise: the noise"}}, "no control");
+  refused({.knobs = {"noise: the noise"}, .controls = {{.name = "k", .what = "nothing"}}}, "an empty control");
+  refused({.knobs = {"time: the time"}, .controls = {good}}, "a knob the case lacks");
+  refused({.knobs = {"noise: the noise"},
+           .controls = {good, {.name = "k", .what = "x 3", .params = {{"noise", 3.0}}}}},
+          "two controls named alike");
+  refused({.knobs = {"noise: the noise"},
+           .controls = {{.name = "k", .what = "x", .params = {{"noise", 2.0}}, .short_params = {{"t", 1.0}}}}},
+          "a short form knob the case lacks");
+  EXPECT_EQ(all_cases().size(), before);
+}
+
+TEST(ValidationRegistry, EveryCaseHasAControlOfItsOwnKnobs) {
+  for (const Case& c : all_cases()) {
+    EXPECT_FALSE(c.controls.empty()) << c.name;
+    for (const Control& k : c.controls) {
+      EXPECT_FALSE(k.what.empty()) << c.name << " " << k.name;
+      EXPECT_EQ(&find_control(c, k.name), &k);
+    }
+  }
+}
+
+// The knobs a control run sets: its perturbation in either form, its short
+// form's run length only in the short form, a --param of the run's length
+// kept and one of the perturbation refused.
+TEST(ValidationRegistry, ControlParamsLayTheControlOverTheGivenKnobs) {
+  const Control k{.name = "k", .what = "x", .params = {{"noise", 1.1}}, .short_params = {{"time", 5.0}}};
+  using P = std::map<std::string, double>;
+  EXPECT_EQ(control_params(k, Form::short_form, {}), (P{{"noise", 1.1}, {"time", 5.0}}));
+  EXPECT_EQ(control_params(k, Form::long_form, {}), (P{{"noise", 1.1}}));
+  EXPECT_EQ(control_params(k, Form::short_form, {{"time", 7.0}}), (P{{"noise", 1.1}, {"time", 7.0}}));
+  EXPECT_THROW(control_params(k, Form::short_form, {{"noise", 1.0}}), meso::InputError);
+  const Case& any = all_cases().front();
+  EXPECT_THROW(find_control(any, "no-such-control"), meso::InputError);
 }
 
 }  // namespace

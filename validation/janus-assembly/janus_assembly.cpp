@@ -106,6 +106,8 @@ Result run_janus_assembly(const Context& ctx) {
   const bool is_long = ctx.form == Form::long_form;
   JanusTriblockParams jp;
   jp.L = knob(ctx, "L", is_long ? 20.0 : 6.0);
+  // The negative control: patches that do not attract (a^A = 0).
+  jp.janus.a_att = knob(ctx, "a_att", jp.janus.a_att);
   RunParams rp;
   rp.integrator = knob(ctx, "langevin", 0.0) != 0.0 ? Integrator::langevin : Integrator::berendsen;
   rp.tau = 30 * 0.005;  // the janus-triblock workload's, 30 and 10 of its steps
@@ -164,6 +166,13 @@ MESO_REGISTER_VALIDATION_CASE({
               "tetragonal phases",
     .run = run_janus_assembly,
     .knobs = {"L: box edge", "time: run time per seed", "runs: independent seeds", "dt: time step (0.005)",
-              "langevin: 1 for Langevin (gamma 4.5, gamma_r 1) instead of the leapfrog"}});
+              "langevin: 1 for Langevin (gamma 4.5, gamma_r 1) instead of the leapfrog",
+              "a_att: the patches' attraction a^A (132; the negative control's)"},
+    // Without the patches' attraction nothing orders. The short form takes
+    // two minutes on CPU: a device runs it.
+    .controls = {{.name = "no-attraction",
+                  .what = "a^A = 0: patches that do not attract",
+                  .params = {{"a_att", 0.0}},
+                  .in_ci = false}}});
 
 }  // namespace meso::validation

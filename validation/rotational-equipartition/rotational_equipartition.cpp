@@ -62,6 +62,8 @@ Result run_rotational_equipartition(const Context& ctx) {
     RunParams rp = liquid.run;
     rp.integrator = Integrator::langevin;
     rp.seed += 1;
+    // The negative control: a thermostat aiming at the wrong temperature.
+    rp.kT = kT * knob(ctx, "langevin_kT", 1.0);
     Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
     sim.run(pr.sample, pr.every, [&](const ThermoSample& t) {
       lt.push_back(2.0 * t.kinetic_energy / (3.0 * n));
@@ -113,6 +115,13 @@ MESO_REGISTER_VALIDATION_CASE({
     .source = "equipartition of kinetic energy: T_rot = T_trans = kT; Gay-Berne GB(3, 5, 2, 1) liquid, "
               "rho = 0.30, kT = 2, Langevin then NVE",
     .run = run_rotational_equipartition,
-    .knobs = {"sample: steps sampled under Langevin and again in NVE"}});
+    .knobs = {"sample: steps sampled under Langevin and again in NVE",
+              "langevin_kT: the Langevin thermostat's target over kT (1; the negative control's)"},
+    // 10% hot is 10 SE of T_trans and T_rot; the gate's SE bound (1%) keeps
+    // the short form at 20000 steps, more than CI has for a control.
+    .controls = {{.name = "langevin-kT-1.1",
+                  .what = "the Langevin thermostat aims 10% above kT",
+                  .params = {{"langevin_kT", 1.1}},
+                  .in_ci = false}}});
 
 }  // namespace meso::validation

@@ -121,6 +121,8 @@ Result run_srd_momentum(const Context& ctx) {
   MpcdSystem hot = sys;
   for (Vec3d& v : hot.particles.velocity) v = std::sqrt(2.0) * v;
   hot.params.thermostat = true;
+  // The negative control: a thermostat aiming at the wrong temperature.
+  hot.params.kT = solvent.kT * knob(ctx, "thermostat_kT", 1.0);
   Simulation thermo_sim(ctx.registry->create(ctx.backend, ctx.variant), hot);
   thermo_sim.run(collisions / 4);  // relaxation: a few collisions per cell suffice
   std::vector<double> t_series;
@@ -186,6 +188,11 @@ MESO_REGISTER_VALIDATION_CASE({
     .source = "Howard, Panagiotopoulos & Nikoubashman, Comput. Phys. Commun. 230, 10 (2018): SRD solvent "
               "a = 1, m = 1, kT = 1, alpha = 130 deg, dt_c = 0.1, rho = 10, random grid shift",
     .run = run_srd_momentum,
-    .knobs = {"L: box edge in cells", "collisions: collisions of each run"}});
+    .knobs = {"L: box edge in cells", "collisions: collisions of each run",
+              "thermostat_kT: the cell thermostat's target over kT (1; the negative control's)"},
+    // 10^4 particles hold <T> to a few 1e-4 kT: a 5% error is over 100 SEM.
+    .controls = {{.name = "thermostat-kT-1.05",
+                  .what = "the cell thermostat aims 5% above kT",
+                  .params = {{"thermostat_kT", 1.05}}}}});
 
 }  // namespace meso::validation

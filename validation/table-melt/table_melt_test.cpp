@@ -1,6 +1,7 @@
 // ctest -L validation: the short form of table-melt (README.md beside the
-// case). Without a GPU both sets run on the CPU reference: the gate's null
-// case, two sets of independent runs of one distribution.
+// case). Without a GPU both sets run on the CPU reference: the tabulated
+// melt against the analytic potentials it tabulates (an independent code
+// path), each set of independent runs.
 #include <gtest/gtest.h>
 
 #include "support/run_validation_case.hpp"
@@ -13,6 +14,7 @@ TEST(Validation, TableMeltShort) {
   const auto r = run_validation_case("table-melt");
   EXPECT_TRUE(r.passed) << r.data["gates"].dump(1);
   ASSERT_EQ(r.data["gates"].size(), 3u);
+  EXPECT_EQ(r.data["reference_potentials"], "analytic");
   for (const char* d : {"pair", "bond", "angle"}) {
     // Enough bins for a mean of z^2, and the two sets' distributions close
     // in the integrated sense too (the ibi-melt noise floors are 1-4% at

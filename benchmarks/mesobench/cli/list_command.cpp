@@ -54,6 +54,11 @@ class ListCommand final : public Command {
       if (re.matches(v.name)) {
         std::cout << "validate: " << v.name << '\n';
         for (const auto& k : v.knobs) std::cout << wrapped("    ", "--param " + k);
+        // Its negative controls (docs/testing.md): the wrong physics its gates
+        // must reject, and where that is shown (CI's short form, or a device).
+        for (const auto& k : v.controls)
+          std::cout << wrapped("    ", "--control " + k.name + ": " + k.what +
+                                         (k.in_ci ? " [short form in CI]" : " [on a device]"));
       }
     return 0;
   }

@@ -25,6 +25,9 @@ class ValidateCommand final : public Command {
     v->add_option("--param", o_.params,
                   "Override a knob of the selected cases, key=value (see `mesobench list`); "
                   "repeatable; for smoke tests, not the published protocol");
+    v->add_option("--control", o_.control,
+                  "Run this negative control of each selected case (`mesobench list`): wrong physics its "
+                  "gates must reject; exit code 0 when every one rejected it");
     v->add_option("--seed", o_.seed, "Seed of the initial configuration and noise")
         ->check(count_in(1, 0xffffffff));
     auto* shard = v->add_option(

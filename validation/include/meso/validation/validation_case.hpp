@@ -69,6 +69,9 @@ struct Context {
   // Only cases with Case::resumable read these.
   std::optional<std::chrono::steady_clock::time_point> stop_at;
   const nlohmann::json* resume = nullptr;
+  // The negative control being run (`--control NAME`), empty for the gate
+  // itself; its knobs are in `params` (control_params).
+  std::string control;
 };
 
 // Repeats [first, last) of `runs` that this context's shard runs (an even
@@ -99,6 +102,26 @@ std::vector<double> thin_series(const std::vector<double>& v, std::size_t max_po
 // The value of knob `key` (an override from ctx.params, else `fallback`).
 double knob(const Context& ctx, const std::string& key, double fallback);
 
+// A negative control (docs/testing.md, "Negative controls"): wrong physics of
+// a stated size, made by setting the case's own knobs, that its gates must
+// reject. A gate that passes its control cannot tell right from wrong, so
+// every case declares at least one (CaseRegistration refuses a case without).
+// `mesobench validate --control NAME` runs it; ctest runs each control's short
+// form (validation_negative_test, labels validation and negative) and passes
+// only when the gate fails.
+struct Control {
+  std::string name;  // `--control NAME`
+  std::string what;  // the perturbation and its size, for `mesobench list`
+  // The knobs that make the wrong physics, in either form.
+  std::map<std::string, double> params;
+  // Knobs of the short form only (a shorter run): the perturbation is large
+  // enough that a fraction of the gate's short form rejects it.
+  std::map<std::string, double> short_params = {};
+  // false: the short form cannot resolve the control in CI's time; its long
+  // form on a device rejects it (the gate's README records the run).
+  bool in_ci = true;
+};
+
 struct Case {
   std::string name;
   std::string source;  // citation
@@ -106,6 +129,8 @@ struct Case {
   // Knobs the case reads from Context::params, "name: meaning" (listed by
   // `mesobench list`; an override no selected case knows is an input error).
   std::vector<std::string> knobs = {};
+  // Its negative controls: at least one.
+  std::vector<Control> controls = {};
   // Set by cases that can be sharded. `run` leaves its per-repeat records in
   // Result::data["per_run"] (in repeat order) beside the shared fields, and
   // `analyse` computes the result and the gates from such data alone. `run`
@@ -124,9 +149,22 @@ Result shard_result(const Context& ctx, std::string name, nlohmann::json data);
 // Every registered case, sorted by name.
 const std::vector<Case>& all_cases();
 
+// The case's control `name`, or an input error naming it and the case's
+// controls.
+const Control& find_control(const Case& c, const std::string& name);
+
+// The knobs a run of control `k` in `form` sets: its params, and in the
+// short form its short_params. A knob in `given` (`--param`) that the
+// control's perturbation sets is an input error; run-length knobs given
+// there win over short_params.
+std::map<std::string, double> control_params(const Control& k, Form form,
+                                             const std::map<std::string, double>& given);
+
 // Registration, as workloads register (MESO_REGISTER_WORKLOAD): a static
 // object in the case's own file whose construction adds the case to the
-// registry before main(). A name registered twice is a programming error.
+// registry before main(). A name registered twice, a case without a negative
+// control, and a control setting a knob the case does not have are
+// programming errors.
 struct CaseRegistration {
   explicit CaseRegistration(Case c);
 };
