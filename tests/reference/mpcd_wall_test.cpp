@@ -3,16 +3,20 @@
 // time (with and without a body force, moving walls, specular reflection),
 // which cells a wall cuts, the virtual particles' count and momentum
 // statistics, the collision about the centre of mass with them, the
-// equivalence with the periodic collision when no cell is cut, the slit
-// builder and the refusals of bad input.
+// equivalence with the periodic collision when no cell is cut, Couette flow
+// between moving walls, the slit builder and the refusals of bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "meso/error.hpp"
+#include "meso/linear_fit.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 #include "meso/reference/mpcd_stream.hpp"
+#include "meso/velocity_profile.hpp"
 #include "support/mpcd_solvent.hpp"
 
 namespace {
@@ -199,6 +203,73 @@ TEST(SlitStreamOp, ParticlesStayBetweenTheWalls) {
   MpcdSystem out = s;
   c.copy_out(out.particles);
   EXPECT_NO_THROW(out.validate());
+}
+
+// Couette flow between walls moving at -U and +U: the steady profile is
+// u_x = U z / (h + b), linear, with the slip length b within the slit
+// gate's allowance (a / 4 + 4 SE, validation/srd-slit-poiseuille/README.md)
+// with the virtual particles and about a cell without them. Exercises the
+// moving walls: the bounce about 2 u_wall and the virtual momentum's mean.
+// Fixed seeds: the outcome does not depend on the thread count.
+double couette_slip_length(bool virtual_particles, double& se) {
+  MpcdParams prm;
+  prm.seed = 77;
+  prm.thermostat = true;  // removes the viscous heat, as in the gate
+  prm.wall.density = 10.0;
+  prm.wall.speed = 0.2;
+  prm.wall.virtual_particles = virtual_particles;
+  SrdSlitParams f;
+  f.lx = f.ly = 4.0;
+  f.height = 6.0;
+  f.rho = 10.0;
+  f.seed = 78;
+  const MpcdSystem sys = make_srd_slit(f, prm);
+  auto c = mt::load<double>(sys);
+  const double h = sys.params.wall.h;
+  uint64_t step = 0;
+  const auto advance = [&](int n) {
+    for (int k = 0; k < n; ++k) {
+      reference::mpcd_stream(c);
+      reference::mpcd_collide(c, MpcdRule::srd, ++step);
+    }
+  };
+  advance(300);  // 30 time units: ~7 start-up times h^2 4 / (pi^2 nu)
+  std::vector<double> b;
+  for (int block = 0; block < 10; ++block) {
+    VelocityProfile prof(sys.box, 2, 0, 16);
+    for (int k = 0; k < 60; ++k) {
+      advance(5);
+      MpcdParticles p;
+      c.copy_out(p);
+      prof.add(p, prm.mass);
+    }
+    std::vector<double> z, u;
+    const std::vector<double> m = prof.mean();
+    for (uint32_t i = 0; i < prof.bins(); ++i)
+      if (std::fabs(prof.bin_center(i)) < h) {
+        z.push_back(prof.bin_center(i));
+        u.push_back(m[i]);
+      }
+    b.push_back(prm.wall.speed / linear_fit(z, u, 2).slope - h);
+  }
+  double mean = 0.0, ss = 0.0;
+  for (double x : b) mean += x / double(b.size());
+  for (double x : b) ss += (x - mean) * (x - mean);
+  se = std::sqrt(ss / double(b.size() - 1) / double(b.size()));
+  return mean;
+}
+
+TEST(SlitCouette, MovingWallsDragTheFluidWithoutSlip) {
+  double se = 0.0;
+  const double b = couette_slip_length(true, se);
+  std::printf("Couette slip length with virtual particles %.3f +/- %.3f a\n", b, se);
+  EXPECT_LT(se, 0.1);
+  EXPECT_LE(std::fabs(b), 0.25 + 4.0 * se);
+  double se_off = 0.0;
+  const double b_off = couette_slip_length(false, se_off);
+  std::printf("Couette slip length without virtual particles %.3f +/- %.3f a\n", b_off, se_off);
+  // About a cell, as the slit gate's control (1.1 a there).
+  EXPECT_GT(b_off, 0.6);
 }
 
 TEST(SlitBuilder, BoxPaddingAndPlacement) {
