@@ -75,6 +75,12 @@ TEST(SlitStream, FreeFlightIsUntouchedAndFastParticlesStayInside) {
   Vec3d r{0.1, 0.2, 0.3}, v{0.5, 0.2, 2.0};
   EXPECT_EQ(physics::slit_stream(r, v, {0.0, 0.0, 0.0}, 0.1, wall_of(1.0)), 0);
   expect_vec_near(r, {0.15, 0.22, 0.5}, 1e-15);
+  // Rounded (fp32 storage) just beyond the wall but moving inwards: no
+  // bounce.
+  Vec3d o{0.0, 0.0, 1.0 + 1e-9}, u{0.0, 0.0, -1.0};
+  EXPECT_EQ(physics::slit_stream(o, u, {0.0, 0.0, 0.0}, 0.1, wall_of(1.0)), 0);
+  EXPECT_NEAR(o.z, 0.9 + 1e-9, 1e-12);
+  EXPECT_EQ(u.z, -1.0);
   // |v_z| dt = 5 h: bounded number of bounces, z kept in [-h, h].
   Vec3d q{0.0, 0.0, 0.0}, w{0.0, 0.0, 50.0};
   physics::slit_stream(q, w, {0.0, 0.0, 0.0}, 0.1, wall_of(1.0));

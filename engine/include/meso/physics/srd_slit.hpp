@@ -60,16 +60,18 @@ struct SlitWall {
 // One collision period dt of particle (r, v) under the constant acceleration
 // g (g.z == 0: the free flight along z is linear, so the crossing time is
 // exact) between the walls: r += v t + g t^2 / 2 and v += g t piecewise,
-// reflected at each wall it reaches. Returns the number of reflections. A
-// particle reaches at most one wall per period when |v_z| dt < 2h; the loop
-// is bounded regardless, and z is kept in [-h, h].
+// reflected at each wall it reaches moving outwards (a particle that fp32
+// storage rounded just beyond a wall and that moves inwards flies on).
+// Returns the number of reflections. A particle reaches at most one wall per
+// period when |v_z| dt < 2h; the loop is bounded regardless, and z is kept
+// in [-h, h].
 MESO_HD int slit_stream(Vec3d& r, Vec3d& v, const Vec3d& g, double dt, const SlitWall& w) {
   double left = dt;
   int hits = 0;
   for (; hits < 4; ++hits) {
     const double z_end = r.z + v.z * left;
-    if (z_end <= w.h && z_end >= -w.h) break;
-    const bool upper = z_end > w.h;
+    const bool upper = v.z > 0.0 && z_end > w.h;
+    if (!upper && !(v.z < 0.0 && z_end < -w.h)) break;
     const double z_wall = upper ? w.h : -w.h;
     const double t = fmin(fmax((z_wall - r.z) / v.z, 0.0), left);
     r += t * v + (0.5 * t * t) * g;
