@@ -30,7 +30,8 @@
 // and its cell); each member belongs to one cell, so the lanes that sum a
 // cell own its members' updates and nothing races.
 //
-// Every formula is meso/physics/srd.hpp. Reference: reference/src/mpcd/mpcd_collide.cpp.
+// Every formula is meso/physics/srd.hpp (slit walls: srd_slit.hpp). Reference:
+// reference/src/mpcd/mpcd_collide.cpp.
 #include "meso/cuda/check.hpp"
 #include "mpcd/mpcd_kernels.cuh"
 #include "mpcd/mpcd_lane_group.cuh"
@@ -125,7 +126,19 @@ __global__ void __launch_bounds__(256)
   const double mass = kEmbed ? physics::from_fixed_point(q[6], ms) : a.mass * double(n);
   const Vec3d mom{physics::mpcd_cell_sum(q[0], ps, pmax), physics::mpcd_cell_sum(q[1], ps, pmax),
                   physics::mpcd_cell_sum(q[2], ps, pmax)};
-  const Vec3d u = n > 0 ? (1.0 / mass) * mom : Vec3d{0.0, 0.0, 0.0};
+  // Slit walls: a cell they cut takes Lamura et al.'s virtual particles into
+  // its centre of mass and skips the cell thermostat, as in the reference
+  // (one rank only: key is the cell).
+  bool cut = false;
+  physics::SlitFill fill;
+  if (a.wall.active() && n > 0) {
+    const double shift_z = a.w->shift[2];
+    cut = physics::slit_cut(a.wall, physics::slit_cell_lower_z(a.grid, key, shift_z), a.grid.a) != 0;
+    if (cut) fill = physics::slit_fill(a.wall, a.grid, key, shift_z, n, a.mass, a.kT, mem.step, a.seed);
+  }
+  const Vec3d u = n == 0 ? Vec3d{0.0, 0.0, 0.0}
+                  : cut  ? physics::slit_cell_velocity(mom, mass, fill)
+                         : (1.0 / mass) * mom;
 
   double ke_rel = 0.0;
   if (!kAt && a.thermostat) {  // the same for every thread of the launch
@@ -139,7 +152,9 @@ __global__ void __launch_bounds__(256)
     lane_group_sum(e);
     ke_rel = physics::mpcd_cell_sum(e[0], es, eb);
   }
-  if (n < 2) return;  // empty, or a lone member that keeps its velocity bitwise
+  // Empty, or a lone member (without virtual partners) that keeps its
+  // velocity bitwise.
+  if (n == 0 || n + fill.count < 2) return;
 
   if constexpr (kAt) {
     const Vec3d mean = (1.0 / mass) * Vec3d{physics::from_fixed_point(q[3], xs),
@@ -153,8 +168,9 @@ __global__ void __launch_bounds__(256)
     }
   } else {
     const Vec3d axis = physics::srd_rotation_axis(key, mem.step, a.seed);
-    const double f =
-        a.thermostat ? physics::srd_thermostat_factor(n, ke_rel, a.kT, key, mem.step, a.seed) : 1.0;
+    const double f = a.thermostat && !cut
+                         ? physics::srd_thermostat_factor(n, ke_rel, a.kT, key, mem.step, a.seed)
+                         : 1.0;
     for (uint32_t k = lane; k < n; k += kLanes) {
       S4* q = mem.at(row[k]);
       const S4 v4 = *q;

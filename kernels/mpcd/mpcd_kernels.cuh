@@ -12,16 +12,18 @@
 #include "meso/core/box.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_slit.hpp"
 #include "mpcd/mpcd_context.cuh"
 
 namespace meso::cuda {
 
 // r += dt v + dt^2 g / 2, v += dt g (g: the body force's acceleration, on
 // particles of mass m, at the position before the move; none when
-// inactive), wrapped into the box with image counts.
+// inactive), wrapped into the box with image counts. With slit walls
+// (wall.active()): bounce-back at the walls (physics::slit_stream).
 template <class S4>
 void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass,
-                 const physics::BodyForce& bf, cudaStream_t s);
+                 const physics::BodyForce& bf, const physics::SlitWall& wall, cudaStream_t s);
 
 // The next collision: w->step += 1 and its grid shift (zero without
 // grid_shift), on the device.
@@ -94,6 +96,10 @@ struct MpcdCollideArgs {
   // map to the global cells that key the draws.
   bool ranged = false;
   MpcdRangeView range{};
+  // Slit walls (one rank): the cells they cut get virtual particles
+  // (physics::slit_fill) and no cell thermostat; the grid places the cells.
+  physics::SlitWall wall{};
+  physics::MpcdGrid grid{};
 };
 
 // The collision of every cell (one fused kernel): momentum and mass as

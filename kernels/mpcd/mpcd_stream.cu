@@ -1,7 +1,8 @@
 // MPCD streaming (HOOMD-blue's mpcd::BulkStreamingMethodGPU with a constant
 // force; Howard et al., CPC 230, 10 (2018), sec. 2.1): ballistic motion over
 // the collision period, r += dt v + dt^2 g / 2, v += dt g, wrapped into the
-// periodic box with image counts. One thread per particle; the image is read
+// periodic box with image counts, or reflected at the slit walls
+// (meso/physics/srd_slit.hpp). One thread per particle; the image is read
 // and written only by the few that cross a face, so the kernel moves three
 // 4-vectors a particle (four with a body force).
 // Reference: reference/src/mpcd/mpcd_stream.cpp.
@@ -11,16 +12,22 @@
 namespace meso::cuda {
 namespace {
 
-template <class S4, bool kForce>
+template <class S4, bool kForce, bool kWall>
 __global__ void mpcd_stream_kernel(MpcdView<S4> p, Box box, double dt, double mass,
-                                   physics::BodyForce bf) {
+                                   physics::BodyForce bf, physics::SlitWall wall) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= solvent_count(p)) return;
   const S4 r4 = p.pos[i];
   Vec3d r = xyz(r4);
   const S4 v4 = p.vel[i];
   Vec3d v = xyz(v4);
-  if constexpr (kForce) {
+  if constexpr (kWall) {
+    // Bounce-back at the slit walls with the exact crossing time, as the
+    // reference streams.
+    const Vec3d g = kForce ? (1.0 / mass) * bf.force(r, type_of(r4), mass) : Vec3d{0.0, 0.0, 0.0};
+    physics::slit_stream(r, v, g, dt, wall);
+    p.vel[i] = make4<S4>(v, double(v4.w));
+  } else if constexpr (kForce) {
     // The acceleration at the start of the period, formed as the reference does.
     const Vec3d g = (1.0 / mass) * bf.force(r, type_of(r4), mass);
     r += dt * v + (0.5 * dt * dt) * g;
@@ -47,19 +54,23 @@ __global__ void mpcd_stream_kernel(MpcdView<S4> p, Box box, double dt, double ma
 
 template <class S4>
 void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass,
-                 const physics::BodyForce& bf, cudaStream_t s) {
+                 const physics::BodyForce& bf, const physics::SlitWall& wall, cudaStream_t s) {
   if (p.n == 0) return;
   const uint32_t blocks = (p.n + 255) / 256;
-  if (bf.active())
-    mpcd_stream_kernel<S4, true><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf);
+  if (wall.active() && bf.active())
+    mpcd_stream_kernel<S4, true, true><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf, wall);
+  else if (wall.active())
+    mpcd_stream_kernel<S4, false, true><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf, wall);
+  else if (bf.active())
+    mpcd_stream_kernel<S4, true, false><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf, wall);
   else
-    mpcd_stream_kernel<S4, false><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf);
+    mpcd_stream_kernel<S4, false, false><<<blocks, 256, 0, s>>>(p, box, dt, mass, bf, wall);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
 template void mpcd_stream<Double4>(MpcdView<Double4>, const Box&, double, double,
-                                   const physics::BodyForce&, cudaStream_t);
+                                   const physics::BodyForce&, const physics::SlitWall&, cudaStream_t);
 template void mpcd_stream<float4>(MpcdView<float4>, const Box&, double, double,
-                                  const physics::BodyForce&, cudaStream_t);
+                                  const physics::BodyForce&, const physics::SlitWall&, cudaStream_t);
 
 }  // namespace meso::cuda

@@ -118,6 +118,12 @@ expect_bad "dt = 0.1 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192
   --param kT=100
 expect_bad "dt = 0.05 is too large" run --filter 'lj-liquid' --param dt=0.05 --param kT=100
 expect_bad "dt = 10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=10
+# Slit walls (docs/walls.md): an unknown geometry, their parameters without
+# them, and a rule they do not support are refused naming the value.
+expect_bad "walls = 'box' is unknown" run --filter 'srd-fluid/.*L=10$' --param walls=box
+expect_bad "--param g does nothing" run --filter 'srd-fluid/.*L=10$' --param g=0.01
+expect_bad "need the srd rule" run --filter 'srd-fluid/.*L=10$' --param walls=slit --param rule=at
+expect_bad "control = 3 is invalid" validate --filter srd-slit-poiseuille --param control=3
 expect_bad "dt=inf is invalid"   run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
 # --max-n takes a particle count (CLI11 alone would wrap -1 to 2^64 - 1).
 expect_bad "value '-1' is invalid" run --filter 'N=8192$' --max-n -1

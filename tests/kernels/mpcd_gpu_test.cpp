@@ -70,16 +70,6 @@ MpcdSystem with_particles(MpcdSystem s, const MpcdParticles& p) {
   return s;
 }
 
-// Largest |unwrapped a - unwrapped b| component.
-double max_position_diff(const Box& box, const MpcdParticles& a, const MpcdParticles& b) {
-  double m = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const Vec3d d = box.unwrap(a.position[i], a.image[i]) - box.unwrap(b.position[i], b.image[i]);
-    m = std::max({m, std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
-  }
-  return m;
-}
-
 bool bitwise_equal(const MpcdParticles& a, const MpcdParticles& b) {
   auto same = [](const auto& x, const auto& y) {
     return x.size() == y.size() &&

@@ -1,7 +1,8 @@
-// Shared by the CUDA MPCD tests (mpcd_gpu_test.cpp, mpcd_solute_gpu_test.cpp):
-// the mixed-precision tolerance, the shuffled benchmark solvent, its fp32-
-// rounded state, the velocity comparison and the collision rules they run
-// (mpcd_gpu_test.cpp's header says why the fp32 state is compared so).
+// Shared by the CUDA MPCD tests (mpcd_gpu_test.cpp, mpcd_solute_gpu_test.cpp,
+// mpcd_wall_gpu_test.cpp): the mixed-precision tolerance, the shuffled
+// benchmark solvent, its fp32-rounded state, the velocity and position
+// comparisons and the collision rules they run (mpcd_gpu_test.cpp's header
+// says why the fp32 state is compared so).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -50,6 +51,16 @@ inline MpcdSystem rounded_to_fp32(MpcdSystem s) {
     v = {double(float(v.x)), double(float(v.y)), double(float(v.z))};
   }
   return s;
+}
+
+// Largest |unwrapped a - unwrapped b| component.
+inline double max_position_diff(const Box& box, const MpcdParticles& a, const MpcdParticles& b) {
+  double m = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Vec3d d = box.unwrap(a.position[i], a.image[i]) - box.unwrap(b.position[i], b.image[i]);
+    m = std::max({m, std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
+  }
+  return m;
 }
 
 inline double rel_l2_velocity(const MpcdParticles& a, const MpcdParticles& b) {

@@ -8,7 +8,8 @@ namespace meso::test_support {
 
 namespace {
 
-validation::Result run(const std::string& name, const Variant& variant, const std::string& control) {
+validation::Result run(const std::string& name, const Variant& variant, const std::string& control,
+                       const std::map<std::string, double>& params) {
   BackendRegistry reg;
   reference::register_cpu_backend(reg);
   validation::Context ctx;
@@ -16,10 +17,11 @@ validation::Result run(const std::string& name, const Variant& variant, const st
   ctx.backend = "cpu";
   ctx.variant = variant;
   ctx.control = control;
+  ctx.params = params;
   for (const auto& c : validation::all_cases())
     if (c.name == name) {
       if (!control.empty())
-        ctx.params = validation::control_params(validation::find_control(c, control), ctx.form, {});
+        ctx.params = validation::control_params(validation::find_control(c, control), ctx.form, params);
       return c.run(ctx);
     }
   ADD_FAILURE() << "no validation case " << name;
@@ -28,12 +30,13 @@ validation::Result run(const std::string& name, const Variant& variant, const st
 
 }  // namespace
 
-validation::Result run_validation_case(const std::string& name, const Variant& variant) {
-  return run(name, variant, "");
+validation::Result run_validation_case(const std::string& name, const Variant& variant,
+                                       const std::map<std::string, double>& params) {
+  return run(name, variant, "", params);
 }
 
 validation::Result run_validation_control(const std::string& name, const std::string& control) {
-  return run(name, {}, control);
+  return run(name, {}, control, {});
 }
 
 }  // namespace meso::test_support

@@ -5,6 +5,7 @@
 // test program's choice (run_validation_case.cpp).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "meso/validation/validation_case.hpp"
@@ -12,7 +13,10 @@
 namespace meso::test_support {
 
 // The case's Result; a name no case has is a test failure (and an empty Result).
-validation::Result run_validation_case(const std::string& name, const Variant& variant = {});
+// `params`: knob overrides, as `mesobench validate --param k=v` (a gate's
+// negative controls).
+validation::Result run_validation_case(const std::string& name, const Variant& variant = {},
+                                       const std::map<std::string, double>& params = {});
 
 // The case's short form under its negative control `control`, with the knobs
 // `mesobench validate --control` sets (validation::control_params).

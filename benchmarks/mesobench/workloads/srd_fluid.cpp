@@ -3,6 +3,10 @@
 // grid shift; L = 50 (1.25M particles, one GPU of their weak scaling) and
 // L = 100. One timed step is one collision period (stream, sort when due,
 // collide); sorting every 25 collisions is the variant reorder=cell,sort=25.
+// With walls=slit the same N sits between slit walls (docs/walls.md): an
+// L x L x L slit in a box one cell taller on each side, bounce-back and
+// virtual particles, driven along x by g: the cost of the walls against the
+// periodic fluid at the same N.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -20,6 +24,7 @@ namespace {
 struct SrdCase {
   SrdFluidParams srd;
   MpcdParams solvent;
+  bool slit = false;  // walls=slit: solvent.wall.h is set from L when the solvent is made
 };
 
 class SrdFluid final : public Workload {
@@ -52,6 +57,24 @@ class SrdFluid final : public Workload {
               });
     add_param("shift", "", "random grid shift every collision, 0 or 1 (1)",
               [s](BenchCase& c, const std::string& v) { s(c).solvent.grid_shift = parse_param_flag("shift", v); });
+    add_param("walls", "", "none (periodic) or slit: walls normal to z, L cells apart (none)",
+              [s](BenchCase& c, const std::string& v) {
+                if (v != "none" && v != "slit")
+                  throw_input_error("walls = '", v, "' is unknown: allowed values are none, slit");
+                s(c).slit = v == "slit";
+              });
+    add_param("g", "a/time^2", "body force per mass along x, with walls=slit (0)", ParamRange{-10.0, 10.0},
+              [s](BenchCase& c, const std::string& v) {
+                s(c).solvent.body_force.g = {parse_param_double("g", v), 0.0, 0.0};
+              });
+    add_param("virtual", "", "virtual particles in the cells the walls cut, 0 or 1 (1)",
+              [s](BenchCase& c, const std::string& v) {
+                s(c).solvent.wall.virtual_particles = parse_param_flag("virtual", v);
+              });
+    add_param("wall_speed", "a/time", "the upper wall's speed along x, the lower's is minus it (0)",
+              ParamRange{-10.0, 10.0}, [s](BenchCase& c, const std::string& v) {
+                s(c).solvent.wall.speed = parse_param_double("wall_speed", v);
+              });
     add_param("seed", "", "seed of the initial state and of the collisions (12345)",
               [s](BenchCase& c, const std::string& v) {
                 s(c).srd.seed = parse_param_uint("seed", v);
@@ -116,6 +139,8 @@ class SrdFluid final : public Workload {
     require_used(c, "thermostat", s.solvent.rule == MpcdRule::srd, "with rule=srd");
     require_positive("L", s.srd.L);
     require_positive("rho", s.srd.rho);
+    for (const char* key : {"g", "virtual", "wall_speed"}) require_used(c, key, s.slit, "with walls=slit");
+    if (s.slit) slit_params(s).validate();
     check_step_length(s.solvent.dt, s.solvent.kT, s.solvent.mass, 0.5 * s.srd.L, "half the box");
   }
 
@@ -126,7 +151,7 @@ class SrdFluid final : public Workload {
   std::string name_parameters(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     return "rule=" + std::string(to_string(s.solvent.rule)) + "/rho=" + format_number(s.srd.rho) +
-           "/L=" + format_number(s.srd.L);
+           "/L=" + format_number(s.srd.L) + (s.slit ? "/walls=slit" : "");
   }
 
   nlohmann::json parameters_json(const BenchCase& c, const double box[3]) const override {
@@ -135,7 +160,9 @@ class SrdFluid final : public Workload {
     return {{"solvent", "mpcd"}, {"rule", to_string(m.rule)}, {"L", s.srd.L}, {"rho", s.srd.rho},
             {"a", m.cell_size}, {"mass", m.mass}, {"kT", m.kT}, {"angle_deg", m.angle_deg}, {"dt", m.dt},
             {"grid_shift", m.grid_shift}, {"thermostat", m.thermostat}, {"seed", s.srd.seed},
-            {"box", {box[0], box[1], box[2]}}};
+            {"box", {box[0], box[1], box[2]}}, {"walls", s.slit ? "slit" : "none"},
+            {"g", m.body_force.g.x}, {"virtual_particles", m.wall.virtual_particles},
+            {"wall_speed", m.wall.speed}};
   }
 
   double initial_kT(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent.kT; }
@@ -148,18 +175,23 @@ class SrdFluid final : public Workload {
        << " m=" << exact_number(m.mass) << " kT=" << exact_number(m.kT) << " angle=" << exact_number(m.angle_deg)
        << " dt=" << exact_number(m.dt) << " shift=" << m.grid_shift << " thermostat=" << m.thermostat
        << " rule=" << to_string(m.rule) << " seed=" << m.seed << " init_seed=" << s.srd.seed;
+    if (s.slit)
+      os << " walls=slit g=" << exact_number(m.body_force.g.x) << " virtual=" << m.wall.virtual_particles
+         << " wall_speed=" << exact_number(m.wall.speed);
     return os.str();
   }
 
   // The solvent alone: a step of its Simulation is one collision period.
   SimulationSetup make_setup(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
+    if (s.slit) return {std::nullopt, {}, make_srd_slit(slit_geometry(s), slit_params(s))};
     return {std::nullopt, {}, make_srd_fluid(s.srd, s.solvent)};
   }
   // Each rank places its own solvent particles (place_stratified) and draws
   // their velocities with the momentum and temperature summed over the ranks.
   SimulationSetup make_setup_by_rank(const BenchCase& c) const override {
     const SrdCase sc = params_of<SrdCase>(c);
+    if (sc.slit) throw_input_error("srd-fluid with walls=slit runs on one rank (the walls are not decomposed yet)");
     uint64_t n = 0;
     SimulationSetup s{std::nullopt, {}, srd_fluid_parameters(sc.srd, sc.solvent, n)};
     s.solvent_count = n;
@@ -174,7 +206,25 @@ class SrdFluid final : public Workload {
   Box box(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     const double l = s.srd.L * s.solvent.cell_size;
-    return Box(l, l, l);
+    return Box(l, l, s.slit ? l + 2.0 * s.solvent.cell_size : l);
+  }
+
+ private:
+  // walls=slit: an L x L x L slit (make_srd_slit adds a cell above and below).
+  static SrdSlitParams slit_geometry(const SrdCase& s) {
+    SrdSlitParams f;
+    f.lx = f.ly = f.height = s.srd.L;
+    f.rho = s.srd.rho;
+    f.seed = s.srd.seed;
+    return f;
+  }
+  // The solvent's parameters with the walls the slit will have, for the
+  // checks before a run.
+  static MpcdParams slit_params(const SrdCase& s) {
+    MpcdParams m = s.solvent;
+    m.wall.h = 0.5 * s.srd.L * m.cell_size;
+    m.wall.density = s.srd.rho;
+    return m;
   }
 };
 

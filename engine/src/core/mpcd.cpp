@@ -27,6 +27,21 @@ void MpcdParams::validate() const {
     throw_input_error("SRD angle = ", angle_deg, " deg is invalid: it must be in (0, 180)");
   if (thermostat && rule == MpcdRule::at)
     throw_input_error("the MPCD cell thermostat is for the srd rule; the at rule thermostats itself");
+  if (wall.h != 0.0) {
+    require_positive("MPCD slit wall h", wall.h);
+    if (!std::isfinite(wall.speed))
+      throw_input_error("MPCD slit wall speed = ", wall.speed, " is not finite");
+    if (wall.virtual_particles && !(wall.density >= 1.0 && wall.density <= 1.0e6))
+      throw_input_error("MPCD slit wall density = ", wall.density,
+                        " is invalid: the virtual particles fill a cut cell to it, in [1, 1e6]");
+    if (rule != MpcdRule::srd) throw_input_error("MPCD slit walls need the srd rule (the at rule has no virtual particles yet)");
+    if (embed_types != 0)
+      throw_input_error("MPCD slit walls with embed_types = ", embed_types,
+                        ": embedded solutes do not reflect at the walls yet");
+    if (body_force.g.z != 0.0)
+      throw_input_error("MPCD body force g_z = ", body_force.g.z,
+                        " with slit walls normal to z: drive the flow along x or y");
+  }
 }
 
 void require_embeddable(const Box& solvent_box, const MpcdParams& params, const System& md,
@@ -73,6 +88,15 @@ void MpcdSystem::validate() const {
     if (std::round(cells) < 2.0)
       throw_input_error("box length ", l, " holds fewer than 2 MPCD cells of a = ", a);
   }
+  if (params.wall.active()) {
+    // A padding of a / 2 or more beyond each wall: a shifted cell that wraps
+    // across the box face then holds fluid of one side only.
+    if (!(L.z - 2.0 * params.wall.h >= a * (1.0 - 1e-9)))
+      throw_input_error("MPCD slit walls at z = +-", params.wall.h, " need a box at least one cell taller: L_z = ",
+                        L.z, " < ", 2.0 * params.wall.h + a);
+    if (!(2.0 * params.wall.h >= 2.0 * a * (1.0 - 1e-9)))
+      throw_input_error("MPCD slit of height ", 2.0 * params.wall.h, " is below 2 cells of a = ", a);
+  }
   const std::size_t n = particles.size();
   if (particles.velocity.size() != n || particles.type.size() != n || particles.tag.size() != n ||
       particles.image.size() != n)
@@ -88,6 +112,10 @@ void MpcdSystem::validate() const {
                         ") is outside the box (or not finite)");
     if (!(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z)))
       throw_input_error("MPCD particle ", particles.tag[i], " has a non-finite velocity");
+    // 1e-6 relative: fp32 storage rounds z by up to 6e-8 relative.
+    if (params.wall.active() && !(std::fabs(r.z) <= params.wall.h * (1.0 + 1e-6)))
+      throw_input_error("MPCD particle ", particles.tag[i], " at z = ", r.z, " is outside the slit walls at +-",
+                        params.wall.h);
     if (!tags.insert(particles.tag[i]).second)
       throw_input_error("MPCD tag ", particles.tag[i], " is not unique");
   }
@@ -106,15 +134,16 @@ MpcdSystem srd_fluid_parameters(const SrdFluidParams& f, const MpcdParams& param
   return s;
 }
 
-MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
-  uint64_t count = 0;
-  MpcdSystem shell = srd_fluid_parameters(f, params, count);
-  const auto n = static_cast<std::size_t>(count);
-  // The MD initial-state draws (init.hpp) on a one-type System of mass m:
-  // uniform positions, Maxwell-Boltzmann velocities with the net momentum
-  // removed exactly and the kinetic temperature set to kT.
+namespace {
+
+// n particles of mass m uniform in `region` (centred on the origin) with
+// Maxwell-Boltzmann velocities, the net momentum removed exactly and the
+// kinetic temperature set to kT: the MD initial-state draws (init.hpp) on a
+// one-type System, as the solvent of the box `box` (which holds `region`).
+MpcdSystem draw_solvent(const Box& region, const Box& box, std::size_t n, const MpcdParams& params,
+                        uint64_t seed) {
   System tmp;
-  tmp.box = shell.box;
+  tmp.box = region;
   tmp.type_names = {"S"};
   tmp.type_mass = {params.mass};
   tmp.particles.resize(n);
@@ -122,10 +151,10 @@ MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
     tmp.particles.tag[i] = static_cast<uint32_t>(i);
     tmp.particles.type[i] = 0;
   }
-  place_uniform_random(tmp, f.seed);
-  draw_maxwell_boltzmann(tmp, params.kT, f.seed);
+  place_uniform_random(tmp, seed);
+  draw_maxwell_boltzmann(tmp, params.kT, seed);
   MpcdSystem s;
-  s.box = tmp.box;
+  s.box = box;
   s.params = params;
   s.particles.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -135,6 +164,36 @@ MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
     s.particles.tag[i] = tmp.particles.tag[i];
     s.particles.image[i] = {0, 0, 0};
   }
+  return s;
+}
+
+}  // namespace
+
+MpcdSystem make_srd_slit(const SrdSlitParams& f, const MpcdParams& params) {
+  require_positive("SRD slit lx", f.lx);
+  require_positive("SRD slit ly", f.ly);
+  require_positive("SRD slit height", f.height);
+  require_positive("SRD density rho", f.rho);
+  const double a = params.cell_size;
+  const double n_real = f.rho * f.lx * f.ly * f.height;
+  if (n_real > 4.0e9) throw_input_error("SRD slit of ", n_real, " particles is too large");
+  MpcdParams prm = params;
+  prm.wall.h = 0.5 * f.height * a;
+  prm.validate();
+  const Box slit(f.lx * a, f.ly * a, f.height * a), box(f.lx * a, f.ly * a, (f.height + 2.0) * a);
+  MpcdSystem s = draw_solvent(slit, box, static_cast<std::size_t>(std::llround(n_real)), prm, f.seed);
+  s.validate();
+  return s;
+}
+
+MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params) {
+  uint64_t count = 0;
+  MpcdSystem shell = srd_fluid_parameters(f, params, count);
+  const auto n = static_cast<std::size_t>(count);
+  // The MD initial-state draws (init.hpp) on a one-type System of mass m:
+  // uniform positions, Maxwell-Boltzmann velocities with the net momentum
+  // removed exactly and the kinetic temperature set to kT.
+  MpcdSystem s = draw_solvent(shell.box, shell.box, n, params, f.seed);
   // Valid by construction (wrapped positions, tags 0..N-1); the backend's
   // set_mpcd validates what it loads, so no O(N) check here.
   return s;

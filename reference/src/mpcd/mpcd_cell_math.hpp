@@ -9,6 +9,7 @@
 
 #include "meso/core/mpcd.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_slit.hpp"
 #include "meso/reference/cpu_context.hpp"
 #include "meso/reference/mpcd_collide.hpp"
 
@@ -100,16 +101,21 @@ void at_draw_sums(const Members<Real>& mem, const MpcdCellProps& p, double kT, u
 // AT: the mean draw `at_mean`, or, when null, the sum over these members
 // (the whole cell). A lone particle is its own centre of mass: both rules
 // leave it as it is, skipped so that v stays bitwise unchanged rather than
-// being rebuilt as (m v)/m + 0.
+// being rebuilt as (m v)/m + 0. `wall`: a cell cut by a slit wall, with its
+// virtual particles (srd rule only): the rotation is about the centre of mass
+// of the members and the virtual particles, and the cell thermostat leaves
+// the cell alone (the virtual particles hold it at the wall's temperature).
 template <class Real, class Store>
 void collide_cell(const Members<Real>& mem, MpcdRule rule, const MpcdParams& prm, uint64_t step, uint32_t c,
                   const MpcdCellProps& p, const uint32_t* first, const uint32_t* last, const Vec3d* at_mean,
-                  double cos_a, double sin_a, Store store) {
-  if (p.n < 2 || first == last) return;
-  const Vec3d u = p.velocity();
+                  double cos_a, double sin_a, Store store, const physics::SlitFill* wall = nullptr) {
+  if (p.n + (wall ? wall->count : 0u) < 2 || first == last) return;
+  const Vec3d u = wall ? physics::slit_cell_velocity(p.momentum, p.mass, *wall) : p.velocity();
   if (rule == MpcdRule::srd) {
     const Vec3d axis = physics::srd_rotation_axis(c, step, prm.seed);
-    const double f = prm.thermostat ? physics::srd_thermostat_factor(p.n, p.ke_rel, prm.kT, c, step, prm.seed) : 1.0;
+    const double f = prm.thermostat && !wall
+                         ? physics::srd_thermostat_factor(p.n, p.ke_rel, prm.kT, c, step, prm.seed)
+                         : 1.0;
     for (const uint32_t* k = first; k != last; ++k)
       store(*k, u + f * physics::srd_rotate(mem.velocity(*k) - u, axis, cos_a, sin_a));
     return;

@@ -80,8 +80,11 @@ void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& s
 #pragma omp parallel for schedule(static)
   for (int64_t ci = 0; ci < int64_t{nc}; ++ci) {
     const uint32_t c = static_cast<uint32_t>(ci);
+    physics::SlitFill fill;
+    const bool cut = physics::slit_cut(prm.wall, physics::slit_cell_lower_z(s.grid, c, shift.z), s.grid.a) != 0;
+    if (cut) fill = physics::slit_fill(prm.wall, s.grid, c, shift.z, s.props[c].n, prm.mass, prm.kT, step, prm.seed);
     collide_cell(mem, rule, prm, step, c, s.props[c], members + start[c], members + start[c + 1], nullptr, cos_a,
-                 sin_a, store);
+                 sin_a, store, cut ? &fill : nullptr);
   }
 }
 
@@ -104,6 +107,8 @@ class CpuMpcdCollide final : public MpcdCollideOp {
     c_.mpcd.require_loaded(name);
     const uint32_t embed = c_.mpcd.params.embed_types;
     if (comm_ && comm_->size() > 1) {
+      if (c_.mpcd.params.wall.active())
+        throw_input_error("MPCD slit walls are not decomposed over ranks yet: run them on one rank");
       if (embed != 0)
         throw_input_error("MPCD embed_types = ", embed, " (solute coupling) is not decomposed over ranks yet: run it on one rank");
       mpcd_collide_decomposed(c_.mpcd, rule_, step, *comm_, scratch_);

@@ -1,6 +1,7 @@
 #include "meso/reference/mpcd_stream.hpp"
 
 #include "meso/ops/mpcd.hpp"
+#include "meso/physics/srd_slit.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {
@@ -30,12 +31,18 @@ void mpcd_stream(CpuMpcd<Real>& s) {
   const double dt = s.params.dt, m = s.params.mass;
   const physics::BodyForce& bf = s.params.body_force;
   const bool forced = bf.active();
+  const physics::SlitWall& wall = s.params.wall;
   const int64_t n = static_cast<int64_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) {
     Vec3d r = vec_cast<double>(s.pos[i]);
     Vec3d v = vec_cast<double>(s.vel[i]);
-    if (forced) {
+    if (wall.active()) {
+      // Bounce-back at the slit walls with the exact crossing time.
+      const Vec3d g = forced ? (1.0 / m) * bf.force(r, s.type[i], m) : Vec3d{0.0, 0.0, 0.0};
+      physics::slit_stream(r, v, g, dt, wall);
+      s.vel[i] = vec_cast<Real>(v);
+    } else if (forced) {
       const Vec3d g = (1.0 / m) * bf.force(r, s.type[i], m);
       r += dt * v + (0.5 * dt * dt) * g;
       v += dt * g;

@@ -13,6 +13,7 @@
 #include "meso/ops/communicator.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_slit.hpp"
 #include "meso/physics/vec3.hpp"
 #include "meso/analysis/thermo.hpp"
 
@@ -40,6 +41,11 @@ struct MpcdParams {
   // types (bit t: type t) join every collision with their own masses; the
   // MD system must share the solvent's box (require_embeddable). 0: none.
   uint32_t embed_types = 0;
+  // Planar slit walls normal to z at z = +-wall.h (docs/walls.md): bounce-
+  // back while streaming, virtual particles in the cut cells while
+  // colliding. wall.h = 0: periodic in z. The srd rule only, no embedded
+  // solutes, one rank, and no body force along z.
+  physics::SlitWall wall;
 
   void validate() const;  // throws InputError naming the bad value
 };
@@ -66,7 +72,8 @@ struct MpcdSystem {
   physics::MpcdGrid grid() const;
   // Throws InputError: params, box lengths integer multiples of a (within
   // 1e-9 relative) and at least 2 cells a side, finite wrapped positions,
-  // finite velocities, unique tags.
+  // finite velocities, unique tags; with walls, a box at least one cell
+  // taller than the slit and every particle between the walls.
   void validate() const;
 };
 
@@ -84,6 +91,20 @@ MpcdSystem make_srd_fluid(const SrdFluidParams& f, const MpcdParams& params);
 // of a decomposed start completes with place_stratified and the over-ranks
 // draw_maxwell_boltzmann (SimulationSetup::solvent_owned).
 MpcdSystem srd_fluid_parameters(const SrdFluidParams& f, const MpcdParams& params, uint64_t& n);
+
+// The solvent between slit walls (docs/walls.md): a box of lx x ly cells
+// across and height + 2 cells along z, the walls at z = +-height a / 2 (one
+// cell of padding beyond each), rho particles per cell of the slit on
+// average, uniform random positions between the walls and Maxwell-Boltzmann
+// velocities at kT with the total momentum removed, all from `seed`.
+// params.wall keeps its speed, density and switches; its h is set here.
+struct SrdSlitParams {
+  double lx = 16.0, ly = 16.0;  // across, in cells
+  double height = 8.0;          // between the walls, in cells (>= 2)
+  double rho = 10.0;
+  uint64_t seed = 1;
+};
+MpcdSystem make_srd_slit(const SrdSlitParams& f, const MpcdParams& params);
 
 // Observables of the solvent: total momentum, kinetic energy, the kinetic
 // temperature 2 K / (3 (N - 1)) (the momentum is conserved; a mean flow

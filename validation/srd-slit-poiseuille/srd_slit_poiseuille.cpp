@@ -1,0 +1,234 @@
+// srd-slit-poiseuille: plane Poiseuille flow of the SRD benchmark solvent
+// between no-slip slit walls (bounce-back and Lamura et al.'s virtual
+// particles, meso/physics/srd_slit.hpp), driven by a body force along x. The
+// fitted parabola gives the viscosity, against the kinetic theory the
+// srd-viscosity gate uses, and the slip length at the walls, against zero.
+// See README.md beside this file for the protocol, the error model and the
+// negative controls.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "meso/core/error.hpp"
+#include "meso/analysis/parabola_fit.hpp"
+#include "meso/core/presets.hpp"
+#include "meso/run/progress.hpp"
+#include "meso/run/simulation.hpp"
+#include "meso/validation/channel_flow.hpp"
+#include "meso/validation/validation_case.hpp"
+#include "meso/analysis/velocity_profile.hpp"
+
+namespace meso::validation {
+
+namespace {
+
+// The allowance for the kinetic theory itself, as srd-viscosity states it
+// (../srd-viscosity/README.md): one standard deviation, relative.
+constexpr double kModelError = 0.02;
+// The no-slip criterion: the slip length, in cells, the walls may leave
+// (README.md: Lamura et al.'s fill leaves a residual slip of order a / 6 when
+// the collisions carry the viscosity).
+constexpr double kSlipAllowance = 0.25;
+
+struct SlitFit {
+  double eta = 0.0;   // from the curvature: eta = -rho_m g / (2 c2)
+  double slip = 0.0;  // slip length b = u_wall / |du/dz|_wall, both walls averaged
+  ParabolaFit fit;
+};
+
+// The profile's parabola over the bins inside the slit; u_wall is the fit
+// at z = +-h averaged (c0 + c2 h^2: the linear term cancels), and the wall
+// shear rate is 2 |c2| h.
+SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g) {
+  SlitFit f;
+  f.fit = fit_parabola(z, u);
+  const double c2 = f.fit.curvature();
+  f.eta = -rho_m * g / (2.0 * c2);
+  const double u_wall = 0.5 * (f.fit(h) + f.fit(-h));
+  f.slip = u_wall / (2.0 * std::fabs(c2) * h);
+  return f;
+}
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0.0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+double sem_of(const std::vector<double>& v) {
+  const double m = mean_of(v);
+  double ss = 0.0;
+  for (double x : v) ss += (x - m) * (x - m);
+  const double k = static_cast<double>(v.size());
+  return std::sqrt(ss / (k - 1.0) / k);
+}
+
+}  // namespace
+
+Result run_srd_slit_poiseuille(const Context& ctx) {
+  const bool is_long = ctx.form == Form::long_form;
+  // docs/reference.md, "SRD and MPCD solvent": the benchmark solvent, with
+  // the cell thermostat that removes the viscous heat (srd-viscosity's
+  // README: it conserves each cell's momentum, so it leaves the flow alone).
+  MpcdParams prm = presets::howard_srd_solvent(static_cast<uint32_t>(ctx.seed));
+  prm.thermostat = true;
+  // The negative control (README.md): control=1 turns the virtual
+  // particles off, and the flow slips by about a cell; it must fail.
+  const double control = knob(ctx, "control", 0.0);
+  if (control != 0.0 && control != 1.0)
+    throw_input_error("srd-slit-poiseuille control = ", control, " is invalid: 1 turns the virtual particles off");
+  prm.wall.virtual_particles = control != 1.0;
+  SrdSlitParams slit;
+  slit.rho = 10.0;
+  prm.wall.density = slit.rho;
+  // Height H = 8 cells: the start-up time H^2 / (pi^2 nu) ~ 7.5 and the
+  // separation of the slit from the cell as in srd-viscosity's channels of
+  // d = 8; the cross-section only sets the noise.
+  slit.height = 8.0;
+  slit.lx = slit.ly = knob(ctx, "cross", is_long ? 32.0 : 8.0);
+  slit.seed = ctx.seed;
+  // u_max = g H^2 / (8 nu) ~ 0.1 sqrt(kT/m) with nu = eta / rho ~ 0.87.
+  const double g = 0.011;
+  prm.body_force.g = {g, 0.0, 0.0};
+  const double equilibrate_time = knob(ctx, "equilibration", 60.0);
+  const double production_time = knob(ctx, "production", is_long ? 4000.0 : 500.0);
+  const double sample_every_time = 0.5;
+  const int blocks = 10;
+  require_positive("production time", production_time);
+  require_non_negative("equilibration time", equilibrate_time);
+
+  const MpcdSystem sys = make_srd_slit(slit, prm);
+  const double a = prm.cell_size, h = sys.params.wall.h, dt = prm.dt;
+  const double rho_m = static_cast<double>(sys.particles.size()) * prm.mass /
+                       (slit.lx * slit.ly * slit.height * a * a * a);
+  Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys);
+
+  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
+  const uint64_t eq_steps = steps(equilibrate_time), sample_steps = std::max<uint64_t>(1, steps(sample_every_time));
+  const uint64_t block_steps = std::max<uint64_t>(sample_steps, steps(production_time / blocks) / sample_steps * sample_steps);
+  progress::begin("slit Poiseuille", eq_steps + block_steps * blocks);
+  sim.run(eq_steps);
+
+  // u_x(z) in slabs of a / 2 across the whole box (the padding's bins stay
+  // empty), one profile per block.
+  const auto bins = static_cast<uint32_t>(std::lround(2.0 * sys.box.lengths().z / a));
+  std::vector<VelocityProfile> block_profiles;
+  for (int b = 0; b < blocks; ++b) {
+    VelocityProfile prof(sys.box, /*axis=*/2, /*component=*/0, bins);
+    for (uint64_t done = 0; done < block_steps; done += sample_steps) {
+      sim.run(sample_steps);
+      prof.add(sim.solvent_particles(), prm.mass);
+    }
+    block_profiles.push_back(std::move(prof));
+  }
+  progress::end();
+
+  VelocityProfile all = block_profiles.front();
+  for (int b = 1; b < blocks; ++b) all.merge(block_profiles[b]);
+  std::vector<double> z;
+  std::vector<uint32_t> inside;
+  for (uint32_t b = 0; b < bins; ++b)
+    if (std::fabs(all.bin_center(b)) < h) {
+      z.push_back(all.bin_center(b));
+      inside.push_back(b);
+    }
+  const auto slit_profile = [&](const VelocityProfile& p) {
+    const std::vector<double> m = p.mean();
+    std::vector<double> u;
+    for (uint32_t b : inside) u.push_back(m[b]);
+    return u;
+  };
+  const std::vector<double> u = slit_profile(all);
+  const SlitFit f = fit_slit(z, u, h, rho_m, g);
+  std::vector<double> eta_blocks, slip_blocks;
+  for (const auto& p : block_profiles) {
+    const SlitFit fb = fit_slit(z, slit_profile(p), h, rho_m, g);
+    eta_blocks.push_back(fb.eta);
+    slip_blocks.push_back(fb.slip);
+  }
+  const double se_eta = sem_of(eta_blocks), se_slip = sem_of(slip_blocks);
+
+  // How steady: the no-slip start-up series (channel_flow.hpp) with the
+  // measured nu, averaged over the production window and fitted like the
+  // data, gives the curvature the transient still leaves out.
+  const double nu = f.eta / rho_m, width = 2.0 * h;
+  std::vector<double> transient;
+  const double t0 = static_cast<double>(eq_steps) * dt, t1 = t0 + static_cast<double>(block_steps * blocks) * dt;
+  for (double zc : z)
+    transient.push_back(startup_channel_velocity(zc - 0.25 * a, zc + 0.25 * a, t0, t1, g, nu, width));
+  const double startup_bias = 1.0 - fit_parabola(z, transient).curvature() / (-g / (2.0 * nu));
+  const bool steady = std::fabs(startup_bias) <= 0.25 * se_eta / f.eta;
+
+  const SrdViscosity theory = srd_kinetic_theory_viscosity(slit.rho, prm.kT, prm.mass, a, dt, prm.angle_deg);
+  const double eta_theory = theory.total();
+  const double u_max = rho_m * g * h * h / (2.0 * f.eta);
+
+  Result r;
+  r.name = "srd-slit-poiseuille";
+  r.quantity = "shear viscosity eta of the SRD solvent from the parabola of plane Poiseuille flow between slit "
+               "walls (bounce-back, virtual particles), with its slip length";
+  r.measured = f.eta;
+  r.uncertainty = se_eta;
+  r.reference = eta_theory;
+  r.reference_uncertainty = kModelError * eta_theory;
+  r.tolerance = 4.0 * std::sqrt(se_eta * se_eta + r.reference_uncertainty * r.reference_uncertainty);
+  const bool eta_ok = std::fabs(r.measured - r.reference) <= r.tolerance;
+  const bool slip_ok = std::fabs(f.slip) <= kSlipAllowance * a + 4.0 * se_slip;
+  r.rule = "|eta - eta_theory| <= 4 sqrt(SE^2 + (0.02 eta_theory)^2) (eta_theory: SRD kinetic theory with random "
+           "shift, as srd-viscosity; SE: 10 blocks of the production), |slip length| <= a / 4 + 4 SE_slip, and "
+           "the start-up transient left in the production window below SE/4";
+  r.passed = eta_ok && slip_ok && steady;
+  r.data["eta_blocks"] = eta_blocks;
+  r.data["slip_blocks"] = slip_blocks;
+  r.data["slip_length"] = f.slip;
+  r.data["slip_length_se"] = se_slip;
+  r.data["slip_allowance"] = kSlipAllowance * a;
+  r.data["eta_passed"] = eta_ok;
+  r.data["slip_passed"] = slip_ok;
+  r.data["steady"] = steady;
+  r.data["startup_bias"] = startup_bias;
+  r.data["relaxation_time"] = width * width / (std::numbers::pi * std::numbers::pi * nu);
+  r.data["z"] = z;
+  r.data["profile"] = u;
+  r.data["fit"] = {{"x0", f.fit.x0}, {"c", f.fit.c}, {"se", f.fit.se}, {"residual_rms", f.fit.residual_rms}};
+  r.data["theory"] = {{"kinetic", theory.kinetic},
+                      {"collisional", theory.collisional},
+                      {"total", eta_theory},
+                      {"model_error", kModelError},
+                      {"source", "Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388 (2003); Gompper, "
+                                 "Ihle, Kroll & Winkler, Adv. Polym. Sci. 221, 1 (2009)"}};
+  r.data["deviation_relative"] = f.eta / eta_theory - 1.0;
+  r.data["g"] = g;
+  r.data["box"] = {slit.lx, slit.ly, slit.height + 2.0};
+  r.data["slit_height"] = width;
+  r.data["n"] = sys.particles.size();
+  r.data["rho"] = slit.rho;
+  r.data["mass_density"] = rho_m;
+  r.data["virtual_particles"] = prm.wall.virtual_particles;
+  r.data["bounce_back"] = prm.wall.bounce_back;
+  r.data["thermostat"] = prm.thermostat;
+  r.data["dt"] = dt;
+  r.data["angle_deg"] = prm.angle_deg;
+  r.data["precision"] = to_string(ctx.variant.precision);
+  r.data["equilibration_time"] = t0;
+  r.data["production_time"] = t1 - t0;
+  r.data["sample_every_time"] = static_cast<double>(sample_steps) * dt;
+  r.data["u_max"] = u_max;
+  r.data["mach"] = u_max / std::sqrt(prm.kT / prm.mass);
+  r.data["overrides"] = ctx.params;
+  return r;
+}
+
+MESO_REGISTER_VALIDATION_CASE({
+    .name = "srd-slit-poiseuille",
+    .source = "Lamura, Gompper, Ihle & Kroll, Europhys. Lett. 56, 319 (2001): bounce-back and virtual particles; "
+              "SRD kinetic theory (Kikuchi et al. 2003; Gompper et al. 2009); plane Poiseuille flow of the "
+              "benchmark solvent between slit walls",
+    .run = run_srd_slit_poiseuille,
+    .knobs = {"production: averaging time", "equilibration: time from rest",
+              "cross: box edge across the flow's gradient (x, y) in cells",
+              "control: 1 runs the negative control, without virtual particles"}});
+
+}  // namespace meso::validation
