@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
+#include "meso/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/run/simulation.hpp"
 #include "support/neighbors_by_tag.hpp"
@@ -111,6 +113,21 @@ TEST_F(NeighborListVsBruteForce, FloatStorage) {
   Simulation b(std::make_unique<reference::CpuBackend<float>>(Variant::parse("precision=single")), sys, rp);
   const auto expected = brute_force(sys, sys.max_rcut() + rp.skin);
   EXPECT_EQ(neighbors_by_tag(b), expected);
+}
+
+// nlist=cells is a CUDA traversal with no list (every step a sort into
+// cells): the reference keeps its Verlet list, so it refuses the value by
+// name rather than run something else under its label.
+TEST(ReferenceNeighborList, RefusesCells) {
+  DpdFluidParams fp;
+  fp.n = 500;
+  const System sys = make_dpd_fluid(fp);
+  try {
+    Simulation s(std::make_unique<reference::CpuBackend<double>>(Variant::parse("nlist=cells")), sys, RunParams{});
+    ADD_FAILURE() << "nlist=cells accepted by the cpu backend";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nlist=cells"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
