@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "meso/error.hpp"
+#include "meso/core/error.hpp"
 #include "meso/reference/cpu_backend.hpp"
 #include "meso/run/simulation.hpp"
 #include "support/neighbors_by_tag.hpp"
