@@ -229,6 +229,9 @@ MESO_REGISTER_VALIDATION_CASE({
     .run = run_srd_slit_poiseuille,
     .knobs = {"production: averaging time", "equilibration: time from rest",
               "cross: box edge across the flow's gradient (x, y) in cells",
-              "control: 1 runs the negative control, without virtual particles"}});
+              "control: 1 runs the negative control, without virtual particles"},
+    .controls = {{.name = "no-virtual-particles",
+                  .what = "the walls' virtual particles off: the cells the walls cut slip",
+                  .params = {{"control", 1.0}}}}});
 
 }  // namespace meso::validation
