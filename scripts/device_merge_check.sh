@@ -7,7 +7,8 @@
 #             integrators), then scripts/device_cells.sh's bench and sanitize parts
 #   gpu       the rest of kernels_test (every other GPU test: the pair kernels, Nose-Hoover,
 #             the contexts' copy-out, fault words and launches a refactor touched)
-#   walls     the SRD walls' GPU test, memcheck and racecheck (graphs=off)
+#   walls     memcheck and racecheck (graphs=off) of the SRD walls' GPU test (MpcdWallGpu, in
+#             kernels_test: its plain run is in gpu)
 #   decomp    decomposition_gpu_test on 2 ranks sharing the GPU
 #   digests   sha256 of the checkpoints of dpd-fluid, lj-liquid, srd-fluid, gb-liquid and
 #             janus-triblock after 1000 steps (scripts/refactor_checkpoints.sh): the "before"
@@ -37,22 +38,21 @@ if [[ ! -x $B/bin/kernels_test ]]; then
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DMESO_ENABLE_CUDA=ON -DMESO_REQUIRE_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 > "$O/build.log" 2>&1
   cmake --build $B -j 16 --target mesobench kernels_test styles_gpu_test trajectory_digest decomposition_gpu_test \
-    ${WALL_TARGET:-} >> "$O/build.log" 2>&1
+    >> "$O/build.log" 2>&1
   stamp "build rc=$?"
 fi
 CELLS='CudaCells.*'
 run kernels-cells 90 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$CELLS"
 run styles-gpu 60 "$B/bin/styles_gpu_test" --gtest_color=no
-run cells-bench 120 env OUT="$O/cells" BUILD=$B PARTS=bench REPEATS=${REPEATS:-2} scripts/device_cells.sh
-run cells-sanitize 130 env OUT="$O/cells" BUILD=$B PARTS=sanitize SANITIZE_TIMEOUT=40 scripts/device_cells.sh
+run cells-bench 100 env OUT="$O/cells" BUILD=$B PARTS=bench REPEATS=${REPEATS:-2} SIZES="rho3-1M rho8-2M" \
+  scripts/device_cells.sh
+run cells-sanitize 90 env OUT="$O/cells" BUILD=$B PARTS=sanitize SANITIZE_TIMEOUT=40 LJ_MEMCHECK=0 scripts/device_cells.sh
 run kernels-rest 150 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="-$CELLS"
-if [[ -n ${WALL_TEST:-} ]]; then
-  run walls-gpu 40 "$B/bin/$WALL_TEST" --gtest_color=no ${WALL_FILTER:+--gtest_filter=$WALL_FILTER}
-  run walls-memcheck 50 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/$WALL_TEST" --gtest_color=no \
-    ${WALL_FILTER:+--gtest_filter=$WALL_FILTER}
-  run walls-racecheck 50 env MESO_TEST_VARIANT=graphs=off compute-sanitizer --tool racecheck --racecheck-report all \
-    --error-exitcode 9 "$B/bin/$WALL_TEST" --gtest_color=no ${WALL_FILTER:+--gtest_filter=$WALL_FILTER}
-fi
+W=${WALL_FILTER:-MpcdWallGpu.SlitCollisionAndStreamMatchReference}
+run walls-memcheck 50 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/kernels_test" --gtest_color=no \
+  --gtest_filter="$W"
+run walls-racecheck 60 env MESO_TEST_VARIANT=graphs=off compute-sanitizer --tool racecheck --racecheck-report all \
+  --error-exitcode 9 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$W"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0
 run decomp-2 40 mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$B/bin/decomposition_gpu_test" \
   --gtest_color=no
