@@ -2,15 +2,16 @@
 // meso/physics/isotropic_pair.hpp), written once: the kernel evaluator over
 // pair_force.cuh's traversal (tpp lanes a particle), cluster-pair tiles
 // (pair_force_cluster.cuh) or the cells' half stencil in fixed point
-// (nlist=cells, pair_force_cells.cuh), and the operation that holds E's coefficients of
-// every type pair on the device. A style's file is one line,
+// (nlist=cells, pair_force_cells.cuh), and the operation that holds E's
+// coefficients of every type pair on the device. A style's file is one line,
 // MESO_CUDA_ISOTROPIC_PAIR_STYLE(name, E), which compiles the kernels for
 // every precision and registers the force (HOOMD-blue's PotentialPairGPU
 // over an evaluator).
 //
 // Same traversal and determinism argument as the DPD forces: each pair
 // evaluated from both sides from a full list, F_ji = -F_ij bit for bit, no
-// atomics; energy and virial by fixed-order block partials (reduced by
+// atomics (nlist=cells: once, in integer fixed point, exact in any order);
+// energy and virial by fixed-order block partials (reduced by
 // reduce_partials in dpd_force.cu).
 //
 // Threads per particle (variant axis tpp, HOOMD-blue's threads_per_particle):
@@ -73,12 +74,6 @@ struct IsotropicForceArgs {
   uint32_t tpp = 1;     // threads per particle: 1, 2, 4, 8, 16 or 32 (variant axis tpp)
   bool cluster = false; // nlist=cluster: cluster-pair rows (pair_force_cluster.cuh)
 };
-
-// nlist=cells: the cells' half stencil (pair_force_cells.cuh) into h, then
-// every particle finished from its fixed-point sum.
-template <class P, class E>
-void compute_isotropic_forces_cells(const IsotropicForceArgs<P, E>& a, const CellPairArgs& cp,
-                                    const HalfForceSums& h, bool sums, cudaStream_t s);
 
 // Blocks of kForceBlock threads for n particles at tpp threads each (the
 // lists and nlist=cells), or of cluster-pair tiles (the number of
@@ -156,6 +151,8 @@ void compute_isotropic_forces(const IsotropicForceArgs<P, E>& a, bool sums, cuda
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 
+// nlist=cells: the cells' half stencil (pair_force_cells.cuh) into h, then
+// every particle finished from its fixed-point sum.
 template <class P, class E>
 void compute_isotropic_forces_cells(const IsotropicForceArgs<P, E>& a, const CellPairArgs& cp,
                                     const HalfForceSums& h, bool sums, cudaStream_t s) {
