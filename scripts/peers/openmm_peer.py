@@ -31,45 +31,15 @@ case's kT (within --temperature-tolerance, default 10%); a case that fails
 the check, crashes, or cannot be built is listed under "peer_failures" with
 the reason, and its speed is not reported.
 """
-import argparse
-import json
 import os
-import platform as pyplatform
-import re
-import socket
-import subprocess
+import random
 import sys
-import tempfile
 import time
-from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_common as pc  # noqa: E402
 
 BOLTZ = 0.0083144626181532  # kJ/mol/K: kT = 1 kJ/mol is this many kelvin's inverse
-
-
-def suite_cases(mesobench, filt, params):
-    """The selected cases as the suite defines them: `mesobench run` on the
-    CPU reference, once, briefly; its JSON holds N, the box and parameters."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cases.json")
-        cmd = [mesobench, "run", "--backend", "cpu", "--filter", filt, "--repeats", "1", "--min-time", "0.001",
-               "--warmup-time", "0", "--quiet", "--max-n", str(1 << 24), "--json", out]
-        for p in params:
-            cmd += ["--param", p]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise SystemExit(f"openmm_peer: {' '.join(cmd)} failed: {done.stderr.strip()}")
-        with open(out) as f:
-            return json.load(f)
-
-
-def lattice(n, box):
-    """n points on a simple cubic lattice filling the box (no overlaps for LJ)."""
-    k = 1
-    while k ** 3 < n:
-        k += 1
-    step = [b / k for b in box]
-    return [((i % k + 0.5) * step[0], ((i // k) % k + 0.5) * step[1], (i // (k * k) + 0.5) * step[2])
-            for i in range(n)]
 
 
 def build(case, openmm, unit):
@@ -124,13 +94,12 @@ def build(case, openmm, unit):
     settings["neighbor_list"] = "OpenMM's own (its skin and rebuilds are not set or reported)"
     if p.get("skin") is not None:
         differs["skin"] = f"the suite's list skin {p['skin']:g} has no OpenMM setting"
-    positions = lattice(n, box) if case["workload"] == "lj-liquid" else None
+    positions = pc.lattice(n, box) if case["workload"] == "lj-liquid" else None
     return system, integrator, positions, settings, differs, temperature
 
 
 def measure(case, args, openmm, unit):
     """The result entry of one case (or raises with the reason it failed)."""
-    import random
     system, integrator, positions, settings, differs, temperature = build(case, openmm, unit)
     n, box = int(case["N"]), case["parameters"]["box"]
     if positions is None:
@@ -146,89 +115,28 @@ def measure(case, args, openmm, unit):
     context.setVelocitiesToTemperature(temperature, int(case["parameters"].get("seed", 12345)))
     context.getState(getEnergy=True)
     setup = time.perf_counter() - t0
-
-    def run(steps):
-        start = time.perf_counter()
-        integrator.step(steps)
-        context.getState(getEnergy=True)  # waits for the device
-        return time.perf_counter() - start
-
-    run(args.equilibrate_steps)  # from the start the case's own run has to the thermostat's temperature
-    steps, spent = 1, run(1)
-    while spent < args.warmup_time:  # warm-up, and how many steps fill --min-time
-        steps = max(1, min(steps * 4, int(steps * args.min_time / max(spent, 1e-9)) + 1))
-        spent = run(steps)
-    steps = max(1, int(steps * args.min_time / max(spent, 1e-9)) + 1)
-    tps = [steps / run(steps) for _ in range(args.repeats)]
-    state = context.getState(getEnergy=True)
-    kinetic = state.getKineticEnergy().value_in_unit(unit.kilojoule_per_mole)
-    dof = 3 * n - 3
-    t_reduced = 2.0 * kinetic / dof  # in units of kT = 1 kJ/mol
+    # the state read back waits for the device
+    steps, tps = pc.timed_repeats(pc.clock(integrator.step, lambda: context.getState(getEnergy=True)), args)
+    kinetic = context.getState(getEnergy=True).getKineticEnergy().value_in_unit(unit.kilojoule_per_mole)
+    t_reduced = 2.0 * kinetic / (3 * n - 3)  # in units of kT = 1 kJ/mol
     kT = float(case["parameters"]["kT"])
-    if not (abs(t_reduced - kT) <= args.temperature_tolerance * kT):
-        raise ValueError(f"kinetic temperature {t_reduced:.4g} against kT = {kT:g}: off by more than "
-                         f"{100 * args.temperature_tolerance:g}%, so its speed is not quoted")
-    tps_sorted = sorted(tps)
-    median = tps_sorted[len(tps) // 2] if len(tps) % 2 else 0.5 * (tps_sorted[len(tps) // 2 - 1] + tps_sorted[len(tps) // 2])
+    pc.check_temperature(t_reduced, kT, args.temperature_tolerance)
     variant = f"engine=openmm,platform={args.platform}" + (f",precision={args.precision}" if "Precision" in props else "")
-    name = case["name"].split("/")
-    name[2] = "cuda" if args.platform == "CUDA" else "cpu"
-    name[3] = variant
-    return {
-        "name": "/".join(name), "workload": case["workload"], "kernel": case["kernel"],
-        "backend": name[2], "variant": variant, "variant_requested": variant, "variant_ignored_axes": "",
-        "N": n, "parameters": case["parameters"], "steps_per_repeat": steps, "repeats": args.repeats,
-        "tps": tps, "tps_median": median, "tps_min": min(tps), "tps_max": max(tps), "mps_median": median * n * 1e-6,
-        "setup_seconds": setup,
-        "neighbor_list": {"builds": 0, "dangerous_builds": 0, "capacity": 0, "max_neighbors": 0, "mean_neighbors": 0},
-        "final_thermo": {"step": steps * args.repeats, "temperature": t_reduced},
-        "device": None,
-        "peer": {"engine": "openmm", "version": openmm.version.full_version, "platform": args.platform,
-                 "platform_properties": {k: plat.getPropertyValue(context, k) for k in plat.getPropertyNames()},
-                 "settings": settings, "differs": differs, "suite_case": case["name"],
-                 "check": {"temperature": t_reduced, "kT": kT, "tolerance": args.temperature_tolerance}},
-    }
-
-
-def provenance(suite, args, openmm):
-    prov = dict(suite["provenance"])  # the commit and host of the case definitions
-    prov.update({
-        "compiler": f"OpenMM {openmm.version.full_version} (Python {pyplatform.python_version()})",
-        "build_type": "peer: openmm",
-        "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "hostname": socket.gethostname(),
-        "cpu_threads": os.cpu_count() or 1,
-    })
-    if args.platform != "CUDA":
-        prov["gpu_model"], prov["gpu_driver"] = "", ""
-    elif not prov.get("gpu_model"):
-        try:
-            prov["gpu_model"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                                               capture_output=True, text=True).stdout.splitlines()[0].strip()
-        except (OSError, IndexError):
-            prov["gpu_model"] = "GPU"
-    prov["diagnostics"] = ""
-    return prov
+    peer = {"version": openmm.version.full_version, "platform": args.platform,
+            "platform_properties": {k: plat.getPropertyValue(context, k) for k in plat.getPropertyNames()},
+            "settings": settings, "differs": differs,
+            "check": {"temperature": t_reduced, "kT": kT, "tolerance": args.temperature_tolerance,
+                      "pressure": "not checked: OpenMM reports no pressure (virial)"}}
+    return pc.entry(case, "openmm", "cuda" if args.platform == "CUDA" else "cpu", variant, steps, tps, setup,
+                    {"temperature": t_reduced}, peer)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mesobench", required=True, help="the mesobench binary whose case definitions run")
-    ap.add_argument("--filter", required=True, help="the suite's cases (RE2, as `mesobench run --filter`)")
-    ap.add_argument("--param", action="append", default=[], help="key=value, as `mesobench run --param`")
+    ap = pc.common_arguments(__doc__, "CPU platform threads (default: OpenMM's, all cores)")
     ap.add_argument("--platform", default="CPU", help="OpenMM platform: CPU, CUDA, OpenCL, Reference")
     ap.add_argument("--precision", default="mixed", help="CUDA/OpenCL precision (default mixed)")
-    ap.add_argument("--cpu-threads", type=int, default=0, help="CPU platform threads (default: OpenMM's, all cores)")
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--min-time", type=float, default=0.2, help="seconds per timed repeat, at least")
-    ap.add_argument("--warmup-time", type=float, default=0.3)
-    ap.add_argument("--temperature-tolerance", type=float, default=0.10)
-    ap.add_argument("--equilibrate-steps", type=int, default=2000,
-                    help="untimed steps first, to the thermostat's temperature (default 2000: 10 tau at dt 0.005)")
-    ap.add_argument("-o", "--output", required=True, help="the result file to write (JSON)")
     args = ap.parse_args()
-    if os.path.exists(args.output):
-        print(f"openmm_peer: {args.output} exists: give a new file", file=sys.stderr)
+    if pc.refuse_existing(args.output, "openmm_peer"):
         return 2
     try:
         import openmm
@@ -237,32 +145,16 @@ def main():
         print(f"openmm_peer: cannot import openmm ({e}): pip install openmm (openmm-cuda-13 for CUDA)",
               file=sys.stderr)
         return 77
-    if args.platform not in [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]:
-        print(f"openmm_peer: OpenMM has no platform {args.platform!r}", file=sys.stderr)
+    platforms = [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]
+    if args.platform not in platforms:
+        failures = "; ".join(openmm.Platform.getPluginLoadFailures()) or "none reported"
+        print(f"openmm_peer: OpenMM has no platform {args.platform!r} (plugin load failures: {failures})",
+              file=sys.stderr)
         return 2
-    suite = suite_cases(args.mesobench, args.filter, args.param)
-    results, failures = [], []
-    for case in suite["results"]:
-        try:
-            results.append(measure(case, args, openmm, unit))
-            r = results[-1]
-            print(f"{r['name']}: {r['tps_median']:.4g} TPS (median of {r['repeats']}), T = "
-                  f"{r['final_thermo']['temperature']:.3f}")
-        except Exception as e:  # a peer that crashes or cannot run a case is recorded as such
-            failures.append({"suite_case": case["name"], "reason": f"{type(e).__name__}: {e}"})
-            print(f"{case['name']}: not run in OpenMM: {failures[-1]['reason']}", file=sys.stderr)
-    doc = {"kind": "benchmark", "schema_version": 1, "provenance": provenance(suite, args, openmm),
-           "results": results, "peer_failures": failures,
-           "command": " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])}
-    if not results:
-        doc["results"] = []
-    tmp = args.output + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, args.output)
-    print(f"wrote {args.output}: {len(results)} case(s), {len(failures)} not run")
-    return 0 if results else 1
+    suite = pc.suite_cases(args.mesobench, args.filter, args.param, "openmm_peer")
+    results, failures = pc.run_cases(suite, lambda case: measure(case, args, openmm, unit), "OpenMM", "openmm_peer")
+    prov = pc.provenance(suite, f"OpenMM {openmm.version.full_version}", "peer: openmm", args.platform == "CUDA")
+    return pc.write_result(args.output, prov, results, failures)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,205 @@
+"""What the peer drivers (openmm_peer.py, lammps_peer.py) share: the suite's
+own case definitions, the timing protocol, the physics check that comes
+before a speed is quoted, and the result file in the suite's schema
+(docs/results.md), so that each driver holds only how its engine builds and
+steps a case (issue 58)."""
+import argparse
+import json
+import os
+import platform as pyplatform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+
+class PhysicsMismatch(ValueError):
+    """A peer's state disagrees with the case's: its speed is not quoted."""
+
+
+def suite_cases(mesobench, filt, params, tool):
+    """The selected cases as the suite defines them: `mesobench run` on the
+    CPU reference, once, briefly; its JSON holds N, the box and parameters."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cases.json")
+        cmd = [mesobench, "run", "--backend", "cpu", "--filter", filt, "--repeats", "1", "--min-time", "0.001",
+               "--warmup-time", "0", "--quiet", "--max-n", str(1 << 24), "--json", out]
+        for p in params:
+            cmd += ["--param", p]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            raise SystemExit(f"{tool}: cannot run {mesobench}: {e.strerror}")
+        if done.returncode != 0:
+            raise SystemExit(f"{tool}: {' '.join(cmd)} failed: {done.stderr.strip()}")
+        with open(out) as f:
+            return json.load(f)
+
+
+def lattice(n, box):
+    """n points on a simple cubic lattice filling the box (no overlaps for LJ)."""
+    k = 1
+    while k ** 3 < n:
+        k += 1
+    step = [b / k for b in box]
+    return [((i % k + 0.5) * step[0], ((i // k) % k + 0.5) * step[1], (i // (k * k) + 0.5) * step[2])
+            for i in range(n)]
+
+
+def median(values):
+    s = sorted(values)
+    mid = len(s) // 2
+    return s[mid] if len(s) % 2 else 0.5 * (s[mid - 1] + s[mid])
+
+
+def timed_repeats(run, args):
+    """The suite's protocol for a peer: --equilibrate-steps untimed steps, a
+    warm-up of at least --warmup-time seconds that also sizes a repeat, then
+    --repeats timed repeats of at least --min-time seconds. run(steps) steps
+    the engine and returns the seconds it took (after the engine is done).
+    Returns (steps per repeat, [TPS per repeat])."""
+    run(args.equilibrate_steps)
+    steps, spent = 1, run(1)
+    while spent < args.warmup_time:
+        steps = max(1, min(steps * 4, int(steps * args.min_time / max(spent, 1e-9)) + 1))
+        spent = run(steps)
+    steps = max(1, int(steps * args.min_time / max(spent, 1e-9)) + 1)
+    return steps, [steps / run(steps) for _ in range(args.repeats)]
+
+
+def check_temperature(measured, kT, tolerance):
+    if not abs(measured - kT) <= tolerance * kT:
+        raise PhysicsMismatch(f"kinetic temperature {measured:.4g} against kT = {kT:g}: off by more than "
+                              f"{100 * tolerance:g}%, so its speed is not quoted")
+
+
+def check_pressure(measured, reference, source, tolerance, floor):
+    """|p - p_ref| <= tolerance |p_ref| + floor (floor: for pressures near 0)."""
+    bound = tolerance * abs(reference) + floor
+    if not abs(measured - reference) <= bound:
+        raise PhysicsMismatch(f"pressure {measured:.4g} against {reference:.4g} ({source}): off by more than "
+                              f"{bound:.3g}, so its speed is not quoted")
+
+
+def reference_cases(paths):
+    """{suite case name without backend and variant: result} of mesobench's
+    own results (--reference): the pressure and temperature a peer's must
+    match."""
+    found = {}
+    for path in paths:
+        with open(path) as f:
+            doc = json.load(f)
+        for r in doc.get("results", []):
+            if "peer" not in r and r.get("final_thermo"):
+                found[case_key(r["name"])] = r
+    return found
+
+
+def case_key(name):
+    """A case name without its backend and variant parts (which differ between engines)."""
+    parts = name.split("/")
+    return "/".join(parts[:2] + parts[4:])
+
+
+def entry(case, engine, backend, variant, steps, tps, setup, thermo, peer):
+    """One result entry in the suite's benchmark schema, with the peer's record."""
+    n = int(case["N"])
+    name = case["name"].split("/")
+    name[2], name[3] = backend, variant
+    return {
+        "name": "/".join(name), "workload": case["workload"], "kernel": case["kernel"],
+        "backend": backend, "variant": variant, "variant_requested": variant, "variant_ignored_axes": "",
+        "N": n, "parameters": case["parameters"], "steps_per_repeat": steps, "repeats": len(tps),
+        "tps": tps, "tps_median": median(tps), "tps_min": min(tps), "tps_max": max(tps),
+        "mps_median": median(tps) * n * 1e-6, "setup_seconds": setup,
+        "neighbor_list": {"builds": 0, "dangerous_builds": 0, "capacity": 0, "max_neighbors": 0, "mean_neighbors": 0},
+        "final_thermo": dict(thermo, step=steps * len(tps)),
+        "device": None,
+        "peer": dict(peer, engine=engine, suite_case=case["name"]),
+    }
+
+
+def provenance(suite, engine_line, build_type, gpu):
+    prov = dict(suite["provenance"])  # the commit and host of the case definitions
+    prov.update({
+        "compiler": f"{engine_line} (Python {pyplatform.python_version()})",
+        "build_type": build_type,
+        "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "hostname": socket.gethostname(),
+        "cpu_threads": os.cpu_count() or 1,
+    })
+    if not gpu:
+        prov["gpu_model"], prov["gpu_driver"] = "", ""
+    elif not prov.get("gpu_model"):
+        try:
+            prov["gpu_model"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                               capture_output=True, text=True).stdout.splitlines()[0].strip()
+        except (OSError, IndexError):
+            prov["gpu_model"] = "GPU"
+    prov["diagnostics"] = ""
+    return prov
+
+
+def common_arguments(doc, default_threads_help):
+    """The options every peer driver takes (its own are added by the caller)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mesobench", required=True, help="the mesobench binary whose case definitions run")
+    ap.add_argument("--filter", required=True, help="the suite's cases (RE2, as `mesobench run --filter`)")
+    ap.add_argument("--param", action="append", default=[], help="key=value, as `mesobench run --param`")
+    ap.add_argument("--cpu-threads", type=int, default=0, help=default_threads_help)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--min-time", type=float, default=0.2, help="seconds per timed repeat, at least")
+    ap.add_argument("--warmup-time", type=float, default=0.3)
+    ap.add_argument("--temperature-tolerance", type=float, default=0.10)
+    ap.add_argument("--equilibrate-steps", type=int, default=2000,
+                    help="untimed steps first, to the thermostat's temperature (default 2000: 10 tau at dt 0.005)")
+    ap.add_argument("-o", "--output", required=True, help="the result file to write (JSON)")
+    return ap
+
+
+def refuse_existing(path, tool):
+    if os.path.exists(path):
+        print(f"{tool}: {path} exists: give a new file", file=sys.stderr)
+        return True
+    return False
+
+
+def run_cases(suite, measure, engine_name, tool):
+    """measure(case) for every case: (results, failures). A peer that crashes
+    or cannot run a case is recorded as such, with the reason."""
+    results, failures = [], []
+    for case in suite["results"]:
+        try:
+            results.append(measure(case))
+            r = results[-1]
+            print(f"{r['name']}: {r['tps_median']:.4g} TPS (median of {r['repeats']}), T = "
+                  f"{r['final_thermo']['temperature']:.3f}")
+        except Exception as e:  # noqa: BLE001 - whatever the engine raised is the record
+            failures.append({"suite_case": case["name"], "reason": f"{type(e).__name__}: {e}"})
+            print(f"{case['name']}: not run in {engine_name}: {failures[-1]['reason']}", file=sys.stderr)
+    return results, failures
+
+
+def write_result(path, prov, results, failures):
+    """The benchmark file, written whole or not at all; 0 when a case ran."""
+    doc = {"kind": "benchmark", "schema_version": 1, "provenance": prov, "results": results,
+           "peer_failures": failures, "command": " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])}
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+    print(f"wrote {path}: {len(results)} case(s), {len(failures)} not run")
+    return 0 if results else 1
+
+
+def clock(step, wait):
+    """run(steps) for timed_repeats: step(steps), then wait() for the engine."""
+    def run(steps):
+        start = time.perf_counter()
+        step(steps)
+        wait()
+        return time.perf_counter() - start
+    return run

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The peer drivers' parts that need no peer engine (issue 58), so that CI
+checks them where OpenMM and LAMMPS are absent: the LAMMPS input built from
+the suite's own case definitions (the weights, shift, thermostat, skin and
+time step of each case), the timing protocol, the physics checks' bounds,
+the matching of a peer's case to mesobench's, and the device script's
+syntax.
+
+    peers_offline.py <mesobench> <source dir>
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+mesobench, source = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(source, "scripts", "peers"))
+import lammps_peer  # noqa: E402
+import peer_common as pc  # noqa: E402
+
+F = "dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$"
+suite = pc.suite_cases(mesobench, F, ["N=500"], "peers_offline")
+cases = {c["workload"]: c for c in suite["results"]}
+assert set(cases) == {"dpd-fluid", "lj-liquid"}, sorted(cases)
+
+# dpd-fluid: dpd/ext with the case's a, gamma, s for both weights, no perpendicular part.
+dpd = cases["dpd-fluid"]
+p = dpd["parameters"]
+lines, settings, differs = lammps_peer.commands(dpd, 7)
+assert f"pair_style dpd/ext {p['kT']!r} {p['rc']!r} 7" in lines, lines
+assert f"pair_coeff 1 1 {p['a']!r} {p['gamma']!r} 0.0 {p['s']!r} {p['s']!r}" in lines, lines
+assert p["s"] == 0.5 and "comm_modify vel yes" in lines and "fix integrate all nve" in lines, lines
+assert f"create_atoms 1 random 500 7 NULL" in lines, lines
+assert f"timestep {p['dt']!r}" in lines and f"neighbor {p['skin']!r} bin" in lines, lines
+b = p["box"]
+assert f"region box block 0 {b[0]!r} 0 {b[1]!r} 0 {b[2]!r}" in lines, lines
+assert abs(500 / (b[0] * b[1] * b[2]) - p["rho"]) < 1e-9, (b, p["rho"])
+assert differs == {}, differs
+# Groot & Warren at rho = 3, a = 25: 3 + 0.101 * 25 * 9.
+assert abs(lammps_peer.groot_warren_pressure(dpd) - 25.725) < 1e-9
+
+# lj-liquid: lj/cut shifted at r_c, one Nose-Hoover thermostat with the case's tau.
+lj = cases["lj-liquid"]
+q = lj["parameters"]
+lines, settings, _ = lammps_peer.commands(lj, 7)
+assert f"pair_style lj/cut {q['rc']!r}" in lines and "pair_modify shift yes" in lines, lines
+assert f"fix integrate all nvt temp {q['kT']!r} {q['kT']!r} {q['tau']!r} tchain 1" in lines, lines
+assert lammps_peer.groot_warren_pressure(lj) is None
+for bad, why in (({"mode": "xplor"}, "mode=xplor"), ({"integrator": "langevin"}, "integrator=langevin")):
+    case = dict(lj, parameters=dict(q, **bad))
+    try:
+        lammps_peer.commands(case, 7)
+        raise AssertionError(f"{bad} was built")
+    except ValueError as e:
+        assert why in str(e), e
+try:
+    lammps_peer.commands(dict(lj, workload="srd-fluid"), 7)
+    raise AssertionError("srd-fluid was built")
+except ValueError as e:
+    assert "no LAMMPS input is built for srd-fluid" in str(e), e
+
+# The timing protocol: untimed steps first, a warm-up that sizes a repeat, then the repeats.
+calls = []
+
+
+def fake_run(steps):
+    calls.append(steps)
+    return steps * 1e-3  # 1000 steps per second
+
+
+class Args:
+    equilibrate_steps, warmup_time, min_time, repeats = 50, 0.01, 0.02, 3
+
+
+steps, tps = pc.timed_repeats(fake_run, Args)
+assert calls[0] == 50 and calls[1] == 1, calls
+assert steps == 21 and calls[-3:] == [21] * 3 and len(tps) == 3, (steps, calls)
+assert all(abs(t - 1000) < 1e-6 for t in tps), tps
+assert pc.median([3, 1, 2]) == 2 and pc.median([4, 1, 2, 3]) == 2.5
+
+# The checks' bounds, just inside and just past them.
+pc.check_temperature(1.0999, 1.0, 0.1)
+pc.check_pressure(24.0 + 0.05 * 24.0 + 0.0499, 24.0, "ours", 0.05, 0.05)
+for check in (lambda: pc.check_temperature(1.1001, 1.0, 0.1),
+              lambda: pc.check_pressure(24.0 + 0.05 * 24.0 + 0.0501, 24.0, "ours", 0.05, 0.05),
+              lambda: pc.check_pressure(-0.06, 0.0, "ours", 0.05, 0.05)):
+    try:
+        check()
+        raise AssertionError("a value past the bound passed")
+    except pc.PhysicsMismatch as e:
+        assert "so its speed is not quoted" in str(e), e
+
+# A peer's case matches mesobench's whatever the backend and variant; a peer's own
+# result is never taken as the reference.
+with tempfile.TemporaryDirectory() as tmp:
+    ours = dict(dpd, final_thermo={"pressure": 23.5, "temperature": 1.0})
+    ours["name"] = dpd["name"].replace("/cpu/", "/cuda/")
+    peer = dict(ours, peer={"engine": "lammps"}, final_thermo={"pressure": 99.0, "temperature": 1.0})
+    peer["name"] = "/".join(ours["name"].split("/")[:2] + ["cpu", "engine=lammps"] + ours["name"].split("/")[4:])
+    path = os.path.join(tmp, "ours.json")
+    with open(path, "w") as f:
+        json.dump({"results": [peer, ours]}, f)
+    refs = pc.reference_cases([path])
+    assert list(refs) == [pc.case_key(dpd["name"])], refs
+    assert refs[pc.case_key(dpd["name"])]["final_thermo"]["pressure"] == 23.5
+
+# The device script parses, and names every step it stamps.
+script = os.path.join(source, "scripts", "device_peers.sh")
+assert subprocess.run(["bash", "-n", script]).returncode == 0
+text = open(script).read()
+for step in ("mesobench cuda", "openmm CUDA", "lammps dpd-fluid", "lammps lj-liquid", "mesobench cpu"):
+    assert f'stamp "{step} rc=$?' in text, step
+assert "--no-index" in text and 'peers.tar' in text
+print("peers offline: all ok")
