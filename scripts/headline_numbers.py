@@ -365,6 +365,7 @@ def report_figures(root):
         doc = result_files.load(path)
         if result_files.kind_of(doc) == "benchmark" and not result_files.malformed(doc, "benchmark"):
             bench.append((os.path.relpath(path, root), doc))
+    bench = plot_benchmarks.ours_only(bench)
     out = {}
     for label, pts in plot_benchmarks.speedup_series(bench).rows:
         prec = label.split()[0]

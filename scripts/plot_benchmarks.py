@@ -79,6 +79,27 @@ def device_of(r, prov):
     return f'{prov.get("cpu_model") or "CPU"} x{prov.get("cpu_threads", "?")}'
 
 
+def ours_only(docs):
+    """docs without the peer engines' entries (scripts/peers/: an entry with
+    "peer"), which the figures of our own variants must not take for ours; a
+    document left with no entry is dropped."""
+    out = []
+    for rel, doc in docs:
+        mine = [r for r in doc["results"] if "peer" not in r]
+        if mine:
+            out.append((rel, dict(doc, results=mine) if len(mine) < len(doc["results"]) else doc))
+    return out
+
+
+def workload_points(docs):
+    """(relative path, provenance, entry, million particle-steps per second) of
+    every entry that times its workload (not an MD-SCF field update alone)."""
+    for rel, doc in docs:
+        for r in doc["results"]:
+            if not times_the_update_alone(r):
+                yield rel, doc["provenance"], r, r.get("mps_median", r["tps_median"] * r["N"] * 1e-6)
+
+
 def throughput_rows(docs, most=8):
     """docs: [(relative path, parsed `run` result)] -> Rows of (workload,
     [(label, [(N, MPS/s)])]): every benchmark result of any backend, one line
@@ -87,16 +108,11 @@ def throughput_rows(docs, most=8):
     backend's best and then those with the most points (then the fastest), so
     the legend stays readable."""
     best = defaultdict(dict)  # (workload, label) -> N -> (mps, rel)
-    for rel, doc in docs:
-        prov = doc["provenance"]
-        for r in doc["results"]:
-            if times_the_update_alone(r):
-                continue
-            mps = r.get("mps_median", r["tps_median"] * r["N"] * 1e-6)
-            label = f'{r["backend"]} {precision_of(r)} {system_of(r)} ({device_of(r, prov)})'
-            line = best[(workload_of(r), label)]
-            if r["N"] not in line or mps > line[r["N"]][0]:
-                line[r["N"]] = (mps, rel)
+    for rel, prov, r, mps in workload_points(docs):
+        label = f'{r["backend"]} {precision_of(r)} {system_of(r)} ({device_of(r, prov)})'
+        line = best[(workload_of(r), label)]
+        if r["N"] not in line or mps > line[r["N"]][0]:
+            line[r["N"]] = (mps, rel)
     per_workload = defaultdict(list)
     for (w, label), pts in best.items():
         per_workload[w].append((label, sorted(pts.items())))

@@ -3,7 +3,7 @@
 them (what `mesobench report DIR -o OUT` runs). Every JSON result below DIR
 is read (docs/results.md: benchmark, validation, scaling and Google Benchmark
 files); each figure is drawn by the plotting script that owns it
-(plot_benchmarks, plot_micro_tables, plot_scaling, plot_nve_drift,
+(plot_benchmarks, plot_peers, plot_micro_tables, plot_scaling, plot_nve_drift,
 plot_srd_momentum, plot_poiseuille, plot_dpd_temperature, plot_dppc_density) and a figure whose
 data is absent is skipped with a line on the page saying so.
 
@@ -38,6 +38,7 @@ import plot_dpd_temperature  # noqa: E402
 import plot_dppc_density  # noqa: E402
 import plot_micro_tables  # noqa: E402
 import plot_nve_drift  # noqa: E402
+import plot_peers  # noqa: E402
 import plot_poiseuille  # noqa: E402
 import plot_scaling  # noqa: E402
 import plot_srd_momentum  # noqa: E402
@@ -192,7 +193,9 @@ def preferred_files(cases):
 def build(root, out, dpi):
     results, unreadable = load_results(root)
     rep = Report(root, out, dpi)
-    bench = [(rel, doc) for rel, _, kind, doc in results if kind == "benchmark"]
+    # Our own variants' figures draw ours alone; the peers' figure draws both.
+    with_peers = [(rel, doc) for rel, _, kind, doc in results if kind == "benchmark"]
+    bench = plot_benchmarks.ours_only(with_peers)
     micro = [(rel, doc) for rel, _, kind, doc in results if kind == "google-benchmark"]
     scaling = [(rel, doc) for rel, _, kind, doc in results if kind == "scaling"]
 
@@ -237,6 +240,14 @@ def build(root, out, dpi):
          "dpd-fluid: median TPS on the GPU over the CPU reference on all cores of the same host at the same "
          "density, cutoff and N (the best GPU variant measured per point).",
          "no dpd-fluid case with both a cuda result and a cpu result of the same host at the same rho, r_c and N"),
+        ("Peers and published figures", "peers",
+         lambda: rows_figure(plot_peers.peer_rows(with_peers, plot_peers.published_figures()),
+                             plot_peers.plot_peers),
+         "The same cases in other engines (scripts/peers/: OpenMM, LAMMPS; each checked against the case's "
+         "temperature, and LAMMPS's pressure against ours, before its speed is quoted) and the papers' "
+         "published speeds (scripts/peers/published.json) with the hardware each ran on, beside our best variant "
+         "per backend, device and precision at the same N: million particle-steps per second.",
+         "no peer result (scripts/peers/) and no published figure of a workload measured here"),
         ("Ballot against atomic neighbor list (Tang & Karniadakis Table 2)", "nlist",
          lambda: rows_figure(plot_micro_tables.nlist_rows(micro), plot_micro_tables.plot_nlist),
          "Neighbor-list build time per method, density and N (Google Benchmark, CUDA events).",

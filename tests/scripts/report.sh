@@ -62,6 +62,10 @@ want = {
     "poiseuille-viscosity.png": [("x (gradient direction)", "u_z (centre-of-mass frame)", ["parabola per half"]),
                                  ("time", "flow amplitude (<u_z> lower - upper half) / 2", ["production"]),
                                  ("run", "eta", ["gate"])],
+    # The LAMMPS peer beside ours and HOOMD-blue's published LJ figure (lj-liquid).
+    "peers.png": [("N (particles)", "million particle-steps per second (median)", ["lammps 20250722 CPU ("]),
+                  ("N (particles)", "million particle-steps per second (median)",
+                   ["lammps 20250722 CPU (", "HOOMD-blue 0.11.3, GTX Titan (GK110) (published)"])],
     "poiseuille-transient.png": [("z (gradient direction)", "u_x", []),
                                  ("published time T", "relative L2 difference", ["L2 / u_steady"]),
                                  ("x", "u_z", [])],
@@ -80,6 +84,11 @@ for name, axes in want.items():
         for s in series:
             assert any(l.startswith(s) for l in a["series"]), f"{name}: no series {s!r} in {a['series']}"
     assert figs[name]["sources"], f"{name}: no source files named"
+# Our own variants' figures leave the peer out (it is no mesobench variant).
+for name in ("throughput.png", "speedup.png", "precision.png", "speed-of-light.png"):
+    assert not any("lammps" in l for a in figs[name]["axes"] for l in a["series"]), (name, figs[name]["axes"])
+    assert "bench/peers-lammps-cpu.json" not in figs[name]["sources"], (name, figs[name]["sources"])
+assert "bench/peers-lammps-cpu.json" in figs["peers.png"]["sources"], figs["peers.png"]["sources"]
 skipped = {s["section"] for s in rep["skipped"]}
 for s in ("Weak scaling", "Strong scaling", "DPPC density profiles", "DPD temperature against dt",
           "Poiseuille profile and viscosity (SRD)"):
