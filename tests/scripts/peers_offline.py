@@ -79,12 +79,28 @@ assert steps == 21 and calls[-3:] == [21] * 3 and len(tps) == 3, (steps, calls)
 assert all(abs(t - 1000) < 1e-6 for t in tps), tps
 assert pc.median([3, 1, 2]) == 2 and pc.median([4, 1, 2, 3]) == 2.5
 
+# Each case is saved as it finishes (a timeout keeps what ran); a case that raises is
+# recorded with its reason and the next still runs.
+saved = []
+
+
+def fake_measure(case):
+    if case["workload"] == "dpd-fluid":
+        raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY")
+    return {"name": case["name"], "tps_median": 1.0, "repeats": 1, "final_thermo": {"temperature": 1.2}}
+
+
+results, failures = pc.run_cases(suite, fake_measure, "X", lambda r, f: saved.append((len(r), len(f))))
+assert [r["name"] for r in results] == [lj["name"]], results
+assert failures == [{"suite_case": dpd["name"], "reason": "RuntimeError: CUDA_ERROR_OUT_OF_MEMORY"}], failures
+assert saved == [(0, 1)] if suite["results"][0] is dpd else saved == [(1, 0)], saved
+
 # The checks' bounds, just inside and just past them.
 pc.check_temperature(1.0999, 1.0, 0.1)
-pc.check_pressure(24.0 + 0.05 * 24.0 + 0.0499, 24.0, "ours", 0.05, 0.05)
+pc.check_close("pressure", 24.0 + 0.05 * 24.0 + 0.0499, 24.0, "ours", 0.05, 0.05)
 for check in (lambda: pc.check_temperature(1.1001, 1.0, 0.1),
-              lambda: pc.check_pressure(24.0 + 0.05 * 24.0 + 0.0501, 24.0, "ours", 0.05, 0.05),
-              lambda: pc.check_pressure(-0.06, 0.0, "ours", 0.05, 0.05)):
+              lambda: pc.check_close("pressure", 24.0 + 0.05 * 24.0 + 0.0501, 24.0, "ours", 0.05, 0.05),
+              lambda: pc.check_close("pressure", -0.06, 0.0, "ours", 0.05, 0.05)):
     try:
         check()
         raise AssertionError("a value past the bound passed")
@@ -104,6 +120,27 @@ with tempfile.TemporaryDirectory() as tmp:
     refs = pc.reference_cases([path])
     assert list(refs) == [pc.case_key(dpd["name"])], refs
     assert refs[pc.case_key(dpd["name"])]["final_thermo"]["pressure"] == 23.5
+
+# check_against_ours: each quantity against ours' final state within its own bound, all
+# recorded; without a reference recorded and not checked.
+class Bounds:
+    pressure_tolerance, pressure_floor, potential_tolerance, potential_floor = 0.05, 0.05, 0.02, 0.02
+
+
+ours_case = dict(dpd, final_thermo={"pressure": 23.5, "potential_energy_per_particle": 4.6})
+refs = {pc.case_key(dpd["name"]): ours_case}
+check = {}
+pc.check_against_ours(dpd, refs, {"pressure": 24.0, "potential_energy_per_particle": 4.65}, Bounds, check)
+assert check["pressure_reference"] == 23.5 and check["pressure_bound"] == [0.05, 0.05], check
+assert check["potential_energy_per_particle_reference"] == 4.6 and check["reference"] == dpd["name"], check
+try:
+    pc.check_against_ours(dpd, refs, {"pressure": 24.0, "potential_energy_per_particle": 4.72}, Bounds, {})
+    raise AssertionError("a potential energy 0.12 off passed a bound of 0.112")
+except pc.PhysicsMismatch as e:
+    assert str(e).startswith("potential energy per particle 4.72 against 4.6 (mesobench "), e
+check = {}
+pc.check_against_ours(lj, refs, {"pressure": 99.0}, Bounds, check)
+assert check == {"pressure": 99.0, "reference": "none: give --reference (a mesobench run of the same case)"}, check
 
 # The device script parses, and names every step it stamps.
 script = os.path.join(source, "scripts", "device_peers.sh")
