@@ -2,7 +2,7 @@
 """Peers beside our own variants (issue 58): million particle-steps per
 second against N, a panel per workload, for
   - mesobench: per backend, device and precision the best variant measured at
-    each N of the system the peers ran (or of the published figures);
+    each N the peers ran or the papers published (of the peers' system);
   - each peer engine's results (scripts/peers/*_peer.py: an entry with "peer"),
     labelled with the engine, its version, platform and device;
   - the papers' published figures (scripts/peers/published.json), hollow
@@ -51,15 +51,15 @@ def peer_rows(docs, published):
     out = Rows()
     for w in sorted(set(peers) | (set(pub) & set(ours))):
         lines = []
-        # Ours: with peers, the system they ran (their case names' parameters) at their
-        # and the published sizes; beside published figures alone, every system and N.
+        # Ours at the peers' and the published sizes; with peers, only the system they ran
+        # (their case names' parameters).
         systems = {system_of(r) for _, d in docs for r in d["results"] if "peer" in r and workload_of(r) == w}
         sizes = {n for pts in list(peers[w].values()) + list(pub[w].values()) for n in pts}
         best = defaultdict(dict)
         for system, per_label in ours[w].items():
             for label, pts in per_label.items():
                 for n, v in pts.items():
-                    if peers[w] and (system not in systems or n not in sizes):
+                    if n not in sizes or (peers[w] and system not in systems):
                         continue
                     if n not in best[label] or v[0] > best[label][n][0]:
                         best[label][n] = v

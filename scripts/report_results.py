@@ -244,7 +244,7 @@ def build(root, out, dpi):
          lambda: rows_figure(plot_peers.peer_rows(with_peers, plot_peers.published_figures()),
                              plot_peers.plot_peers),
          "The same cases in other engines (scripts/peers/: OpenMM, LAMMPS; each checked against the case's "
-         "temperature, and LAMMPS's pressure against ours, before its speed is quoted) and the papers' "
+         "temperature and our potential energy, LAMMPS also our pressure, before its speed is quoted) and the papers' "
          "published speeds (scripts/peers/published.json) with the hardware each ran on, beside our best variant "
          "per backend, device and precision at the same N: million particle-steps per second.",
          "no peer result (scripts/peers/) and no published figure of a workload measured here"),
