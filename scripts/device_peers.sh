@@ -10,7 +10,9 @@
 # is stamped into status.txt. The binaries come built (.carry/bins.tar.xz: mesobench), RE2
 # from .deps/re2, the peers from .deps/peers (scripts/peer_deps.sh), installed with no
 # network into $SITE (default /tmp/peers-site). Everything lands in $O and in one
-# file, $OUT/peers.tar (the transfer back takes few files).
+# file, $OUT/peers.tar (the transfer back takes few files). What travels must stay under
+# 64 MiB: the tree (14 MiB), .deps (32 MiB) and .carry/bins.tar.xz holding mesobench alone
+# (13 MiB for an sm_90 build): carry ".deps" and ".carry/bins.tar.xz".
 # PEERS_PARAM=key=value passes one --param to every run (PEERS_PARAM=N=500: a dry run of the
 # plumbing on a small machine).
 # Usage: scripts/device_peers.sh [output dir, default /tmp/peers]
@@ -21,6 +23,7 @@ PARTS=""
 SITE=${SITE:-/tmp/peers-site}
 pack() { tar cf "${OUT:-$O}/peers.tar" -C "$O" . 2>/dev/null || true; }
 trap pack EXIT
+[[ -d .deps/peers ]] || stamp "no .deps/peers here: run scripts/peer_deps.sh and carry .deps (the peers fail)"
 python3 -m pip install -q --no-index --no-deps --no-compile --target "$SITE" \
   --find-links .deps/peers/wheels openmm openmm-cuda-13 > "$O/install.log" 2>&1
 stamp "pip install openmm openmm-cuda-13 rc=$?"

@@ -142,9 +142,11 @@ check = {}
 pc.check_against_ours(lj, refs, {"pressure": 99.0}, Bounds, check)
 assert check == {"pressure": 99.0, "reference": "none: give --reference (a mesobench run of the same case)"}, check
 
-# The device script parses, and names every step it stamps.
+# The device script and the one that fetches what it carries parse; the first names every
+# step it stamps.
 script = os.path.join(source, "scripts", "device_peers.sh")
-assert subprocess.run(["bash", "-n", script]).returncode == 0
+for sh in (script, os.path.join(source, "scripts", "peer_deps.sh")):
+    assert subprocess.run(["bash", "-n", sh]).returncode == 0, sh
 text = open(script).read()
 for step in ("mesobench cuda", "openmm CUDA", "lammps dpd-fluid", "lammps lj-liquid", "mesobench cpu"):
     assert f'stamp "{step} rc=$?' in text, step
