@@ -1,5 +1,9 @@
-# Script mode: writes OUTPUT with the commit of SOURCE_DIR ("-dirty" when the
-# tracked tree has uncommitted changes, "unknown" outside a git checkout).
+# Script mode: writes OUTPUT with the commit of SOURCE_DIR, "unknown" outside a
+# git checkout. A tree with uncommitted changes is named by what was built:
+# "COMMIT+tree.HASH", HASH the first 12 digits of the git tree object of the
+# working tree (tracked and untracked files, less the ignored ones), written
+# through a private index, so two builds of the same sources name the same
+# HASH and `git diff COMMIT HASH` shows what the build held beyond COMMIT.
 find_package(Git QUIET)
 set(commit "unknown")
 if(GIT_FOUND)
@@ -11,7 +15,20 @@ if(GIT_FOUND)
     execute_process(COMMAND ${GIT_EXECUTABLE} status --porcelain --untracked-files=no
                     WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE dirty ERROR_QUIET)
     if(NOT dirty STREQUAL "")
-      set(commit "${commit}-dirty")
+      set(index "${OUTPUT}.git-index")
+      file(REMOVE "${index}")
+      execute_process(COMMAND ${CMAKE_COMMAND} -E env GIT_INDEX_FILE=${index} ${GIT_EXECUTABLE} add -A .
+                      WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE add_rc OUTPUT_QUIET ERROR_QUIET)
+      execute_process(COMMAND ${CMAKE_COMMAND} -E env GIT_INDEX_FILE=${index} ${GIT_EXECUTABLE} write-tree
+                      WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE tree RESULT_VARIABLE tree_rc
+                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+      file(REMOVE "${index}")
+      if(add_rc EQUAL 0 AND tree_rc EQUAL 0 AND tree MATCHES "^[0-9a-f]+$")
+        string(SUBSTRING "${tree}" 0 12 tree)
+        set(commit "${commit}+tree.${tree}")
+      else()
+        set(commit "${commit}-dirty")  # no tree could be written: say only that it differs
+      endif()
     endif()
   endif()
 endif()

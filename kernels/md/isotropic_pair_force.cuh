@@ -239,7 +239,7 @@ class CudaIsotropicPairForce final : public CudaPairForce<P> {
       ctx_.invalidate_graphs();
     }
     const double rc = c.sys.max_rcut();
-    const CellPairArgs cp{c.grid, c.cell_start, rc * rc, tpp_, uint32_t(__builtin_ctz(tpp_))};
+    const CellPairArgs cp = make_cell_pair_args(c.grid, c.cell_start, rc, c.sys.density(), tpp_);
     compute_isotropic_forces_cells<P, E>(a, cp, sums_fp_.view(&ctx_.ctl.data()->abort), sums, c.stream);
   }
 };

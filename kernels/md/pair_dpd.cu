@@ -131,8 +131,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     if (cells_) {
       if (!ctx_.cell_start) throw std::logic_error("cuda dpd force: nlist=cells has no cell order");
       const double rc = c.sys.max_rcut();
-      const CellPairArgs cp{c.grid, ctx_.cell_start, rc * rc, c.variant.tpp,
-                            uint32_t(__builtin_ctz(c.variant.tpp))};
+      const CellPairArgs cp = make_cell_pair_args(c.grid, ctx_.cell_start, rc, c.sys.density(), c.variant.tpp);
       return compute_dpd_forces_cells<P>(a, cfg, cp, half_sums_.view(&ctx_.ctl.data()->abort), c.stream);
     }
     if (!half_) return compute_dpd_forces<P>(a, cfg, c.stream);

@@ -155,6 +155,32 @@ TEST(CudaCells, DpdForcesEqualBruteForce) {
   }
 }
 
+// A dense clump: 600 of the 3000 particles of a 10^3 box moved into a ball
+// of radius 1.2 (about 80 times the fluid's density there), so that a
+// clump particle finds far more partners within r_c than the kernel keeps
+// slots for (at most 64 a lane): it finds and evaluates them over several
+// rounds, each resuming where the last stopped, and every pair must still
+// be taken exactly once. Bounds as above (pair forces stay below a = 25).
+TEST(CudaCells, DpdForcesEqualBruteForceInADenseClump) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  System sys = conservative_dpd(seed, 10.0, 10.0, 10.0);
+  std::mt19937_64 g(seed ^ 0x5bd1e995u);
+  std::uniform_real_distribution<double> u(-1.2, 1.2);
+  ASSERT_EQ(sys.particles.n_local, 3000u);
+  for (std::size_t moved = 0; moved < 600;) {  // every fifth particle
+    const Vec3d d{u(g), u(g), u(g)};
+    if (dot(d, d) <= 1.44) sys.particles.position[5 * moved++] = Vec3d{5.0, 5.0, 5.0} + d;
+  }
+  const physics::DpdPairParams pp = sys.pair_table<physics::DpdPairParams>()(0, 0);
+  const auto pair = [&](double rsq) {
+    return physics::dpd_pair_force<double>(rsq, 0.0, 0.0, 1.0, pp, physics::LibmPow{}).f_over_r;
+  };
+  expect_brute_force(reg, sys, pp.rcut, pair, {"nlist=cells", "nlist=cells,tpp=4"}, 1e-6, "DPD clump");
+}
+
 // LJ the same way (r_c = 2.5: 250 particles at rho = 0.4 make a box of 3
 // cells an axis, 2000 one of 6). Mixed evaluates each pair in fp32
 // (isotropic_pair_force.cuh): the LJ tests' fp32 bound, 1e-4.
