@@ -3,20 +3,23 @@
 # part; about 7 minutes; each part has its own timeout and is skipped once the call's time
 # is nearly spent, so that what ran comes back). The tree is built for sm_90 under
 # /tmp/merge-build (kept for a later call on the same machine), then, in this order:
-#   cells     kernels_test's nlist=cells tests and styles_gpu_test (LJ on cells, the
-#             integrators), then scripts/device_cells.sh's bench and sanitize parts
-#   gpu       the rest of kernels_test (every other GPU test: the pair kernels, Nose-Hoover,
-#             the contexts' copy-out, fault words and launches a refactor touched)
-#   walls     memcheck and racecheck (graphs=off) of the SRD walls' GPU test (MpcdWallGpu, in
-#             kernels_test: its plain run is in gpu)
+#   gpu       kernels_test's nlist=cells tests, styles_gpu_test, the rest of kernels_test
+#   sanitize  memcheck (graphs) and racecheck (graphs=off) of nlist=cells on 20 steps of
+#             dpd-fluid, memcheck of the cells' dense-clump test (several rounds), memcheck and
+#             racecheck of WALL_FILTER's GPU tests (default: the SRD walls')
+#   sweep     dpd-fluid mixed at N = 262144, 1M, 4M, rho 3 and 8, nlist=half and nlist=cells
+#             (SWEEP=0 leaves it out)
+#   extra     EXTRA_CMD, when given (EXTRA_SECS: its timeout)
 #   decomp    decomposition_gpu_test on 2 ranks sharing the GPU
 #   digests   sha256 of the checkpoints of dpd-fluid, lj-liquid, srd-fluid, gb-liquid and
-#             janus-triblock after 1000 steps (scripts/refactor_checkpoints.sh): the "before"
-#             of the next refactor's bitwise check on a GPU
-# Everything under $OUT (status.txt: a line a part). Usage: OUT=dir scripts/device_merge_check.sh
+#             janus-triblock after 1000 steps (scripts/refactor_checkpoints.sh), to compare
+#             with an earlier call's (results/merge-2026-11-29/checkpoint-digests.txt)
+# Everything under $OUT/merge.tar.gz, one file (status.txt: a line a part; the transfer back
+# takes few files). Usage: OUT=dir [LIMIT=s] [SWEEP=0] [EXTRA_CMD=...] scripts/device_merge_check.sh
 set -u
-O=${OUT:?set OUT}
-mkdir -p "$O"
+R=${OUT:?set OUT}
+O=/tmp/merge-out; rm -rf "$O"; mkdir -p "$O"
+trap 'tar -C "$O" -czf "$R/merge.tar.gz" .' EXIT
 T0=$(date +%s) LIMIT=${LIMIT:-450}
 left() { echo $(( LIMIT - ($(date +%s) - T0) )); }
 stamp() { echo "$(date -u +%H:%M:%S) +$(( $(date +%s) - T0 ))s $*" | tee -a "$O/status.txt"; }
@@ -44,15 +47,30 @@ fi
 CELLS='CudaCells.*'
 run kernels-cells 90 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$CELLS"
 run styles-gpu 60 "$B/bin/styles_gpu_test" --gtest_color=no
-run cells-bench 100 env OUT="$O/cells" BUILD=$B PARTS=bench REPEATS=${REPEATS:-2} SIZES="rho3-1M rho8-2M" \
-  scripts/device_cells.sh
-run cells-sanitize 90 env OUT="$O/cells" BUILD=$B PARTS=sanitize SANITIZE_TIMEOUT=40 LJ_MEMCHECK=0 scripts/device_cells.sh
-run kernels-rest 150 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="-$CELLS"
+run kernels-rest 180 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="-$CELLS"
+# The cells kernel under the sanitizers: 20 steps of dpd-fluid (graphs; racecheck without),
+# and the dense clump, whose particles find their partners over several rounds.
+V=nlist=cells,precision=mixed,tpp=4
+run cells-memcheck 45 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/trajectory_digest" dpd-fluid 8192 \
+  cuda $V 20 10
+run cells-racecheck 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+  "$B/bin/trajectory_digest" dpd-fluid 8192 cuda $V,graphs=off 20 10
+run cells-clump-memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/kernels_test" \
+  --gtest_color=no --gtest_filter='CudaCells.DpdForcesEqualBruteForceInADenseClump'
 W=${WALL_FILTER:-MpcdWallGpu.SlitCollisionAndStreamMatchReference}
 run walls-memcheck 50 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/kernels_test" --gtest_color=no \
   --gtest_filter="$W"
 run walls-racecheck 60 env MESO_TEST_VARIANT=graphs=off compute-sanitizer --tool racecheck --racecheck-report all \
   --error-exitcode 9 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$W"
+# TPS against N for each list kind and density (mixed; medians of 3): the cells figure's data.
+if [[ ${SWEEP:-1} == 1 ]]; then
+  for rho in 3 8; do for n in 262144 1048576 4194304; do for k in half cells; do
+    run sweep-rho$rho-$n-$k 40 "$B/bin/mesobench" run --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
+      --param N=$n --param rho=$rho --max-n 100000000 --backend cuda -q --variant nlist=$k --repeats 3 \
+      --min-time 0.3 --warmup-time 0.2 --json "$O/sweep-rho$rho-$n-$k.json"
+  done; done; done
+fi
+[[ -n ${EXTRA_CMD:-} ]] && run extra ${EXTRA_SECS:-60} bash -c "$EXTRA_CMD"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0
 run decomp-2 40 mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$B/bin/decomposition_gpu_test" \
   --gtest_color=no

@@ -78,6 +78,28 @@ DecomposedBox decomposed_box(const SimulationSetup& s) {
 
 int cpu_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
+// A point of a sweep as summarize and print_summary read it, or an input
+// error naming the file and the field (a hand-edited or foreign file must
+// not end in a JSON type error).
+void check_point(const json& p, const std::string& file) {
+  const auto bad = [&](const char* field, const char* want) {
+    throw_input_error(file, ": a point's \"", field, "\" must be ", want,
+                      p.is_object() && p.contains(field) ? ", not " + p[field].dump() : std::string(" (missing)"));
+  };
+  if (!p.is_object()) throw_input_error(file, ": a point must be a JSON object, not ", p.dump());
+  for (const char* k : {"ranks", "N"})
+    if (!p.contains(k) || !p[k].is_number_unsigned() || p[k].get<uint64_t>() == 0) bad(k, "a positive integer");
+  for (const char* k : {"tps_median", "tps_min", "tps_max"})
+    if (!p.contains(k) || !p[k].is_number() || !(p[k].get<double>() > 0.0) || !std::isfinite(p[k].get<double>()))
+      bad(k, "a positive finite number");
+  if (!p.contains("grid") || !p["grid"].is_string()) bad("grid", "a string");
+  if (p.contains("variant") && !p["variant"].is_string()) bad("variant", "a string");
+  if (!p.contains("split") || !p["split"].is_object()) bad("split", "an object");
+  for (const char* k : {"compute", "pack", "copy", "mpi_wait"})
+    if (!p["split"].contains(k) || !p["split"][k].is_number())
+      throw_input_error(file, ": a point's \"split\" needs a number \"", k, "\"");
+}
+
 json summarize(const std::string& dir) {
   std::vector<json> points;
   json first;
@@ -88,6 +110,14 @@ json summarize(const std::string& dir) {
     json d = json::parse(f, nullptr, false);
     if (d.is_discarded() || d.value("kind", "") != "scaling" || !d.contains("points"))
       throw_input_error(e.path().string(), " is not a scaling point file");
+    for (const std::string k : {"mode", "workload", "backend", "variant"})
+      if (!d.contains(k) || !d[k].is_string())
+        throw_input_error(e.path().string(), ": \"", k, "\" must be a string",
+                          d.contains(k) ? ", not " + d[k].dump() : std::string(" (missing)"));
+    if (d["mode"] != "weak" && d["mode"] != "strong")
+      throw_input_error(e.path().string(), ": \"mode\" must be weak or strong, not ", d["mode"].dump());
+    if (!d["points"].is_array()) throw_input_error(e.path().string(), ": \"points\" must be an array");
+    for (const auto& p : d["points"]) check_point(p, e.path().string());
     if (first.is_null()) first = d;
     for (const std::string k : {"mode", "workload", "backend", "variant"})
       if (d[k] != first[k])

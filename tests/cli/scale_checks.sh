@@ -170,5 +170,18 @@ out=$("$bin" scale --summarize "$W/mixed" 2>&1) || fail "a sweep with the severa
 [[ $out == *"2 ranks ran nlist=ballot (the sweep's default on one rank only)"* ]] ||
   fail "the summary does not name the several-rank fallback: $out"
 
+# A hand-edited point file: each wrong type is an input error naming the file and the field,
+# and no summary.json is written.
+for edit in 's/"tps_median":100,/"tps_median":"fast",/' 's/"N":1000,/"N":-3,/' 's/"grid":"1x1x1",//' \
+            's/"mpi_wait":0/"mpi_wait":null/' 's/"points":\[/"points":[7,/' 's/"mode":"strong"/"mode":1/'; do
+  rm -rf "$W/edited" && mkdir "$W/edited" && sed "$edit" "$W/mixed/point-r1.json" > "$W/edited/point-r1.json"
+  out=$("$bin" scale --summarize "$W/edited" 2>&1); rc=$?
+  if [[ $rc -ne 2 || $out != *"point-r1.json"* || -e $W/edited/summary.json ]]; then
+    fail "a point file edited by '$edit' is not refused by name (exit $rc): $out"
+  else
+    echo "ok: $edit -> ${out:0:100}"
+  fi
+done
+
 if [[ $failures -ne 0 ]]; then echo "$failures scale check(s) failed"; exit 1; fi
 echo "all scale checks passed"
