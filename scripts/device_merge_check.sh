@@ -7,8 +7,8 @@
 #   sanitize  memcheck (graphs) and racecheck (graphs=off) of nlist=cells on 20 steps of
 #             dpd-fluid, memcheck of the cells' dense-clump test (several rounds), memcheck and
 #             racecheck of WALL_FILTER's GPU tests (default: the SRD walls')
-#   sweep     dpd-fluid mixed at N = 262144, 1M, 4M, rho 3 and 8, nlist=half and nlist=cells
-#             (SWEEP=0 leaves it out)
+#   sweep     dpd-fluid mixed at N = 262144, 1M, 4M, rho 3 and 8, nlist=half and nlist=cells,
+#             every other list kind at 1M, and rho 8 at L = 64 (SWEEP=0 leaves it out)
 #   extra     EXTRA_CMD, when given (EXTRA_SECS: its timeout)
 #   decomp    decomposition_gpu_test on 2 ranks sharing the GPU
 #   digests   sha256 of the checkpoints of dpd-fluid, lj-liquid, srd-fluid, gb-liquid and
@@ -62,13 +62,19 @@ run walls-memcheck 50 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/b
   --gtest_filter="$W"
 run walls-racecheck 60 env MESO_TEST_VARIANT=graphs=off compute-sanitizer --tool racecheck --racecheck-report all \
   --error-exitcode 9 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$W"
-# TPS against N for each list kind and density (mixed; medians of 3): the cells figure's data.
+# TPS against N for each list kind and density (mixed; medians of 3): the cells figure's data;
+# every other list kind at 1M; rho 8 at L = 64 (2.1M, Mirheo's published size).
 if [[ ${SWEEP:-1} == 1 ]]; then
-  for rho in 3 8; do for n in 262144 1048576 4194304; do for k in half cells; do
-    run sweep-rho$rho-$n-$k 40 "$B/bin/mesobench" run --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
-      --param N=$n --param rho=$rho --max-n 100000000 --backend cuda -q --variant nlist=$k --repeats 3 \
-      --min-time 0.3 --warmup-time 0.2 --json "$O/sweep-rho$rho-$n-$k.json"
-  done; done; done
+  sweep() {  # rho N kind [extra --param]
+    run sweep-rho$1-$2-$3 40 "$B/bin/mesobench" run --filter 'dpd-fluid/.*/rho=3/rc=1/.*N=1048576$' \
+      --param rho=$1 ${4:---param N=$2} --max-n 100000000 --backend cuda -q --variant nlist=$3 --repeats 3 \
+      --min-time 0.3 --warmup-time 0.2 --json "$O/sweep-rho$1-$2-$3.json"
+  }
+  for rho in 3 8; do
+    for n in 262144 1048576 4194304; do for k in half cells; do sweep $rho $n $k; done; done
+    for k in ballot atomic tiled cluster; do sweep $rho 1048576 $k; done
+  done
+  for k in half cells; do sweep 8 2097152 $k "--param L=64"; done
 fi
 [[ -n ${EXTRA_CMD:-} ]] && run extra ${EXTRA_SECS:-60} bash -c "$EXTRA_CMD"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0

@@ -37,7 +37,8 @@ def main(src, out):
     rhos = sorted({r["rho"] for r in rows})
     fig, axes = plt.subplots(1, len(rhos), figsize=(5.5 * len(rhos), 4), squeeze=False)
     for ax, rho in zip(axes[0], rhos):
-        for kind, style in (("half", "o-"), ("cells", "s--")):
+        for kind, style in (("half", "o-"), ("cells", "s--"), ("ballot", "^"), ("atomic", "v"), ("tiled", "D"),
+                            ("cluster", "x")):
             pts = sorted((r["N"], r["tps_median"] * r["N"] / 1e9) for r in rows if r["rho"] == rho and r["nlist"] == kind)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=f"nlist={kind}")
