@@ -312,10 +312,12 @@ MESO_REGISTER_VALIDATION_CASE({
     // Equilibrated 10% hot (328 K), the NVE run starts at that bath's mean
     // energy, about 30 K above the gate's 298 +- 6 K (short) or 1 K (long),
     // and diffuses faster. The temperature needs no 20 ps of NVE to show it
-    // (its SE is 1.5 K in the short form): CI samples 8 ps in 2 blocks.
+    // (its SE is 1.5 K in the short form), and the 1 ps bath heats the
+    // liquid within a few ps: CI equilibrates 10 ps and samples 8 ps in 2
+    // blocks.
     .controls = {{.name = "langevin-kT-1.1",
                   .what = "equilibrated by a thermostat 10% above 298.15 K",
                   .params = {{"langevin_kT", 1.1}},
-                  .short_params = {{"sample", 8.0}, {"blocks", 2.0}}}}});
+                  .short_params = {{"equilibrate", 10.0}, {"sample", 8.0}, {"blocks", 2.0}}}}});
 
 }  // namespace meso::validation
