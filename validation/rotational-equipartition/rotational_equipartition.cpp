@@ -4,6 +4,7 @@
 // exchange energy through the torques alone). See README.md beside this
 // file.
 #include <cmath>
+#include <string>
 
 #include "meso/analysis/block_average.hpp"
 #include "meso/core/init.hpp"
@@ -15,13 +16,17 @@
 namespace meso::validation {
 namespace {
 
-// The short form samples 20000 steps: at 10000 the standard error of the
-// Langevin ratio came out at 0.7-1.03%, at the gate's 1% bound (one run of
-// six on the GPU went over it, results/orientation/README.md).
+// The short form (CI) samples 6000 steps in 10 blocks: standard errors of
+// 0.9-1.3%, so its cap on them is 2% (a miss of 8% or more is resolved: a
+// wrong degree-of-freedom count or noise amplitude, a factor of 2/3 or 3/2,
+// and the control's 10%). The long form resolves a miss of 4%: SE at most
+// 1%. (The short form sampled 10000 and then 20000 steps under the 1% cap:
+// at 10000 one GPU run of six failed on the cap alone; README.md.)
 struct Protocol {
   uint64_t n = 250;
-  uint64_t thermalize = 3000, sample = 20000, every = 10;
-  int blocks = 20;
+  uint64_t thermalize = 3000, sample = 6000, every = 10;
+  int blocks = 10;
+  double se_cap = 0.02;  // relative
 };
 
 // Mean and SEM of the ratio a/b of two block-averaged series, the
@@ -49,6 +54,8 @@ Result run_rotational_equipartition(const Context& ctx) {
     pr.thermalize = 20000;
     pr.sample = 100000;
     pr.every = 20;
+    pr.blocks = 20;
+    pr.se_cap = 0.01;
   }
   pr.sample = static_cast<uint64_t>(knob(ctx, "sample", double(pr.sample)));
   const RigidLiquid liquid = gay_berne_liquid(pr.n, ctx.seed);
@@ -84,8 +91,10 @@ Result run_rotational_equipartition(const Context& ctx) {
   const BlockAverage a_nt = block_average(nt, pr.blocks), a_nr = block_average(nr, pr.blocks);
   const Ratio langevin = ratio(a_lr, a_lt), nve = ratio(a_nr, a_nt);
   // Each gate: within 4 standard errors of its reference, with the
-  // standard error at most 1% (so a 4% miss cannot hide in the noise).
-  auto within = [](double m, double se, double ref) { return std::fabs(m - ref) <= 4.0 * se && se <= 0.01 * ref; };
+  // standard error capped (so a miss of 4 caps cannot hide in the noise).
+  auto within = [&](double m, double se, double ref) {
+    return std::fabs(m - ref) <= 4.0 * se && se <= pr.se_cap * ref;
+  };
   const bool t_ok = within(a_lt.mean, a_lt.sem, kT), r_ok = within(a_lr.mean, a_lr.sem, kT);
   const bool l_ok = within(langevin.value, langevin.se, 1.0), n_ok = within(nve.value, nve.se, 1.0);
   Result res;
@@ -96,12 +105,12 @@ Result run_rotational_equipartition(const Context& ctx) {
   res.reference = 1.0;
   res.tolerance = 4.0 * nve.se;
   res.rule = "each of T_trans and T_rot under Langevin (= kT), their ratio there and in NVE (= 1): within 4 SE, "
-             "SE <= 1% of the reference";
+             "SE <= " + std::to_string(int(std::lround(100 * pr.se_cap))) + "% of the reference";
   res.passed = t_ok && r_ok && l_ok && n_ok;
   res.data = {{"system", "gay-berne GB(3, 5, 2, 1), r_cut 4, shifted"}, {"N", pr.n}, {"rho", 0.30},
               {"kT", kT}, {"dt", liquid.run.dt}, {"gamma", liquid.run.gamma}, {"gamma_r", liquid.run.gamma_r},
               {"thermalize_steps", pr.thermalize}, {"sample_steps", pr.sample}, {"every", pr.every},
-              {"blocks", pr.blocks}, {"nve_temperature", a_nt.mean}, {"nve_rotational_temperature", a_nr.mean}};
+              {"blocks", pr.blocks}, {"se_cap", pr.se_cap}, {"nve_temperature", a_nt.mean}, {"nve_rotational_temperature", a_nr.mean}};
   res.data["gates"] = {gate("T_trans under Langevin", a_lt.mean, a_lt.sem, kT, 4.0 * a_lt.sem, t_ok),
                        gate("T_rot under Langevin", a_lr.mean, a_lr.sem, kT, 4.0 * a_lr.sem, r_ok),
                        gate("T_rot / T_trans under Langevin", langevin.value, langevin.se, 1.0, 4.0 * langevin.se,
@@ -117,11 +126,11 @@ MESO_REGISTER_VALIDATION_CASE({
     .run = run_rotational_equipartition,
     .knobs = {"sample: steps sampled under Langevin and again in NVE",
               "langevin_kT: the Langevin thermostat's target over kT (1; the negative control's)"},
-    // 10% hot is 10 SE of T_trans and T_rot; the gate's SE bound (1%) keeps
-    // the short form at 20000 steps, more than CI has for a control.
+    // 10% hot: 13.7 SE of T_trans in the short form (2.195 +- 0.014, seed
+    // 1). Half the sampling still leaves it near 10 SE: CI runs that.
     .controls = {{.name = "langevin-kT-1.1",
                   .what = "the Langevin thermostat aims 10% above kT",
                   .params = {{"langevin_kT", 1.1}},
-                  .in_ci = false}}});
+                  .short_params = {{"sample", 3000.0}}}}});
 
 }  // namespace meso::validation

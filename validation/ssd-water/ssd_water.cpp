@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string>
 
 #include "meso/analysis/block_average.hpp"
 #include "meso/core/init.hpp"
@@ -23,18 +24,35 @@
 namespace meso::validation {
 namespace {
 
-constexpr double kCoordination = 4.4, kCoordinationRounding = 0.05;  // published to one decimal
-constexpr double kDiffusion = 2.32, kDiffusionSigma = 0.06, kDiffusionTol = 0.20;  // relative
+constexpr double kCoordination = 4.4;
+// n_C is integrated to a radius fixed before the runs it gates (README.md):
+// the middle of the flat minimum the committed long forms found (3.25-3.45
+// A). Where in that minimum the published integral stopped is not stated,
+// and n_C grows 0.38 per 0.1 A there: 4.4 +- 0.4, plus 0.05 of rounding.
+constexpr double kCoordinationRadius = 3.35, kCoordinationTol = 0.45;
+constexpr double kDiffusion = 2.32, kDiffusionSigma = 0.06;
+// D within 3 combined standard errors (ours and the published 0.06; 0.18,
+// about 8%, in the long form) of 2.32 after the Yeh-Hummer correction.
+constexpr double kDiffusionSigmas = 3.0;
+// Yeh & Hummer, J. Phys. Chem. B 108, 15873 (2004): D(L) = D - xi kT / (6
+// pi eta L) in a cubic box of edge L, xi = 2.837297. eta: real water's at
+// 298.15 K, 0.890 mPa s; SSD/RF's own is not among the published values.
+constexpr double kYehHummerXi = 2.837297, kViscosityPaS = 0.890e-3;
 constexpr double kPs = 1000.0 / water_units::kTimeFs;                                // time units per ps
 constexpr double kDiffusionUnit = 10.0;  // 1 A^2/ps = 1e-4 cm^2/s, in 1e-5 cm^2/s
 
+// The short form (CI): 343 molecules (the smallest cube whose half edge,
+// 10.9 A, holds the 9 A cutoff and 1 A skin), 20 ps of Langevin and 20 of
+// NVE, its bounds from its own statistics (README.md).
 struct Protocol {
-  uint64_t n = 512;
-  double equilibrate_ps = 60.0, sample_ps = 40.0, every_ps = 0.1;
+  uint64_t n = 343;
+  double equilibrate_ps = 20.0, sample_ps = 20.0, every_ps = 0.1;
   int blocks = 4;               // of the NVE run, for D and its standard error
   double fit_from_ps = 1.0;     // the lags of MSD(t) fitted, in ps, within a block
-  double fit_to_ps = 4.0;
+  double fit_to_ps = 3.0;
   double rdf_every_ps = 1.0;
+  double d_se_cap = 0.08;       // relative: 3.0% measured (seed 1), from 4 blocks
+  double t_tol_K = 6.0;         // the NVE run's temperature against 298.15 K
 };
 
 std::vector<Vec3d> unwrapped(const Box& box, const ParticleData<double>& p) {
@@ -67,6 +85,34 @@ double block_diffusion(const std::vector<std::vector<Vec3d>>& s, std::size_t fir
     msds.push_back(msd);
   }
   return linear_fit(lags, msds, 2).slope / 6.0;
+}
+
+// n_C to the radius r: the bins below it, the one it cuts in proportion.
+double coordination_to(const Rdf& g, double rho, double r) {
+  double n = 0.0;
+  for (std::size_t i = 0; i < g.g.size(); ++i) {
+    const double lo = g.r[i] - 0.5 * g.bin_width;
+    const double part = std::clamp((r - lo) / g.bin_width, 0.0, 1.0);
+    n += part * 4.0 * std::numbers::pi * rho * g.g[i] * g.r[i] * g.r[i] * g.bin_width;
+  }
+  return n;
+}
+
+// The NVE run's total energy set to the mean of the thermostatted run's
+// (velocities and angular momenta scaled by one factor): a Langevin state
+// ends at one draw from the canonical energies, and NVE keeps it, so its
+// temperature would miss the bath's by the canonical spread, about 1.4 K
+// at 4096 molecules and 5 K at 343 (c_v of about 12 k_B a molecule).
+double match_energy(const Context& ctx, System& sys, const RunParams& rp, double target) {
+  const ThermoSample t = Simulation(ctx.registry->create(ctx.backend, ctx.variant), sys, rp).thermo();
+  const double k = t.kinetic_energy + t.rotational_kinetic_energy;
+  const double f = std::sqrt(std::max(0.0, k + target - t.total_energy()) / k);
+  auto& p = sys.particles;
+  for (std::size_t i = 0; i < p.n_local; ++i) {
+    p.velocity[i] = f * p.velocity[i];
+    p.angmom[i] = f * p.angmom[i];
+  }
+  return f;
 }
 
 struct FirstShell {
@@ -119,6 +165,8 @@ Result run_ssd_water(const Context& ctx) {
     pr.sample_ps = 200.0;
     pr.blocks = 8;
     pr.fit_to_ps = 10.0;
+    pr.d_se_cap = 0.02;
+    pr.t_tol_K = 1.0;
   }
   pr.n = static_cast<uint64_t>(knob(ctx, "N", double(pr.n)));
   pr.sample_ps = knob(ctx, "sample", pr.sample_ps);
@@ -142,13 +190,16 @@ Result run_ssd_water(const Context& ctx) {
   progress::begin("ssd-water", eq + samples * every);
   System sys = make_ssd_water(w);
   // Melt and equilibrate under Langevin, then sample NVE (diffusion needs
-  // the unperturbed dynamics).
+  // the unperturbed dynamics). The second half of the Langevin run gives
+  // the mean energy the NVE run starts at.
+  std::vector<double> bath_energy;
   {
     RunParams lp = rp;
     lp.integrator = Integrator::langevin;
     lp.kT = rp.kT * knob(ctx, "langevin_kT", 1.0);  // the negative control: equilibrated hot
     Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, lp);
-    sim.run(eq);
+    sim.run(eq / 2);
+    sim.run(eq - eq / 2, every, [&](const ThermoSample& t) { bath_energy.push_back(t.total_energy()); });
     sys.particles = sim.particles();
   }
   // Langevin leaves a net momentum: in NVE the centre of mass would carry
@@ -156,6 +207,8 @@ Result run_ssd_water(const Context& ctx) {
   // against 6 D t = 14 A^2).
   remove_net_momentum(sys, sys.particles);
   rp.integrator = Integrator::nve;
+  const BlockAverage bath = block_average(bath_energy, 10);
+  const double energy_scale = match_energy(ctx, sys, rp, bath.mean);
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
   const double rho = water_units::number_density(w.density);
   const double r_max = std::min(10.0, 0.5 * w.box_length());
@@ -187,42 +240,55 @@ Result run_ssd_water(const Context& ctx) {
                 block_diffusion(pos, std::size_t(b) * per_block, per_block, dt_sample, pr.fit_from_ps, pr.fit_to_ps));
   const BlockAverage dd = block_average(d, pr.blocks);
   const BlockAverage tt = block_average(temperature, 10), uu = block_average(energy, 10);
-  // n_C: the published value within the range the flat bottom of our
-  // minimum allows (README.md), in the long form only: the short form's
-  // g(r) (512 molecules, 40 samples) is too noisy to find the flat bottom;
-  // D within 20% with a standard error of at most 5%; the NVE run at the
-  // published temperature.
-  const bool n_gated = ctx.form == Form::long_form;
-  const bool n_ok = kCoordination >= shell.coordination_lo - kCoordinationRounding &&
-                    kCoordination <= shell.coordination_hi + kCoordinationRounding;
-  const bool d_ok = std::fabs(dd.mean - kDiffusion) <= kDiffusionTol * kDiffusion && dd.sem <= 0.05 * kDiffusion;
-  const bool t_ok = std::fabs(tt.mean - w.temperature) <= 6.0;
+  // D in the infinite system: the box's deficit (Yeh & Hummer) at the NVE
+  // run's temperature, in 1e-5 cm^2/s.
+  const double box_m = w.box_length() * 1e-10;
+  const double yeh_hummer = kYehHummerXi * 1.380649e-23 * tt.mean / (6.0 * std::numbers::pi * kViscosityPaS * box_m) *
+                            1e9;
+  const double d_corrected = dd.mean + yeh_hummer;
+  const double d_tol = kDiffusionSigmas * std::hypot(dd.sem, kDiffusionSigma);
+  // n_C to the radius fixed in advance; D (corrected) within its combined
+  // error with its standard error capped; the NVE run at the published
+  // temperature (README.md: each bound and why).
+  const double n_c = coordination_to(g, rho, kCoordinationRadius);
+  const bool n_ok = std::fabs(n_c - kCoordination) <= kCoordinationTol;
+  const bool d_ok = std::fabs(d_corrected - kDiffusion) <= d_tol && dd.sem <= pr.d_se_cap * kDiffusion;
+  const bool t_ok = std::fabs(tt.mean - w.temperature) <= pr.t_tol_K;
   Result res;
   res.name = "ssd-water";
   res.quantity = "self-diffusion constant D, 1e-5 cm^2/s (headline); n_C and T in data.gates";
-  res.measured = dd.mean;
+  res.measured = d_corrected;
   res.uncertainty = dd.sem;
   res.reference = kDiffusion;
   res.reference_uncertainty = kDiffusionSigma;
-  res.tolerance = kDiffusionTol * kDiffusion;
-  res.rule = "D = 2.32 +- 20% with SE <= 5%; n_C = 4.4 within the range of the flat minimum of g(r) "
-             "(long form); the NVE run at 298.15 +- 6 K (README.md)";
-  res.passed = (n_ok || !n_gated) && d_ok && t_ok;
+  res.tolerance = d_tol;
+  const auto fmt = [](const char* f, double a) {
+    char b[32];
+    std::snprintf(b, sizeof b, f, a);
+    return std::string(b);
+  };
+  res.rule = "D + Yeh-Hummer = 2.32 within 3 combined SE, SE <= " + fmt("%.0f", 100 * pr.d_se_cap) +
+             "%; n_C to 3.35 A = 4.4 +- 0.45; the NVE run at 298.15 +- " + fmt("%.0f", pr.t_tol_K) +
+             " K (README.md)";
+  res.passed = n_ok && d_ok && t_ok;
   nlohmann::json gates = nlohmann::json::array();
-  gates.push_back({{"quantity", "n_C over the flat minimum"}, {"measured", shell.coordination},
-                   {"range", {shell.coordination_lo, shell.coordination_hi}}, {"reference", kCoordination},
-                   {"tolerance", kCoordinationRounding}, {"gated", n_gated}, {"passed", n_ok}});
-  gates.push_back({{"quantity", "D (1e-5 cm^2/s)"}, {"measured", dd.mean}, {"se", dd.sem},
-                   {"reference", kDiffusion}, {"reference_se", kDiffusionSigma},
-                   {"tolerance", kDiffusionTol * kDiffusion}, {"passed", d_ok}});
+  gates.push_back({{"quantity", "n_C to 3.35 A"}, {"measured", n_c}, {"reference", kCoordination},
+                   {"tolerance", kCoordinationTol}, {"passed", n_ok}});
+  gates.push_back({{"quantity", "D + Yeh-Hummer (1e-5 cm^2/s)"}, {"measured", d_corrected}, {"se", dd.sem},
+                   {"in_box", dd.mean}, {"yeh_hummer", yeh_hummer}, {"reference", kDiffusion},
+                   {"reference_se", kDiffusionSigma}, {"tolerance", d_tol}, {"se_cap", pr.d_se_cap * kDiffusion},
+                   {"passed", d_ok}});
   gates.push_back({{"quantity", "T of the NVE run (K)"}, {"measured", tt.mean}, {"se", tt.sem},
-                   {"reference", w.temperature}, {"tolerance", 6.0}, {"passed", t_ok}});
+                   {"reference", w.temperature}, {"tolerance", pr.t_tol_K}, {"passed", t_ok}});
   res.data = {{"N", w.n}, {"density_g_cm3", w.density}, {"box_A", w.box_length()}, {"T_K", w.temperature},
               {"equilibrate_ps", pr.equilibrate_ps}, {"sample_ps", pr.sample_ps}, {"every_ps", pr.every_ps},
               {"blocks", pr.blocks}, {"fit_lags_ps", {pr.fit_from_ps, pr.fit_to_ps}}, {"D_blocks", d},
               {"potential_energy_per_molecule_kcal_mol", uu.mean}, {"potential_energy_se", uu.sem},
               {"g_first_peak_r_A", shell.peak_r}, {"g_first_peak", shell.peak_g},
               {"g_first_min_r_A", shell.min_r}, {"g_flat_min_r_A", {shell.flat_from_r, shell.flat_to_r}},
+              {"n_C_flat_min", {shell.coordination_lo, shell.coordination_hi}},
+              {"bath_energy_kcal_mol", bath.mean / double(w.n)}, {"bath_energy_se", bath.sem / double(w.n)},
+              {"nve_start_velocity_scale", energy_scale},
               {"rdf_r", g.r}, {"rdf_g", g.g}, {"gates", gates}};
   // The NVE run's temperature and potential energy, one sample a ps.
   std::vector<double> t_series, u_series;
@@ -243,11 +309,15 @@ MESO_REGISTER_VALIDATION_CASE({
     .knobs = {"N: molecules", "equilibrate: Langevin time before sampling, ps", "sample: NVE time sampled, ps",
               "blocks: blocks of the NVE run for D", "fit_to: the longest lag of the MSD fit, ps",
               "langevin_kT: the equilibrating thermostat's target over 298.15 K's (1; the negative control's)"},
-    // Equilibrated 10% hot (328 K), the NVE run stays about 30 K above the
-    // gate's 298 +- 6 K and diffuses faster.
+    // Equilibrated 10% hot (328 K), the NVE run starts at that bath's mean
+    // energy, about 30 K above the gate's 298 +- 6 K (short) or 1 K (long),
+    // and diffuses faster. The temperature needs no 20 ps of NVE to show it
+    // (its SE is 1.5 K in the short form), and the 1 ps bath heats the
+    // liquid within a few ps: CI equilibrates 10 ps and samples 8 ps in 2
+    // blocks.
     .controls = {{.name = "langevin-kT-1.1",
                   .what = "equilibrated by a thermostat 10% above 298.15 K",
                   .params = {{"langevin_kT", 1.1}},
-                  .in_ci = false}}});
+                  .short_params = {{"equilibrate", 10.0}, {"sample", 8.0}, {"blocks", 2.0}}}}});
 
 }  // namespace meso::validation

@@ -8,8 +8,8 @@
 
 namespace {
 
-// The short form: 512 molecules, 60 ps of Langevin, 40 ps of NVE (about
-// 80 s on 2 cores). D and the temperature are gated; n_C is the long form's.
+// The short form: 343 molecules, 20 ps of Langevin, 20 ps of NVE (about
+// 60 s on one thread). D (corrected for the box), n_C and T are gated.
 TEST(RigidBodyGates, SsdWaterShortForm) {
   const auto r = meso::test_support::run_validation_case("ssd-water");
   ASSERT_EQ(r.name, "ssd-water");
