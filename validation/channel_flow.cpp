@@ -121,6 +121,16 @@ double startup_channel_velocity(double z0, double z1, double t0, double t1, doub
   return u;
 }
 
+SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g) {
+  SlitFit f;
+  f.fit = fit_parabola(z, u);
+  const double c2 = f.fit.curvature();
+  f.eta = -rho_m * g / (2.0 * c2);
+  const double u_wall = 0.5 * (f.fit(h) + f.fit(-h));
+  f.slip = u_wall / (2.0 * std::fabs(c2) * h);
+  return f;
+}
+
 KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, double rcut, double s) {
   const auto wd = [&](double r) { return std::pow(1.0 - r / rcut, 2.0 * s); };
   const double i2 = integrate_simpson([&](double r) { return r * r * wd(r); }, 0.0, rcut);

@@ -56,7 +56,7 @@ class CudaMethod : public IntegrationMethodOp, public DeviceMethod {
   IntegrateArgs integrate_args() const {
     const CudaContext<P>& c = ctx_;
     return {c.sys.box, c.mass.data(), c.params.dt, c.params.lambda,
-            physics::tea_seed_whitening(c.params.seed), c.tea};
+            physics::tea_seed_whitening(c.params.seed), c.tea, c.sys.wall.slit()};
   }
   ThermostatArgs thermostat_args() const {
     const RunParams& p = ctx_.params;
@@ -98,7 +98,9 @@ class CudaVerlet final : public CudaMethod<P> {
       throw_input_error("integrate/", gw ? "gw" : "vv",
                         " does not match the integrator of the run parameters");
   }
-  bool second_half_fusable() const override { return true; }
+  // The walls' force is a kernel of its own after the pair kernel
+  // (pair_dpd.cu): a pair kernel that finished the step would miss it.
+  bool second_half_fusable() const override { return !ctx_.sys.wall.forces() || !ctx_.sys.wall.active(); }
   void set_second_half_fused(bool f) override { fused_ = f; }
   // The first-half kernel also records the displacement and opens the step
   // (integrate_verlet.cuh), as Nose-Hoover's does.

@@ -32,25 +32,6 @@ constexpr double kModelError = 0.02;
 // the collisions carry the viscosity).
 constexpr double kSlipAllowance = 0.25;
 
-struct SlitFit {
-  double eta = 0.0;   // from the curvature: eta = -rho_m g / (2 c2)
-  double slip = 0.0;  // slip length b = u_wall / |du/dz|_wall, both walls averaged
-  ParabolaFit fit;
-};
-
-// The profile's parabola over the bins inside the slit; u_wall is the fit
-// at z = +-h averaged (c0 + c2 h^2: the linear term cancels), and the wall
-// shear rate is 2 |c2| h.
-SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g) {
-  SlitFit f;
-  f.fit = fit_parabola(z, u);
-  const double c2 = f.fit.curvature();
-  f.eta = -rho_m * g / (2.0 * c2);
-  const double u_wall = 0.5 * (f.fit(h) + f.fit(-h));
-  f.slip = u_wall / (2.0 * std::fabs(c2) * h);
-  return f;
-}
-
 double mean_of(const std::vector<double>& v) {
   double s = 0.0;
   for (double x : v) s += x;

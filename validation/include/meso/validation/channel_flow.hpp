@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "meso/analysis/parabola_fit.hpp"
 #include "meso/run/backend.hpp"
 #include "meso/core/mpcd.hpp"
 #include "meso/analysis/velocity_profile.hpp"
@@ -114,6 +115,18 @@ ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const Rev
 ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const ReversePoiseuilleSetup& s);
 ReversePoiseuilleResult measure_reverse_poiseuille(const Context& ctx, const SrdReversePoiseuilleSetup& s);
 nlohmann::json to_json(const ReversePoiseuilleResult& r);
+
+// Plane Poiseuille flow between slit walls at z = +-h driven by g along the
+// walls (the slit gates): the parabola c0 + c1 z + c2 z^2 fitted to the
+// profile u(z) gives eta = -rho_m g / (2 c2) and the slip length
+// b = u_wall / |du/dz|_wall, u_wall the fit at z = +-h averaged (c0 + c2 h^2:
+// the linear term cancels) and the wall shear rate 2 |c2| h.
+struct SlitFit {
+  double eta = 0.0;
+  double slip = 0.0;  // both walls averaged
+  ParabolaFit fit;
+};
+SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g);
 
 // Kinetic-theory viscosity of a DPD fluid with w_D = (1 - r/r_c)^(2s)
 // (Groot & Warren 1997 Eq. 34-35 after Marsh; mass 1): the kinetic part
