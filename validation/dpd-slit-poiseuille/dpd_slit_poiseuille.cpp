@@ -68,108 +68,49 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
   // `steady`).
   const double equilibrate_time = knob(ctx, "equilibration", 50.0);
   const double production_time = knob(ctx, "production", is_long ? 2000.0 : 60.0);
-  const double sample_every_time = 0.1;
   const int blocks = static_cast<int>(knob(ctx, "blocks", is_long ? 20 : 5));
-  require_positive("production time", production_time);
-  require_non_negative("equilibration time", equilibrate_time);
-  if (blocks < 2) throw_input_error("dpd-slit-poiseuille blocks = ", blocks, " is invalid: it must be >= 2");
+  const SlitSchedule sched = slit_schedule(rp.dt, equilibrate_time, production_time, 0.1, blocks);
 
   System sys = make_dpd_slit(slit);
   sys.body_force.g = {g, 0.0, 0.0};
-  const double h = sys.wall.h, rc = f.rcut, dt = rp.dt;
+  const double h = sys.wall.h, rc = f.rcut;
   const double rho_m = static_cast<double>(sys.particles.n_local) * f.mass / (f.lx * f.ly * slit.height);
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys, rp);
 
-  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
-  const uint64_t eq_steps = steps(equilibrate_time), sample_steps = std::max<uint64_t>(1, steps(sample_every_time));
-  const uint64_t block_steps = std::max<uint64_t>(sample_steps, steps(production_time / blocks) / sample_steps * sample_steps);
-  progress::begin("DPD slit Poiseuille", eq_steps + block_steps * blocks);
-  sim.run(eq_steps);
-
-  // u_x(z) in slabs of r_c / 4 across the whole box (the padding's bins
-  // stay empty), one profile per block.
+  // u_x(z) every 0.1 in slabs of r_c / 4 across the whole box (the padding's
+  // bins stay empty), one profile per block.
   const auto bins = static_cast<uint32_t>(std::lround(4.0 * sys.box.lengths().z / rc));
-  std::vector<VelocityProfile> block_profiles;
-  for (int b = 0; b < blocks; ++b) {
-    VelocityProfile prof(sys.box, /*axis=*/2, /*component=*/0, bins);
-    for (uint64_t done = 0; done < block_steps; done += sample_steps) {
-      sim.run(sample_steps);
-      prof.add(sim.particles(), sys.type_mass);
-    }
-    block_profiles.push_back(std::move(prof));
-  }
-  progress::end();
-
-  VelocityProfile all = block_profiles.front();
-  for (int b = 1; b < blocks; ++b) all.merge(block_profiles[b]);
+  const std::vector<VelocityProfile> block_profiles = sample_slit_blocks(
+      sched, VelocityProfile(sys.box, /*axis=*/2, /*component=*/0, bins), [&](uint64_t n) { sim.run(n); },
+      [&](VelocityProfile& p) { p.add(sim.particles(), sys.type_mass); }, "DPD slit Poiseuille");
   // The fit takes the bulk, the bins farther than r_c from both walls: within
   // r_c the fluid's stress includes the walls' and the profile bends away
   // from the bulk's parabola (a boundary layer); the slip length is that of
   // the bulk's parabola extrapolated to the walls, the hydrodynamic one.
-  std::vector<double> z_bulk, z_slit;
-  std::vector<uint32_t> bulk, inside;
-  for (uint32_t b = 0; b < bins; ++b) {
-    const double zc = all.bin_center(b);
-    if (std::fabs(zc) < h) {
-      z_slit.push_back(zc);
-      inside.push_back(b);
-    }
-    if (std::fabs(zc) < h - rc) {
-      z_bulk.push_back(zc);
-      bulk.push_back(b);
-    }
-  }
-  const auto pick = [](const std::vector<double>& m, const std::vector<uint32_t>& which) {
-    std::vector<double> u;
-    for (uint32_t b : which) u.push_back(m[b]);
-    return u;
-  };
-  const SlitFit fit = fit_slit(z_bulk, pick(all.mean(), bulk), h, rho_m, g);
-  std::vector<double> eta_blocks, slip_blocks;
-  for (const auto& p : block_profiles) {
-    const SlitFit fb = fit_slit(z_bulk, pick(p.mean(), bulk), h, rho_m, g);
-    eta_blocks.push_back(fb.eta);
-    slip_blocks.push_back(fb.slip);
-  }
-  const double se_eta = block_average(eta_blocks, blocks).sem;
-  const double se_slip = block_average(slip_blocks, blocks).sem;
+  const SlitMeasurement m = measure_slit(block_profiles, h - rc, h, rho_m, g, sched);
+  const SlitFit& fit = m.fit;
 
-  // The density profile: number density per bin inside the slit, and the
-  // mean within r_c of the walls against the bulk's.
+  // The velocity and number density per bin inside the slit, and the mean
+  // density within r_c of the walls against the bulk's.
+  VelocityProfile all = block_profiles.front();
+  for (int b = 1; b < blocks; ++b) all.merge(block_profiles[b]);
   const double slab_volume = f.lx * f.ly * all.bin_width();
-  const std::vector<double> counts = all.mean_count();
-  std::vector<double> density;
+  const std::vector<double> counts = all.mean_count(), mean = all.mean();
+  std::vector<double> z_slit, u_slit, density;
   double near = 0.0, mid = 0.0;
   int n_near = 0, n_mid = 0;
-  for (uint32_t b : inside) {
-    const double rho_b = counts[b] / slab_volume;
+  for (uint32_t b = 0; b < bins; ++b) {
+    const double zc = all.bin_center(b), rho_b = counts[b] / slab_volume;
+    if (std::fabs(zc) >= h) continue;
+    z_slit.push_back(zc);
+    u_slit.push_back(mean[b]);
     density.push_back(rho_b);
-    if (std::fabs(all.bin_center(b)) >= h - rc) {
-      near += rho_b;
-      ++n_near;
-    } else {
-      mid += rho_b;
-      ++n_mid;
-    }
+    (std::fabs(zc) >= h - rc ? near : mid) += rho_b;
+    ++(std::fabs(zc) >= h - rc ? n_near : n_mid);
   }
   near /= std::max(n_near, 1);
   mid /= std::max(n_mid, 1);
-
-  // How steady: the no-slip start-up series (channel_flow.hpp) with the
-  // measured nu, averaged over the production window and fitted like the
-  // data, gives the curvature the transient still leaves out.
-  // (A profile without a positive curvature, a run far too short, is not steady.)
-  const double nu = fit.eta / rho_m, width = 2.0 * h;
-  const double t0 = static_cast<double>(eq_steps) * dt, t1 = t0 + static_cast<double>(block_steps * blocks) * dt;
-  double startup_bias = 1.0;
-  if (std::isfinite(nu) && nu > 0.0) {
-    std::vector<double> transient;
-    const double half_bin = 0.5 * all.bin_width();
-    for (double zc : z_bulk)
-      transient.push_back(startup_channel_velocity(zc - half_bin, zc + half_bin, t0, t1, g, nu, width));
-    startup_bias = 1.0 - fit_parabola(z_bulk, transient).curvature() / (-g / (2.0 * nu));
-  }
-  const bool steady = std::fabs(startup_bias) <= 0.25 * se_eta / std::fabs(fit.eta);
+  const double se_eta = m.se_eta, se_slip = m.se_slip, width = 2.0 * h, nu = fit.eta / rho_m;
 
   Result r;
   r.name = "dpd-slit-poiseuille";
@@ -189,23 +130,23 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
            "poiseuille-viscosity; SE: blocks of the production), |slip length| <= 0.3 r_c + 4 SE_slip with SE_slip <= 0.3 r_c (the "
            "bulk's parabola, |z| < h - r_c, extrapolated to the walls), and the start-up transient left in the "
            "production window below SE/4";
-  r.passed = eta_ok && slip_ok && steady;
-  r.data["eta_blocks"] = eta_blocks;
-  r.data["slip_blocks"] = slip_blocks;
+  r.passed = eta_ok && slip_ok && m.steady;
+  r.data["eta_blocks"] = m.eta_blocks;
+  r.data["slip_blocks"] = m.slip_blocks;
   r.data["slip_length"] = fit.slip;
   r.data["slip_length_se"] = se_slip;
   r.data["slip_allowance"] = kSlipAllowance * rc;
   r.data["eta_passed"] = eta_ok;
   r.data["slip_passed"] = slip_ok;
-  r.data["steady"] = steady;
-  r.data["startup_bias"] = startup_bias;
+  r.data["steady"] = m.steady;
+  r.data["startup_bias"] = m.startup_bias;
   r.data["relaxation_time"] = width * width / (std::numbers::pi * std::numbers::pi * nu);
   r.data["z"] = z_slit;
-  r.data["profile"] = pick(all.mean(), inside);
+  r.data["profile"] = u_slit;
   r.data["density_profile"] = density;
   r.data["density_near_walls"] = near;
   r.data["density_bulk"] = mid;
-  r.data["fit_bins"] = z_bulk.size();
+  r.data["fit_bins"] = m.z.size();
   r.data["fit"] = {{"x0", fit.fit.x0}, {"c", fit.fit.c}, {"se", fit.fit.se}, {"residual_rms", fit.fit.residual_rms}};
   r.data["g"] = g;
   r.data["box"] = {f.lx, f.ly, sys.box.lengths().z};
@@ -219,11 +160,11 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
                     {"gamma", sys.wall.gamma},
                     {"density", sys.wall.density},
                     {"bounce_back", sys.wall.bounce_back}};
-  r.data["dt"] = dt;
+  r.data["dt"] = rp.dt;
   r.data["precision"] = to_string(ctx.variant.precision);
-  r.data["equilibration_time"] = t0;
-  r.data["production_time"] = t1 - t0;
-  r.data["sample_every_time"] = static_cast<double>(sample_steps) * dt;
+  r.data["equilibration_time"] = sched.start();
+  r.data["production_time"] = sched.end() - sched.start();
+  r.data["sample_every_time"] = static_cast<double>(sched.sample) * rp.dt;
   r.data["u_max"] = rho_m * g * h * h / (2.0 * fit.eta);
   r.data["overrides"] = ctx.params;
   return r;
