@@ -106,10 +106,11 @@ class CudaDpdForce final : public CudaPairForce<P> {
     // The slit walls (dpd_wall_force.cu): after the pair kernel stored the
     // net force, which it then must not have used for the second half-step
     // (CudaVerlet does not fuse with walls).
+    // Rows computed in two parts (interior, then edge) have all their
+    // forces stored after the edge part: the walls' force follows it.
     const physics::DpdWall& w = ctx_.sys.wall;
-    if (!w.active() || !w.forces()) return;
-    if (this->fused(initial) || this->rows_ != RowSet::all)
-      throw std::logic_error("cuda dpd force: the walls' force needs whole rows and an unfused step");
+    if (!w.active() || !w.forces() || this->rows_ == RowSet::interior) return;
+    if (this->fused(initial)) throw std::logic_error("cuda dpd force: the walls' force needs an unfused step");
     const CudaContext<P>& c = ctx_;
     add_dpd_wall_force<S4>(ctx_.view(), w, !initial && c.gw, 1.0 / std::sqrt(c.params.dt), c.params.seed,
                            c.ctl.data(), c.stream);
