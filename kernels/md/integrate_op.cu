@@ -98,9 +98,7 @@ class CudaVerlet final : public CudaMethod<P> {
       throw_input_error("integrate/", gw ? "gw" : "vv",
                         " does not match the integrator of the run parameters");
   }
-  // The walls' force is a kernel of its own after the pair kernel
-  // (pair_dpd.cu): a pair kernel that finished the step would miss it.
-  bool second_half_fusable() const override { return !ctx_.sys.wall.forces() || !ctx_.sys.wall.active(); }
+  bool second_half_fusable() const override { return true; }
   void set_second_half_fused(bool f) override { fused_ = f; }
   // The first-half kernel also records the displacement and opens the step
   // (integrate_verlet.cuh), as Nose-Hoover's does.

@@ -105,7 +105,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     enqueue_pairs(sums, initial);
     // The slit walls (dpd_wall_force.cu): after the pair kernel stored the
     // net force, which it then must not have used for the second half-step
-    // (CudaVerlet does not fuse with walls).
+    // (StepPlan refuses fuse=on with walls).
     // Rows computed in two parts (interior, then edge) have all their
     // forces stored after the edge part: the walls' force follows it.
     const physics::DpdWall& w = ctx_.sys.wall;

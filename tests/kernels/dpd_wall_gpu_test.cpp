@@ -2,8 +2,8 @@
 // (the wall force kernel, dpd_wall_force.cu, and the reflecting drift of
 // integrate_verlet.cu; one physics header, meso/physics/dpd_wall.hpp)
 // against the CPU reference: a = 25 fluid with walls moving at -+0.3 and a
-// body force along x, over list kinds, fuse=on (which walls turn off) and
-// Groot-Warren, in double (a few steps: trajectories agree to round-off)
+// body force along x, over list kinds, reordering and Groot-Warren (fuse=on
+// is refused), in double (a few steps: trajectories agree to round-off)
 // and mixed (one step: fp32 storage). Skips (not passes) without a device.
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 
 #include "gpu_test_support.hpp"
 #include "meso/core/dpd_slit.hpp"
+#include "meso/core/error.hpp"
 #include "meso/run/simulation.hpp"
 
 namespace {
@@ -57,10 +58,10 @@ TEST(DpdWallGpu, StepsMatchReference) {
     double tolerance;
   };
   for (const Case& c : {Case{"precision=double", Integrator::velocity_verlet, 20, 1e-9},
-                        Case{"precision=double,fuse=on,reorder=morton2,sort=5", Integrator::velocity_verlet, 20, 1e-9},
+                        Case{"precision=double,reorder=morton2,sort=5", Integrator::velocity_verlet, 20, 1e-9},
                         Case{"precision=double,nlist=half", Integrator::velocity_verlet, 20, 1e-9},
                         Case{"precision=double", Integrator::groot_warren, 20, 1e-9},
-                        Case{"precision=mixed,nlist=half,fuse=on,noise=fp32", Integrator::velocity_verlet, 1, 2e-4}}) {
+                        Case{"precision=mixed,nlist=half,noise=fp32", Integrator::velocity_verlet, 1, 2e-4}}) {
     SCOPED_TRACE(std::string(c.variant) + " " + to_string(c.integrator));
     RunParams rp;
     rp.dt = 0.01;
@@ -74,6 +75,18 @@ TEST(DpdWallGpu, StepsMatchReference) {
     ASSERT_EQ(a.n_local, b.n_local);
     EXPECT_LT(max_difference(a, b), c.tolerance);
     for (std::size_t i = 0; i < b.n_local; ++i) ASSERT_LE(std::fabs(b.position[i].z), sys.wall.h * (1 + 1e-6));
+  }
+}
+
+// fuse=on would finish the step in the pair kernel, before the walls' force.
+TEST(DpdWallGpu, FusedStepIsRefused) {
+  REQUIRE_GPU();
+  const BackendRegistry reg = make_registry();
+  try {
+    Simulation gpu(reg.create("cuda", Variant::parse("precision=double,fuse=on")), slit_fluid(1), RunParams{});
+    FAIL() << "fuse=on with walls was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fuse=on is not provided with slit walls"), std::string::npos) << e.what();
   }
 }
 

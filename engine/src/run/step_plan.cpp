@@ -137,6 +137,11 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   }
 
   if (b.honours("fuse") && v.fuse) {
+    // A device backend adds the walls' force after the pair kernel, which
+    // then must not finish the step.
+    if (sys.wall.active() && sys.wall.forces())
+      throw_input_error("variant fuse=on is not provided with slit walls (their force follows the pair "
+                        "kernel): use fuse=off");
     if (!plan->method_->second_half_fusable())
       throw_input_error("variant fuse=on is only provided with the vv, nve and gw integrators, not ",
                         to_string(rp.integrator));
