@@ -207,6 +207,17 @@ SlitMeasurement measure_slit(const std::vector<VelocityProfile>& blocks, double 
   return m;
 }
 
+void add_slit_data(nlohmann::json& data, const SlitMeasurement& m, double h, double rho_m) {
+  const double nu = m.fit.eta / rho_m;
+  data["eta_blocks"] = m.eta_blocks;
+  data["slip_blocks"] = m.slip_blocks;
+  data["slip_length"] = m.fit.slip;
+  data["slip_length_se"] = m.se_slip;
+  data["steady"] = m.steady;
+  data["startup_bias"] = m.startup_bias;
+  data["relaxation_time"] = 4.0 * h * h / (kPi * kPi * nu);
+}
+
 KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, double rcut, double s) {
   const auto wd = [&](double r) { return std::pow(1.0 - r / rcut, 2.0 * s); };
   const double i2 = integrate_simpson([&](double r) { return r * r * wd(r); }, 0.0, rcut);

@@ -7,7 +7,6 @@
 // protocol, the error model and the negative control.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 #include "meso/analysis/block_average.hpp"
@@ -110,7 +109,7 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
   }
   near /= std::max(n_near, 1);
   mid /= std::max(n_mid, 1);
-  const double se_eta = m.se_eta, se_slip = m.se_slip, width = 2.0 * h, nu = fit.eta / rho_m;
+  const double se_eta = m.se_eta, se_slip = m.se_slip, width = 2.0 * h;
 
   Result r;
   r.name = "dpd-slit-poiseuille";
@@ -127,20 +126,14 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
   const bool slip_ok = std::isfinite(fit.slip) && se_slip <= kSlipAllowance * rc &&
                        std::fabs(fit.slip) <= kSlipAllowance * rc + 4.0 * se_slip;
   r.rule = "|eta - 2.09| <= 4 sqrt(SE^2 + 0.02^2) (2.09 +/- 0.02: Backer et al.'s reverse Poiseuille, as "
-           "poiseuille-viscosity; SE: blocks of the production), |slip length| <= 0.3 r_c + 4 SE_slip with SE_slip <= 0.3 r_c (the "
-           "bulk's parabola, |z| < h - r_c, extrapolated to the walls), and the start-up transient left in the "
+           "poiseuille-viscosity; SE: blocks of the production), |slip length| <= 0.3 r_c + 4 SE_slip with "
+           "SE_slip <= 0.3 r_c (the bulk's parabola, |z| < h - r_c, extrapolated to the walls), and the start-up transient left in the "
            "production window below SE/4";
   r.passed = eta_ok && slip_ok && m.steady;
-  r.data["eta_blocks"] = m.eta_blocks;
-  r.data["slip_blocks"] = m.slip_blocks;
-  r.data["slip_length"] = fit.slip;
-  r.data["slip_length_se"] = se_slip;
+  add_slit_data(r.data, m, h, rho_m);
   r.data["slip_allowance"] = kSlipAllowance * rc;
   r.data["eta_passed"] = eta_ok;
   r.data["slip_passed"] = slip_ok;
-  r.data["steady"] = m.steady;
-  r.data["startup_bias"] = m.startup_bias;
-  r.data["relaxation_time"] = width * width / (std::numbers::pi * std::numbers::pi * nu);
   r.data["z"] = z_slit;
   r.data["profile"] = u_slit;
   r.data["density_profile"] = density;

@@ -7,7 +7,6 @@
 // negative controls.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -77,7 +76,7 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
       [&](VelocityProfile& p) { p.add(sim.solvent_particles(), prm.mass); }, "slit Poiseuille");
   const SlitMeasurement m = measure_slit(block_profiles, h, h, rho_m, g, sched);
   const SlitFit& f = m.fit;
-  const double se_eta = m.se_eta, se_slip = m.se_slip, nu = f.eta / rho_m, width = 2.0 * h;
+  const double se_eta = m.se_eta, se_slip = m.se_slip, width = 2.0 * h;
   const double t0 = sched.start(), t1 = sched.end();
   const uint64_t sample_steps = sched.sample;
 
@@ -100,16 +99,10 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
            "shift, as srd-viscosity; SE: 10 blocks of the production), |slip length| <= a / 4 + 4 SE_slip, and "
            "the start-up transient left in the production window below SE/4";
   r.passed = eta_ok && slip_ok && m.steady;
-  r.data["eta_blocks"] = m.eta_blocks;
-  r.data["slip_blocks"] = m.slip_blocks;
-  r.data["slip_length"] = f.slip;
-  r.data["slip_length_se"] = se_slip;
+  add_slit_data(r.data, m, h, rho_m);
   r.data["slip_allowance"] = kSlipAllowance * a;
   r.data["eta_passed"] = eta_ok;
   r.data["slip_passed"] = slip_ok;
-  r.data["steady"] = m.steady;
-  r.data["startup_bias"] = m.startup_bias;
-  r.data["relaxation_time"] = width * width / (std::numbers::pi * std::numbers::pi * nu);
   r.data["z"] = m.z;
   r.data["profile"] = m.u;
   r.data["fit"] = {{"x0", f.fit.x0}, {"c", f.fit.c}, {"se", f.fit.se}, {"residual_rms", f.fit.residual_rms}};

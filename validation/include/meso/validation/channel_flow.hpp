@@ -165,6 +165,9 @@ struct SlitMeasurement {
 };
 SlitMeasurement measure_slit(const std::vector<VelocityProfile>& blocks, double z_fit, double h, double rho_m,
                              double g, const SlitSchedule& s);
+// What both slit gates report of it: the blocks' eta and slip length, the
+// slip length and its SE, how steady, and the relaxation time H^2 / (pi^2 nu).
+void add_slit_data(nlohmann::json& data, const SlitMeasurement& m, double h, double rho_m);
 
 // Kinetic-theory viscosity of a DPD fluid with w_D = (1 - r/r_c)^(2s)
 // (Groot & Warren 1997 Eq. 34-35 after Marsh; mass 1): the kinetic part
