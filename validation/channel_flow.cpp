@@ -5,6 +5,7 @@
 #include <functional>
 #include <numbers>
 
+#include "meso/analysis/block_average.hpp"
 #include "meso/core/error.hpp"
 #include "meso/analysis/parabola_fit.hpp"
 #include "meso/run/progress.hpp"
@@ -119,6 +120,102 @@ double startup_channel_velocity(double z0, double z1, double t0, double t1, doub
     if (decay < 1e-18) break;
   }
   return u;
+}
+
+SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g) {
+  SlitFit f;
+  f.fit = fit_parabola(z, u);
+  const double c2 = f.fit.curvature();
+  f.eta = -rho_m * g / (2.0 * c2);
+  const double u_wall = 0.5 * (f.fit(h) + f.fit(-h));
+  f.slip = u_wall / (2.0 * std::fabs(c2) * h);
+  return f;
+}
+
+SlitSchedule slit_schedule(double dt, double equilibrate_time, double production_time, double sample_every_time,
+                           int blocks) {
+  require_positive("time step", dt);
+  require_positive("production time", production_time);
+  require_non_negative("equilibration time", equilibrate_time);
+  require_positive("sampling period", sample_every_time);
+  if (blocks < 2) throw_input_error("blocks = ", blocks, " is invalid: it must be >= 2");
+  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
+  SlitSchedule s;
+  s.dt = dt;
+  s.blocks = blocks;
+  s.equilibrate = steps(equilibrate_time);
+  s.sample = std::max<uint64_t>(1, steps(sample_every_time));
+  s.block = std::max<uint64_t>(s.sample, steps(production_time / blocks) / s.sample * s.sample);
+  return s;
+}
+
+std::vector<VelocityProfile> sample_slit_blocks(const SlitSchedule& s, const VelocityProfile& empty,
+                                                const std::function<void(uint64_t)>& run,
+                                                const std::function<void(VelocityProfile&)>& sample,
+                                                const std::string& title) {
+  progress::begin(title, s.equilibrate + s.block * static_cast<uint64_t>(s.blocks));
+  run(s.equilibrate);
+  std::vector<VelocityProfile> out;
+  for (int b = 0; b < s.blocks; ++b) {
+    VelocityProfile prof = empty;
+    for (uint64_t done = 0; done < s.block; done += s.sample) {
+      run(s.sample);
+      sample(prof);
+    }
+    out.push_back(std::move(prof));
+  }
+  progress::end();
+  return out;
+}
+
+SlitMeasurement measure_slit(const std::vector<VelocityProfile>& blocks, double z_fit, double h, double rho_m,
+                             double g, const SlitSchedule& s) {
+  VelocityProfile all = blocks.front();
+  for (std::size_t b = 1; b < blocks.size(); ++b) all.merge(blocks[b]);
+  std::vector<uint32_t> fitted;
+  SlitMeasurement m;
+  for (uint32_t b = 0; b < all.bins(); ++b)
+    if (std::fabs(all.bin_center(b)) < z_fit) {
+      m.z.push_back(all.bin_center(b));
+      fitted.push_back(b);
+    }
+  const auto pick = [&](const VelocityProfile& p) {
+    const std::vector<double> mean = p.mean();
+    std::vector<double> u;
+    for (uint32_t b : fitted) u.push_back(mean[b]);
+    return u;
+  };
+  m.u = pick(all);
+  m.fit = fit_slit(m.z, m.u, h, rho_m, g);
+  for (const auto& p : blocks) {
+    const SlitFit fb = fit_slit(m.z, pick(p), h, rho_m, g);
+    m.eta_blocks.push_back(fb.eta);
+    m.slip_blocks.push_back(fb.slip);
+  }
+  const int k = static_cast<int>(blocks.size());
+  m.se_eta = block_average(m.eta_blocks, k).sem;
+  m.se_slip = block_average(m.slip_blocks, k).sem;
+  const double nu = m.fit.eta / rho_m;
+  if (std::isfinite(nu) && nu > 0.0) {
+    std::vector<double> transient;
+    const double half_bin = 0.5 * all.bin_width();
+    for (double zc : m.z)
+      transient.push_back(startup_channel_velocity(zc - half_bin, zc + half_bin, s.start(), s.end(), g, nu, 2.0 * h));
+    m.startup_bias = 1.0 - fit_parabola(m.z, transient).curvature() / (-g / (2.0 * nu));
+  }
+  m.steady = std::fabs(m.startup_bias) <= 0.25 * m.se_eta / std::fabs(m.fit.eta);
+  return m;
+}
+
+void add_slit_data(nlohmann::json& data, const SlitMeasurement& m, double h, double rho_m) {
+  const double nu = m.fit.eta / rho_m;
+  data["eta_blocks"] = m.eta_blocks;
+  data["slip_blocks"] = m.slip_blocks;
+  data["slip_length"] = m.fit.slip;
+  data["slip_length_se"] = m.se_slip;
+  data["steady"] = m.steady;
+  data["startup_bias"] = m.startup_bias;
+  data["relaxation_time"] = 4.0 * h * h / (kPi * kPi * nu);
 }
 
 KineticViscosity kinetic_theory_viscosity(double rho, double gamma, double kT, double rcut, double s) {

@@ -28,8 +28,12 @@ __device__ __forceinline__ void first_half_particle(ParticleView<S4> p, const In
   const double m = a.type_mass[t];
   const double h = 0.5 * a.dt / m;
   const Vec3d f = xyz(p.force[i]);
-  const Vec3d v = xyz(p.vel[i]) + h * f;
-  Vec3d r = xyz(r4) + a.dt * v;
+  Vec3d v = xyz(p.vel[i]) + h * f;
+  Vec3d r = xyz(r4);
+  if (a.wall.active())
+    physics::slit_stream(r, v, Vec3d{0.0, 0.0, 0.0}, a.dt, a.wall);  // reflected at a wall it crosses
+  else
+    r += a.dt * v;
   Image img = p.image[i];
   a.box.wrap(r, img);
   const S4 stored = make4<S4>(r, r4.w);

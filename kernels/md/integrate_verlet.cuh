@@ -5,6 +5,7 @@
 
 #include "core/device_views.cuh"
 #include "core/step_control.cuh"
+#include "meso/physics/srd_slit.hpp"
 
 namespace meso::cuda {
 
@@ -21,6 +22,7 @@ struct IntegrateArgs {
   double lambda;
   uint32_t seed_whitening;  // TEA: signatures of the velocities the forces use
   bool tea;
+  physics::SlitWall wall;   // slit walls: the drift reflects there (velocity Verlet only)
 };
 
 // The first half-step, with the displacement check of max_displacement

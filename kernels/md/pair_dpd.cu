@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "md/dpd_force.cuh"
+#include "md/dpd_wall_force.cuh"
 #include "md/pair_force_cells.cuh"
 #include "md/pair_force_cluster.cuh"
 #include "md/pair_force_half.cuh"
@@ -101,6 +102,21 @@ class CudaDpdForce final : public CudaPairForce<P> {
   uint32_t blocks_now() const override { return dpd_force_blocks(ctx_); }
 
   void enqueue_kernel(bool sums, bool initial) override {
+    enqueue_pairs(sums, initial);
+    // The slit walls (dpd_wall_force.cu): after the pair kernel stored the
+    // net force, which it then must not have used for the second half-step
+    // (StepPlan refuses fuse=on with walls).
+    // Rows computed in two parts (interior, then edge) have all their
+    // forces stored after the edge part: the walls' force follows it.
+    const physics::DpdWall& w = ctx_.sys.wall;
+    if (!w.active() || !w.forces() || this->rows_ == RowSet::interior) return;
+    if (this->fused(initial)) throw std::logic_error("cuda dpd force: the walls' force needs an unfused step");
+    const CudaContext<P>& c = ctx_;
+    add_dpd_wall_force<S4>(ctx_.view(), w, !initial && c.gw, 1.0 / std::sqrt(c.params.dt), c.params.seed,
+                           c.ctl.data(), c.stream);
+  }
+
+  void enqueue_pairs(bool sums, bool initial) {
     // gather=record: a record for every particle a list entry can name.
     if (record_ && rec_.size() < ctx_.n_all()) {
       rec_.resize(ctx_.capacity);

@@ -124,6 +124,16 @@ expect_bad "walls = 'box' is unknown" run --filter 'srd-fluid/.*L=10$' --param w
 expect_bad "--param g does nothing" run --filter 'srd-fluid/.*L=10$' --param g=0.01
 expect_bad "need the srd rule" run --filter 'srd-fluid/.*L=10$' --param walls=slit --param rule=at
 expect_bad "control = 3 is invalid" validate --filter srd-slit-poiseuille --param control=3
+# The channels (docs/walls.md): bad wall parameters by name, a slit lower
+# than 2 r_c, a rule or integrator the walls do not run with.
+expect_bad "walls = 'box' is unknown" run --filter 'srd-channel/.*L=10/' --param walls=box
+expect_bad "wall_speed=nan is invalid" run --filter 'dpd-channel/.*L=22\.' --param wall_speed=nan
+expect_bad "wall_speed = 20 is outside -10 .. 10" run --filter 'dpd-channel/.*L=22\.' --param wall_speed=20
+expect_bad "wall_force=2 is invalid" run --filter 'dpd-channel/.*L=22\.' --param wall_force=2
+expect_bad "dpd-channel L = 1.5 is too small" run --filter 'dpd-channel/.*L=22\.' --param L=1.5
+expect_bad "integrator=langevin is not provided for dpd-channel" run --filter 'dpd-channel/.*L=22\.' \
+  --param integrator=langevin
+expect_bad "control = 3 is invalid" validate --filter dpd-slit-poiseuille --param control=3
 expect_bad "dt=inf is invalid"   run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192$' --param dt=inf
 # --max-n takes a particle count (CLI11 alone would wrap -1 to 2^64 - 1).
 expect_bad "value '-1' is invalid" run --filter 'N=8192$' --max-n -1
@@ -182,7 +192,7 @@ expect_bad "N=1001 is invalid: a positive multiple of the chain length 50" run -
 expect_bad "--param a does nothing in this run" run --filter 'table-melt.*N=10000$' --param a=20 \
   --param pair_table=/x --param bond_table=/y --param angle_table=/z
 out=$("$bin" scale --mode weak --workload nope --ranks 1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
-[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-fluid, dpd-vesicle, gb-liquid, janus-triblock, living-polymerization, lj-liquid, mdscf-dppc, polymer-srd, srd-fluid, ssd-water, surface-polymerization, table-melt)"* ]] ||
+[[ $rc -eq 2 && "$out" == *"--workload 'nope' is not a workload (dpd-channel, dpd-fluid, dpd-vesicle, gb-liquid, janus-triblock, living-polymerization, lj-liquid, mdscf-dppc, polymer-srd, srd-channel, srd-fluid, ssd-water, surface-polymerization, table-melt)"* ]] ||
   { echo "FAIL (exit $rc): scale --workload nope -> $out"; failures=$((failures + 1)); }
 out=$("$bin" scale --mode weak --workload dpd-fluid --ranks 1,2,1 --per-rank 1000 --out "$work/sweep" 2>&1); rc=$?
 [[ $rc -eq 2 && "$out" == *"1 is given twice"* && ! -e "$work/sweep" ]] ||

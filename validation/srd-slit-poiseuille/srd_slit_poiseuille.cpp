@@ -7,7 +7,6 @@
 // negative controls.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -31,39 +30,6 @@ constexpr double kModelError = 0.02;
 // (README.md: Lamura et al.'s fill leaves a residual slip of order a / 6 when
 // the collisions carry the viscosity).
 constexpr double kSlipAllowance = 0.25;
-
-struct SlitFit {
-  double eta = 0.0;   // from the curvature: eta = -rho_m g / (2 c2)
-  double slip = 0.0;  // slip length b = u_wall / |du/dz|_wall, both walls averaged
-  ParabolaFit fit;
-};
-
-// The profile's parabola over the bins inside the slit; u_wall is the fit
-// at z = +-h averaged (c0 + c2 h^2: the linear term cancels), and the wall
-// shear rate is 2 |c2| h.
-SlitFit fit_slit(const std::vector<double>& z, const std::vector<double>& u, double h, double rho_m, double g) {
-  SlitFit f;
-  f.fit = fit_parabola(z, u);
-  const double c2 = f.fit.curvature();
-  f.eta = -rho_m * g / (2.0 * c2);
-  const double u_wall = 0.5 * (f.fit(h) + f.fit(-h));
-  f.slip = u_wall / (2.0 * std::fabs(c2) * h);
-  return f;
-}
-
-double mean_of(const std::vector<double>& v) {
-  double s = 0.0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
-}
-
-double sem_of(const std::vector<double>& v) {
-  const double m = mean_of(v);
-  double ss = 0.0;
-  for (double x : v) ss += (x - m) * (x - m);
-  const double k = static_cast<double>(v.size());
-  return std::sqrt(ss / (k - 1.0) / k);
-}
 
 }  // namespace
 
@@ -94,10 +60,7 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
   prm.body_force.g = {g, 0.0, 0.0};
   const double equilibrate_time = knob(ctx, "equilibration", 60.0);
   const double production_time = knob(ctx, "production", is_long ? 4000.0 : 500.0);
-  const double sample_every_time = 0.5;
-  const int blocks = 10;
-  require_positive("production time", production_time);
-  require_non_negative("equilibration time", equilibrate_time);
+  const SlitSchedule sched = slit_schedule(prm.dt, equilibrate_time, production_time, 0.5, 10);
 
   const MpcdSystem sys = make_srd_slit(slit, prm);
   const double a = prm.cell_size, h = sys.params.wall.h, dt = prm.dt;
@@ -105,61 +68,17 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
                        (slit.lx * slit.ly * slit.height * a * a * a);
   Simulation sim(ctx.registry->create(ctx.backend, ctx.variant), sys);
 
-  const auto steps = [&](double t) { return static_cast<uint64_t>(std::llround(t / dt)); };
-  const uint64_t eq_steps = steps(equilibrate_time), sample_steps = std::max<uint64_t>(1, steps(sample_every_time));
-  const uint64_t block_steps = std::max<uint64_t>(sample_steps, steps(production_time / blocks) / sample_steps * sample_steps);
-  progress::begin("slit Poiseuille", eq_steps + block_steps * blocks);
-  sim.run(eq_steps);
-
   // u_x(z) in slabs of a / 2 across the whole box (the padding's bins stay
-  // empty), one profile per block.
+  // empty), one profile per block, the parabola over the bins inside the slit.
   const auto bins = static_cast<uint32_t>(std::lround(2.0 * sys.box.lengths().z / a));
-  std::vector<VelocityProfile> block_profiles;
-  for (int b = 0; b < blocks; ++b) {
-    VelocityProfile prof(sys.box, /*axis=*/2, /*component=*/0, bins);
-    for (uint64_t done = 0; done < block_steps; done += sample_steps) {
-      sim.run(sample_steps);
-      prof.add(sim.solvent_particles(), prm.mass);
-    }
-    block_profiles.push_back(std::move(prof));
-  }
-  progress::end();
-
-  VelocityProfile all = block_profiles.front();
-  for (int b = 1; b < blocks; ++b) all.merge(block_profiles[b]);
-  std::vector<double> z;
-  std::vector<uint32_t> inside;
-  for (uint32_t b = 0; b < bins; ++b)
-    if (std::fabs(all.bin_center(b)) < h) {
-      z.push_back(all.bin_center(b));
-      inside.push_back(b);
-    }
-  const auto slit_profile = [&](const VelocityProfile& p) {
-    const std::vector<double> m = p.mean();
-    std::vector<double> u;
-    for (uint32_t b : inside) u.push_back(m[b]);
-    return u;
-  };
-  const std::vector<double> u = slit_profile(all);
-  const SlitFit f = fit_slit(z, u, h, rho_m, g);
-  std::vector<double> eta_blocks, slip_blocks;
-  for (const auto& p : block_profiles) {
-    const SlitFit fb = fit_slit(z, slit_profile(p), h, rho_m, g);
-    eta_blocks.push_back(fb.eta);
-    slip_blocks.push_back(fb.slip);
-  }
-  const double se_eta = sem_of(eta_blocks), se_slip = sem_of(slip_blocks);
-
-  // How steady: the no-slip start-up series (channel_flow.hpp) with the
-  // measured nu, averaged over the production window and fitted like the
-  // data, gives the curvature the transient still leaves out.
-  const double nu = f.eta / rho_m, width = 2.0 * h;
-  std::vector<double> transient;
-  const double t0 = static_cast<double>(eq_steps) * dt, t1 = t0 + static_cast<double>(block_steps * blocks) * dt;
-  for (double zc : z)
-    transient.push_back(startup_channel_velocity(zc - 0.25 * a, zc + 0.25 * a, t0, t1, g, nu, width));
-  const double startup_bias = 1.0 - fit_parabola(z, transient).curvature() / (-g / (2.0 * nu));
-  const bool steady = std::fabs(startup_bias) <= 0.25 * se_eta / f.eta;
+  const std::vector<VelocityProfile> block_profiles = sample_slit_blocks(
+      sched, VelocityProfile(sys.box, /*axis=*/2, /*component=*/0, bins), [&](uint64_t n) { sim.run(n); },
+      [&](VelocityProfile& p) { p.add(sim.solvent_particles(), prm.mass); }, "slit Poiseuille");
+  const SlitMeasurement m = measure_slit(block_profiles, h, h, rho_m, g, sched);
+  const SlitFit& f = m.fit;
+  const double se_eta = m.se_eta, se_slip = m.se_slip, width = 2.0 * h;
+  const double t0 = sched.start(), t1 = sched.end();
+  const uint64_t sample_steps = sched.sample;
 
   const SrdViscosity theory = srd_kinetic_theory_viscosity(slit.rho, prm.kT, prm.mass, a, dt, prm.angle_deg);
   const double eta_theory = theory.total();
@@ -179,19 +98,13 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
   r.rule = "|eta - eta_theory| <= 4 sqrt(SE^2 + (0.02 eta_theory)^2) (eta_theory: SRD kinetic theory with random "
            "shift, as srd-viscosity; SE: 10 blocks of the production), |slip length| <= a / 4 + 4 SE_slip, and "
            "the start-up transient left in the production window below SE/4";
-  r.passed = eta_ok && slip_ok && steady;
-  r.data["eta_blocks"] = eta_blocks;
-  r.data["slip_blocks"] = slip_blocks;
-  r.data["slip_length"] = f.slip;
-  r.data["slip_length_se"] = se_slip;
+  r.passed = eta_ok && slip_ok && m.steady;
+  add_slit_data(r.data, m, h, rho_m);
   r.data["slip_allowance"] = kSlipAllowance * a;
   r.data["eta_passed"] = eta_ok;
   r.data["slip_passed"] = slip_ok;
-  r.data["steady"] = steady;
-  r.data["startup_bias"] = startup_bias;
-  r.data["relaxation_time"] = width * width / (std::numbers::pi * std::numbers::pi * nu);
-  r.data["z"] = z;
-  r.data["profile"] = u;
+  r.data["z"] = m.z;
+  r.data["profile"] = m.u;
   r.data["fit"] = {{"x0", f.fit.x0}, {"c", f.fit.c}, {"se", f.fit.se}, {"residual_rms", f.fit.residual_rms}};
   r.data["theory"] = {{"kinetic", theory.kinetic},
                       {"collisional", theory.collisional},

@@ -6,7 +6,8 @@
 // With walls=slit the same N sits between slit walls (docs/walls.md): an
 // L x L x L slit in a box one cell taller on each side, bounce-back and
 // virtual particles, driven along x by g: the cost of the walls against the
-// periodic fluid at the same N.
+// periodic fluid at the same N. srd-channel is that slit by default, driven
+// by g = 0.0005 (u_max = g L^2 / (8 nu) = 0.18 sqrt(kT/m) at L = 50).
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -27,9 +28,13 @@ struct SrdCase {
   bool slit = false;  // walls=slit: solvent.wall.h is set from L when the solvent is made
 };
 
-class SrdFluid final : public Workload {
+// The periodic solvent (srd-fluid), or the slit by default (srd-channel).
+class SrdFluid : public Workload {
  public:
-  SrdFluid() : Workload("srd-fluid", "collide") {
+  SrdFluid() : SrdFluid("srd-fluid", false) {}
+
+ protected:
+  SrdFluid(const char* name, bool channel) : Workload(name, "collide"), channel_(channel) {
     auto s = [](BenchCase& c) -> SrdCase& { return params_of<SrdCase>(c); };
     add_param("L", "a", "cubic box edge in cells (50)", ParamRange{2.0, 10000.0},
               [s](BenchCase& c, const std::string& v) { s(c).srd.L = parse_param_double("L", v); });
@@ -57,13 +62,16 @@ class SrdFluid final : public Workload {
               });
     add_param("shift", "", "random grid shift every collision, 0 or 1 (1)",
               [s](BenchCase& c, const std::string& v) { s(c).solvent.grid_shift = parse_param_flag("shift", v); });
-    add_param("walls", "", "none (periodic) or slit: walls normal to z, L cells apart (none)",
+    add_param("walls", "", channel ? "none (periodic) or slit: walls normal to z, L cells apart (slit)"
+                                   : "none (periodic) or slit: walls normal to z, L cells apart (none)",
               [s](BenchCase& c, const std::string& v) {
                 if (v != "none" && v != "slit")
                   throw_input_error("walls = '", v, "' is unknown: allowed values are none, slit");
                 s(c).slit = v == "slit";
               });
-    add_param("g", "a/time^2", "body force per mass along x, with walls=slit (0)", ParamRange{-10.0, 10.0},
+    add_param("g", "a/time^2", channel ? "body force per mass along x, with walls=slit (0.0005)"
+                                       : "body force per mass along x, with walls=slit (0)",
+              ParamRange{-10.0, 10.0},
               [s](BenchCase& c, const std::string& v) {
                 s(c).solvent.body_force.g = {parse_param_double("g", v), 0.0, 0.0};
               });
@@ -83,6 +91,7 @@ class SrdFluid final : public Workload {
   }
 
   std::string summary() const override {
+    if (channel_) return "srd-fluid's solvent between slit walls (bounce-back, virtual particles), driven along x";
     return "SRD solvent of Howard et al. (CPC 2018): rho = 10, kT = 1, 130 deg, dt_c = 0.1";
   }
 
@@ -98,6 +107,11 @@ class SrdFluid final : public Workload {
       s.srd.rho = 10.0;
       s.srd.seed = 12345;
       s.solvent = presets::howard_srd_solvent(12345);
+      if (channel_) {
+        if (L > 50.0) continue;
+        s.slit = true;
+        s.solvent.body_force.g = {0.0005, 0.0, 0.0};
+      }
       v.push_back(make_case(s, L == 10.0));
     }
     return v;
@@ -185,7 +199,10 @@ class SrdFluid final : public Workload {
   SimulationSetup make_setup(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     if (s.slit) return {std::nullopt, {}, make_srd_slit(slit_geometry(s), slit_params(s))};
-    return {std::nullopt, {}, make_srd_fluid(s.srd, s.solvent)};
+    // srd-channel's default g drives the slit only (walls=none: no flow).
+    MpcdParams periodic = s.solvent;
+    periodic.body_force = {};
+    return {std::nullopt, {}, make_srd_fluid(s.srd, periodic)};
   }
   // Each rank places its own solvent particles (place_stratified) and draws
   // their velocities with the momentum and temperature summed over the ranks.
@@ -193,7 +210,9 @@ class SrdFluid final : public Workload {
     const SrdCase sc = params_of<SrdCase>(c);
     if (sc.slit) throw_input_error("srd-fluid with walls=slit runs on one rank (the walls are not decomposed yet)");
     uint64_t n = 0;
-    SimulationSetup s{std::nullopt, {}, srd_fluid_parameters(sc.srd, sc.solvent, n)};
+    MpcdParams periodic = sc.solvent;
+    periodic.body_force = {};
+    SimulationSetup s{std::nullopt, {}, srd_fluid_parameters(sc.srd, periodic, n)};
     s.solvent_count = n;
     s.solvent_owned = [sc, n](const Domain& d, const std::function<double(double)>& sum) {
       ParticleData<double> p = place_stratified(n, 1, sc.srd.seed, d);
@@ -210,6 +229,8 @@ class SrdFluid final : public Workload {
   }
 
  private:
+  bool channel_;
+
   // walls=slit: an L x L x L slit (make_srd_slit adds a cell above and below).
   static SrdSlitParams slit_geometry(const SrdCase& s) {
     SrdSlitParams f;
@@ -228,7 +249,13 @@ class SrdFluid final : public Workload {
   }
 };
 
+class SrdChannel final : public SrdFluid {
+ public:
+  SrdChannel() : SrdFluid("srd-channel", true) {}
+};
+
 MESO_REGISTER_WORKLOAD(SrdFluid);
+MESO_REGISTER_WORKLOAD(SrdChannel);
 
 }  // namespace
 }  // namespace meso::bench

@@ -71,6 +71,36 @@ void validate_orientations(const ParticleData<double>& p) {
   }
 }
 
+// The DPD slit walls (docs/walls.md): their parameters, a box whose padding
+// beyond the walls keeps the fluid at one wall out of the reach of the fluid
+// at the other across the periodic face, and every particle between them.
+void validate_wall(const System& s) {
+  const physics::DpdWall& w = s.wall;
+  if (std::string(s.pair_style()) != "dpd")
+    throw_input_error("slit walls need the dpd pair style, not ", s.pair_style());
+  require_finite("wall h", w.h);
+  require_finite("wall speed", w.speed);
+  require_finite("wall a", w.a);
+  require_non_negative("wall gamma", w.gamma);
+  require_non_negative("wall density", w.density);
+  require_positive("wall kT", w.kT);
+  require_positive("wall r_c", w.rcut);
+  require_positive("wall s", w.s);
+  const double lz = s.box.lengths().z, reach = std::max(s.max_rcut(), w.rcut);
+  if (lz - 2.0 * w.h < reach)
+    throw_input_error("slit walls at z = +-", w.h, " need a box taller by at least r_c = ", reach,
+                      ": L_z = ", lz, " is too short");
+  if (2.0 * w.h < 2.0 * reach)
+    throw_input_error("slit walls at z = +-", w.h, " are too close: the slit must be at least 2 r_c = ",
+                      2.0 * reach, " high");
+  // 1e-6 relative slack: fp32 storage rounds a particle on a wall outwards.
+  const double slack = 1e-6 * std::max(1.0, w.h);
+  for (std::size_t i = 0; i < s.particles.n_local; ++i)
+    if (std::fabs(s.particles.position[i].z) > w.h + slack)
+      throw_input_error("particle ", s.particles.tag[i], " at z = ", s.particles.position[i].z,
+                        " is outside the slit walls at +-", w.h);
+}
+
 }  // namespace
 
 void System::validate(double skin) const {
@@ -120,6 +150,7 @@ void System::validate(double skin) const {
                       " is out of range for a system with a topology: its tags must be 0 .. N-1 = ",
                       pd.n_local - 1);
   if (pd.rotational) validate_orientations(pd);
+  if (wall.active()) validate_wall(*this);
   topology.validate(pd.n_local);
   if (mdscf.enabled()) mdscf.validate(box, ntypes());
   if (polymerization.enabled()) polymerization.validate(box, ntypes(), topology, pd);

@@ -66,6 +66,11 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   auto plan = std::make_unique<StepPlan>();
   const Variant& v = b.variant();
   const bool pair = static_cast<bool>(sys.pair);
+  // The walls reflect in the drift of velocity Verlet (Groot-Warren's is the
+  // same); the other integrators' drifts do not see them.
+  if (sys.wall.active() && rp.integrator != Integrator::velocity_verlet &&
+      rp.integrator != Integrator::groot_warren && rp.integrator != Integrator::nve)
+    throw_input_error("slit walls run with the vv or gw integrator, not ", to_string(rp.integrator));
   plan->method_ = create_method(b, sys, rp);
   // Without a pair force there are no lists to keep and no locality to
   // gain from reordering for them: the plan has no cells, list or reorder.
@@ -108,6 +113,8 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   plan->comm_ = comm ? std::move(comm) : std::make_unique<SingleRankCommunicator>(sys.box, sys.max_rcut() + rp.skin);
   if (plan->comm_->size() > 1) {
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
+    if (sys.wall.active())
+      throw_input_error("slit walls are not decomposed over ranks yet: run them on one rank");
     if (!sys.topology.empty())
       throw_input_error("bonded forces are not decomposed over ranks yet (the system has ", sys.topology.bonds.size(),
                         " bonds and ", sys.topology.angles.size(), " angles): run it on one rank");
@@ -130,6 +137,11 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   }
 
   if (b.honours("fuse") && v.fuse) {
+    // A device backend adds the walls' force after the pair kernel, which
+    // then must not finish the step.
+    if (sys.wall.active() && sys.wall.forces())
+      throw_input_error("variant fuse=on is not provided with slit walls (their force follows the pair "
+                        "kernel): use fuse=off");
     if (!plan->method_->second_half_fusable())
       throw_input_error("variant fuse=on is only provided with the vv, nve and gw integrators, not ",
                         to_string(rp.integrator));

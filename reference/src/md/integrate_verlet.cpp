@@ -1,6 +1,7 @@
 #include "meso/reference/integrate_verlet.hpp"
 
 #include "meso/ops/integration_method.hpp"
+#include "meso/physics/srd_slit.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {
@@ -9,11 +10,17 @@ template <class Real>
 void integrate_first_half(const System& sys, ParticleData<Real>& p, double dt) {
   const Box box = sys.box;
   const std::size_t n = p.n_local;
+  // Slit walls: the drift reflects at a wall it crosses (physics/dpd_wall.hpp).
+  const physics::SlitWall wall = sys.wall.slit();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const double h = 0.5 * dt / sys.type_mass[p.type[i]];
-    const Vec3d v = vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
-    Vec3d r = vec_cast<double>(p.position[i]) + dt * v;
+    Vec3d v = vec_cast<double>(p.velocity[i]) + h * vec_cast<double>(p.force[i]);
+    Vec3d r = vec_cast<double>(p.position[i]);
+    if (wall.active())
+      physics::slit_stream(r, v, Vec3d{0.0, 0.0, 0.0}, dt, wall);
+    else
+      r += dt * v;
     box.wrap(r, p.image[i]);
     p.velocity[i] = vec_cast<Real>(v);
     p.position[i] = vec_cast<Real>(r);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "meso/physics/dpd_force.hpp"
+#include "meso/physics/dpd_wall.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "meso/physics/tea.hpp"
 #include "meso/reference/pair_force.hpp"
@@ -54,6 +55,23 @@ struct DpdEvaluator {
     return true;
   }
   static double virial(const Result& pf, double rsq) { return pf.f_over_r * rsq; }
+
+  // The slit walls' force (physics/dpd_wall.hpp) from the velocities the
+  // pair dissipation reads, with the wall noise of this step. It adds to no
+  // energy or virial sum: the walls are outside the system.
+  void add_particle_forces(CpuContext<Real>& c) const {
+    const physics::DpdWall& w = c.sys.wall;
+    if (!w.active() || !w.forces()) return;
+    ParticleData<Real>& p = c.p;
+    const std::size_t n = p.n_local;
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec3d xi = physics::dpd_wall_noise(tag[i], timestep, seed);
+      const Vec3d f = physics::dpd_wall_force(w, vec_cast<double>(p.position[i]), vec_cast<double>(velocity[i]),
+                                              xi, inv_sqrt_dt);
+      p.force[i] = vec_cast<Real>(vec_cast<double>(p.force[i]) + f);
+    }
+  }
 
   static DpdEvaluator prepare(CpuContext<Real>& c, const ForceRequest& r) {
     const ParticleData<Real>& p = c.p;

@@ -15,6 +15,7 @@
 #include "meso/core/particle_data.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
+#include "meso/physics/dpd_wall.hpp"
 #include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
 #include "meso/physics/janus.hpp"
@@ -48,6 +49,10 @@ struct System {
   // External driving (Poiseuille flows); inactive (g = 0) by default. Every
   // backend adds it to the pair forces of local particles in compute_forces.
   physics::BodyForce body_force;
+  // Planar slit walls normal to z at z = +-wall.h (docs/walls.md): the
+  // effective wall force of the DPD pair force and bounce-back in the
+  // velocity-Verlet drift; off (h = 0) by default. DPD pair style, one rank.
+  physics::DpdWall wall;
   // Bonds and angles by tag (meso/core/topology.hpp); empty: no bonded forces.
   // With a topology the tags must be 0 .. N-1.
   Topology topology;

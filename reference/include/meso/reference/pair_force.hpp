@@ -12,6 +12,8 @@
 //   bool pair(const Particle&, i, j, const Vec3<Arith>& dr, Arith rsq,
 //             Result& out) const;      false: no interaction (skip)
 //   static double virial(const Result&, Arith rsq);  r . F of the pair
+//   void add_particle_forces(CpuContext&) const;  optional: forces on single
+//                                      particles after the pairs (the DPD walls)
 // with Result carrying f_over_r and energy. Energy and virial sums are
 // always accumulated in double.
 #pragma once
@@ -87,6 +89,7 @@ class CpuPairForce final : public ForceOp {
                                               r.sums, first(), ev, p.force.data());
     if (r.sums) sums_ = s;
     if (c_.sys.body_force.active()) add_body_force(c_);
+    if constexpr (requires { ev.add_particle_forces(c_); }) ev.add_particle_forces(c_);
   }
   PairSums sums() const override { return sums_; }
 
