@@ -84,5 +84,12 @@ if (( $(left) > 40 )); then
   timeout $(left) scripts/refactor_checkpoints.sh "$B/bin/mesobench" cuda /tmp/ck-digests 1000 > "$O/digests.log" 2>&1
   (cd /tmp/ck-digests && sha256sum *.h5) > "$O/checkpoint-digests.txt" 2>&1
   stamp "digests $(wc -l < "$O/checkpoint-digests.txt") files"
+  # Against the earlier call's (DIGESTS_BEFORE): the default runs of every workload there
+  # must not have changed by a bit.
+  before=${DIGESTS_BEFORE:-results/merge-2026-11-29/checkpoint-digests.txt}
+  if [[ -f $before ]]; then
+    diff <(sort -k2 "$before") <(sort -k2 "$O/checkpoint-digests.txt") > "$O/digests-diff.txt" 2>&1 &&
+      stamp "digests equal to $before" || stamp "digests DIFFER from $before (digests-diff.txt)"
+  fi
 fi
 stamp "done"
