@@ -2,8 +2,8 @@
 """Particle-steps/s against N for each list kind and density (issue 55's figure).
 
 Reads the sweep-rho{RHO}-{N}-{KIND}.json results of scripts/device_merge_check.sh in SRC and
-writes OUT/sweep.json (one row a run: rho, N, list kind, TPS median/min/max, variant,
-provenance) and OUT/tps-vs-n.png (one panel a density, a line a list kind).
+writes OUT/sweep.json (one results document: the first run's provenance, every run's entry) and
+OUT/tps-vs-n.png (one panel a density, a line a list kind).
 Usage: plot_cells_sweep.py SRC OUT
 """
 import glob
@@ -19,12 +19,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main(src, out):
-    rows = []
+    rows, entries, provenance = [], [], None
     for path in sorted(glob.glob(os.path.join(src, "sweep-rho*-*-*.json"))):
         m = re.match(r"sweep-rho(\d+)-(\d+)-(\w+)\.json$", os.path.basename(path))
         with open(path) as f:
             doc = json.load(f)
         r = doc["results"][0]
+        entries.append(r)
+        provenance = provenance or doc["provenance"]
         rows.append({"rho": int(m.group(1)), "N": r["N"], "nlist": m.group(3), "tps_median": r["tps_median"],
                      "tps_min": r["tps_min"], "tps_max": r["tps_max"], "repeats": r["repeats"],
                      "variant": r["variant"], "provenance": doc["provenance"]})
@@ -32,8 +34,8 @@ def main(src, out):
         sys.exit(f"plot_cells_sweep: no sweep-rho*-*-*.json in {src}")
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "sweep.json"), "w") as f:
-        json.dump({"kind": "summary", "what": "dpd-fluid mixed, whole step, one GPU: TPS against N, "
-                   "nlist=half (the default) and nlist=cells", "rows": rows}, f, indent=1)
+        json.dump({"kind": "benchmark", "schema_version": 1, "provenance": provenance, "results": entries}, f,
+                  separators=(",", ":"))
     rhos = sorted({r["rho"] for r in rows})
     fig, axes = plt.subplots(1, len(rhos), figsize=(5.5 * len(rhos), 4), squeeze=False)
     for ax, rho in zip(axes[0], rhos):
