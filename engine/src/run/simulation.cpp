@@ -117,6 +117,7 @@ void gather_list_state(const Communicator& comm, Checkpoint& c) {
 System owned_part(const System& sys, const Domain& d) {
   System mine = sys;
   const ParticleData<double>& all = sys.particles;
+  mine.tag_count = all.n_local;  // the topology's tags are the whole system's
   ParticleData<double>& p = mine.particles;
   std::size_t k = 0;
   for (std::size_t i = 0; i < all.n_local; ++i)
@@ -318,7 +319,8 @@ void Simulation::start_md(const Checkpoint* from) {
 // out as they were: the one-rank exact restart, rank by rank.
 void Simulation::continue_on_ranks(const Checkpoint& from, std::unique_ptr<Communicator> comm) {
   const Checkpoint part = rank_part(from, comm->domain(), comm->rank(), comm->size());
-  const System mine = at_last_build(system_, part);
+  System mine = at_last_build(system_, part);
+  mine.tag_count = from.particles.n_local;
   backend_->set_system(mine, params_);
   plan_ = StepPlan::build(*backend_, mine, params_, std::move(comm));
   plan_->prepare_restart(part.lists.steps_since_sort);
