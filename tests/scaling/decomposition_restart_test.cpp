@@ -130,6 +130,11 @@ TEST(DecompositionRestart, MdOnAnotherRankCountIsRefused) {
   const Checkpoint single = one.checkpoint();
   expect_refused([&] { Simulation s(cpu(), SimulationSetup{c.sys, c.rp, std::nullopt}, ranks, &single); },
                  "written on 1 rank and this run has " + std::to_string(r));
+  // Without list state (validate's JSON checkpoints) there is no rank's part to take back.
+  Checkpoint loose = single;
+  loose.lists = {};
+  expect_refused([&] { Simulation s(cpu(), SimulationSetup{c.sys, c.rp, std::nullopt}, ranks, &loose); },
+                 "without list state continues on one rank only (this run has " + std::to_string(r) + " ranks)");
   // An r-rank checkpoint (rank 0 holds it) on one rank.
   Simulation many(cpu(), c.sys, c.rp, ranks);
   many.run(5);

@@ -4,7 +4,8 @@
 # continued on 2 ranks ends in exactly the bytes of the uninterrupted run's
 # final checkpoint (dpd-fluid, srd-fluid); the solvent's checkpoint of 2 ranks
 # continues on one rank to the same bytes; MD particles on another rank count
-# are refused with exit 2, naming both counts, and nothing written.
+# and a workload that does not decompose are refused with exit 2, naming
+# why, and nothing written.
 # Usage: restart_on_ranks.sh MESOBENCH MPIEXEC [MPIRUN FLAGS...]
 set -euo pipefail
 set -f  # the case filters below are regular expressions, not globs
@@ -47,3 +48,14 @@ set -e
 [[ $out == *"written on 2 ranks and this run has 1"* ]] || { echo "FAIL: message: $out"; exit 1; }
 [[ ! -e $work/refused.ckpt ]] || { echo "FAIL: a refused restart wrote its checkpoint"; exit 1; }
 echo "ok: a 2-rank MD checkpoint on one rank is refused: ${out##*$'\n'}"
+
+# A workload that does not decompose, under mpirun: exit 2 naming it, nothing written.
+set +e
+out=$(on 2 run --backend cpu -q --filter 'gb-liquid.*N=8000$' --param N=250 --steps 5 \
+  --checkpoint "$work/gb.ckpt" 2>&1)
+rc=$?
+set -e
+[[ $rc == 2 ]] || { echo "FAIL: exit $rc for gb-liquid on 2 ranks: $out"; exit 1; }
+[[ $out == *"gb-liquid does not run on several ranks yet"* ]] || { echo "FAIL: message: $out"; exit 1; }
+[[ ! -e $work/gb.ckpt ]] || { echo "FAIL: a refused run wrote its checkpoint"; exit 1; }
+echo "ok: gb-liquid on 2 ranks is refused"
