@@ -38,24 +38,23 @@ done
 cmp "$work/srd-whole.ckpt" "$work/srd-one.ckpt" || { echo "FAIL: srd from 2 ranks on 1 is not bitwise"; exit 1; }
 echo "ok: srd's 2-rank checkpoint continued on one rank ends bitwise equal"
 
-# MD particles of 2 ranks on one rank: refused, naming both, nothing written.
-set +e
-out=$("$bin" run --backend cpu -q ${select[dpd]} --steps 60 --restart "$work/dpd-part.ckpt" \
-  --checkpoint "$work/refused.ckpt" 2>&1)
-rc=$?
-set -e
-[[ $rc == 2 ]] || { echo "FAIL: exit $rc for a 2-rank checkpoint on one rank: $out"; exit 1; }
-[[ $out == *"written on 2 ranks and this run has 1"* ]] || { echo "FAIL: message: $out"; exit 1; }
-[[ ! -e $work/refused.ckpt ]] || { echo "FAIL: a refused restart wrote its checkpoint"; exit 1; }
-echo "ok: a 2-rank MD checkpoint on one rank is refused: ${out##*$'\n'}"
+# `refused WORDS FILE COMMAND...`: exit 2, a message with WORDS, FILE not written.
+refused() {
+  local words=$1 file=$2 out rc
+  shift 2
+  set +e
+  out=$("$@" 2>&1)
+  rc=$?
+  set -e
+  [[ $rc == 2 ]] || { echo "FAIL: exit $rc, expected 2: $out"; exit 1; }
+  [[ $out == *"$words"* ]] || { echo "FAIL: no '$words' in: $out"; exit 1; }
+  [[ ! -e $file ]] || { echo "FAIL: a refused run wrote $file"; exit 1; }
+  echo "ok: refused: $(grep -m1 'error:' <<< "$out")"
+}
 
-# A workload that does not decompose, under mpirun: exit 2 naming it, nothing written.
-set +e
-out=$(on 2 run --backend cpu -q --filter 'gb-liquid.*N=8000$' --param N=250 --steps 5 \
-  --checkpoint "$work/gb.ckpt" 2>&1)
-rc=$?
-set -e
-[[ $rc == 2 ]] || { echo "FAIL: exit $rc for gb-liquid on 2 ranks: $out"; exit 1; }
-[[ $out == *"gb-liquid does not run on several ranks yet"* ]] || { echo "FAIL: message: $out"; exit 1; }
-[[ ! -e $work/gb.ckpt ]] || { echo "FAIL: a refused run wrote its checkpoint"; exit 1; }
-echo "ok: gb-liquid on 2 ranks is refused"
+# MD particles of 2 ranks on one rank.
+refused "written on 2 ranks and this run has 1" "$work/refused.ckpt" \
+  "$bin" run --backend cpu -q ${select[dpd]} --steps 60 --restart "$work/dpd-part.ckpt" --checkpoint "$work/refused.ckpt"
+# A workload that does not decompose, under mpirun.
+refused "gb-liquid does not run on several ranks yet" "$work/gb.ckpt" \
+  on 2 run --backend cpu -q --filter 'gb-liquid.*N=8000$' --param N=250 --steps 5 --checkpoint "$work/gb.ckpt"
