@@ -81,7 +81,7 @@ io::CheckpointIdentity identity_checked(const BenchCase& c, const std::string& b
 // through the one Simulation.
 BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const std::string& backend,
                            const ResolvedVariant& rv, const OutputOptions& o,
-                           const std::optional<io::CheckpointFile>& from) {
+                           const std::optional<io::CheckpointFile>& from, const CommunicatorFactory& ranks) {
   BenchResult r;
   SimulationSetup setup = c.make_setup();
   r.n = setup.size();
@@ -105,22 +105,30 @@ BenchResult run_simulation(const BenchCase& c, const BackendRegistry& reg, const
   Checkpoint solvent_start;
   const Checkpoint* start = nullptr;
   if (from) start = from->mpcd ? &(solvent_start = from->state()) : &from->md;
-  Simulation sim(reg.create(backend, rv.variant), std::move(setup), {}, start);
+  Simulation sim(reg.create(backend, rv.variant), std::move(setup), ranks, start);
   describe_case(r, c, sim.backend(), rv, box);
+  // On several ranks the frames and checkpoints are gathered (collectives)
+  // and rank 0 writes them.
+  const bool root = sim.communicator().rank() == 0;
   std::unique_ptr<io::H5mdWriter> traj;
-  if (!o.trajectory.empty()) traj = std::make_unique<io::H5mdWriter>(o.trajectory, frame_n, box, metadata(c, r));
+  if (!o.trajectory.empty() && root)
+    traj = std::make_unique<io::H5mdWriter>(o.trajectory, frame_n, box, metadata(c, r));
   auto frame = [&] {
     const double t = static_cast<double>(sim.step()) * dt;
     if (sim.has_md()) {
       const ParticleData<double> p = sim.particles();
-      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type,
-                    p.rotational ? &p.orientation : nullptr, p.rotational ? &p.angmom : nullptr});
+      if (root)
+        traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type,
+                      p.rotational ? &p.orientation : nullptr, p.rotational ? &p.angmom : nullptr});
     } else {
       const MpcdParticles p = sim.solvent_particles();
-      traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});
+      if (root) traj->append({sim.step(), t, &p.position, &p.velocity, &p.image, &p.type});
     }
   };
-  auto save = [&] { io::write_checkpoint(o.checkpoint, id, sim.checkpoint()); };
+  auto save = [&] {
+    const Checkpoint cp = sim.checkpoint();
+    if (root) io::write_checkpoint(o.checkpoint, id, cp);
+  };
   drive(r, sim.step(), o, sim.backend(), [&](uint64_t k) { sim.run(k); }, frame, save);
   if (traj) traj->close();
   r.neighbors = sim.neighbor_stats();
@@ -147,7 +155,9 @@ io::CheckpointIdentity checkpoint_identity(const BenchCase& c, const std::string
 }
 
 BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, const std::string& backend,
-                           const ResolvedVariant& rv, const OutputOptions& opt) {
+                           const ResolvedVariant& rv, const OutputOptions& opt, const CommunicatorFactory& ranks) {
+  if (const std::string why = c.workload->decomposition_refusal(); ranks && !why.empty())
+    throw_input_error(c.workload_name(), " does not run on several ranks yet: ", why);
   OutputOptions o = opt;
   if (!o.trajectory.empty() && o.every == 0) o.every = std::max<uint64_t>(1, o.steps / 100);
   std::optional<io::CheckpointFile> from;
@@ -162,7 +172,7 @@ BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, 
       throw_input_error("--steps ", o.steps, " is before the checkpoint's step ", from->step,
                         ": after --restart, --steps is the step to run up to");
   }
-  return run_simulation(c, registry, backend, rv, o, from);
+  return run_simulation(c, registry, backend, rv, o, from, ranks);
 }
 
 }  // namespace meso::bench

@@ -35,7 +35,11 @@ io::CheckpointIdentity checkpoint_identity(const BenchCase& c, const std::string
 
 // Runs the case for o.steps steps (to step o.steps after a restart), with
 // the outputs; TPS is over the steps run, output excluded (one repeat).
+// `ranks` (under mpirun: MpiCommunicator::factory) decomposes the run;
+// rank 0 then writes the trajectory and the checkpoints, gathered. A
+// workload that does not decompose is refused with its reason.
 BenchResult run_production(const BenchCase& c, const BackendRegistry& registry, const std::string& backend,
-                           const ResolvedVariant& variant, const OutputOptions& o);
+                           const ResolvedVariant& variant, const OutputOptions& o,
+                           const CommunicatorFactory& ranks = {});
 
 }  // namespace meso::bench

@@ -37,6 +37,7 @@ class CudaBondedForce final : public ForceOp, public DeviceForce {
   using A = typename P::A;
 
  public:
+  bool decomposable() const override { return false; }  // its tag map holds the local particles only
   explicit CudaBondedForce(CudaContext<P>& ctx) : DeviceForce(ctx), ctx_(ctx) {
     const Topology& topo = ctx.sys.topology;
     const BondedLists l = make_bonded_lists(topo, ctx.n);

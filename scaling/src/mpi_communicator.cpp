@@ -222,6 +222,22 @@ void MpiCommunicator::gather(const ParticleData<double>& mine, ParticleData<doub
   }
 }
 
+void MpiCommunicator::gather_in_rank_order(const std::vector<double>& mine, std::vector<double>& all,
+                                           std::vector<uint64_t>& counts) const {
+  MpiTimer t{mpi_s_};
+  const int count = int(mine.size());
+  std::vector<int> n(rank_ == 0 ? size_ : 0), displs(n.size());
+  MPI_Gather(&count, 1, MPI_INT, n.data(), 1, MPI_INT, 0, cart_);
+  if (rank_ == 0) {
+    std::exclusive_scan(n.begin(), n.end(), displs.begin(), 0);
+    all.resize(std::size_t(displs.back()) + n.back());
+  } else {
+    all.clear();
+  }
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), n.data(), displs.data(), MPI_DOUBLE, 0, cart_);
+  counts.assign(n.begin(), n.end());
+}
+
 CommTimes MpiCommunicator::times() const {
   CommTimes t;
   // The solvent's migration is timed here as a whole (solvent_pack_s_): its

@@ -248,6 +248,40 @@ TEST(CheckpointFile, RefusesForgedFieldsWithAValidChecksum) {
   std::remove(path.c_str());
 }
 
+// A checkpoint of several ranks (has_lists = 2): after the list counters
+// the rank grid and each rank's count, kept bit for bit; counts that do not
+// sum to N and a grid that does not fit the payload are refused.
+TEST(CheckpointFile, RanksRoundTripAndForgeriesAreRefused) {
+  const std::string path = temp_file("ranks");
+  Checkpoint cp = sample(5);
+  cp.grid = {2, 1, 1};
+  cp.rank_counts = {3, 2};
+  write_checkpoint(path, kId, cp);
+  const CheckpointFile f = read_checkpoint(path);
+  EXPECT_EQ(f.md.grid, cp.grid);
+  EXPECT_EQ(f.md.rank_counts, cp.rank_counts);
+  EXPECT_EQ(f.md.ranks(), 2);
+  EXPECT_EQ(f.md.lists.order, cp.lists.order);
+  const std::string good = slurp(path);
+  const Layout at{5};
+  const std::size_t grid_at = at.since_sort_at() + 4, counts_at = grid_at + 12;
+  ASSERT_EQ(counts_at + 2 * 8 + 8, good.size());
+  EXPECT_EQ(uint8_t(good[at.lists_at()]), 2u);
+  spit(path, forged(good, counts_at + 8, uint64_t{3}));
+  expect_refused(path, "its 2 ranks hold 6 particles, not its N = 5");
+  spit(path, forged(good, grid_at + 4, uint32_t{2}));  // 2 x 2 x 1: four counts, the file holds two
+  expect_refused(path, "N = 5, which does not fit");
+  spit(path, forged(good, grid_at + 8, uint32_t{0xFFFFFFFF}));
+  expect_refused(path, "does not fit");
+  spit(path, forged(good, at.lists_at(), uint8_t{1}));  // the layout of one rank, with the ranks' bytes
+  expect_refused(path, "N = 5, which does not fit");
+  // One rank writes the older layout, byte for byte.
+  cp.rank_counts.clear();
+  write_checkpoint(path, kId, cp);
+  EXPECT_EQ(uint8_t(slurp(path)[at.lists_at()]), 1u);
+  std::remove(path.c_str());
+}
+
 // Orientational particles: a block after the lists (a flag, then per
 // particle the orientation, angular momentum, inertia and torque), kept
 // bit for bit; a file without it is the older layout, byte for byte.

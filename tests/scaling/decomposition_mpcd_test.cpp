@@ -28,18 +28,11 @@ namespace {
 
 using test::backend;
 using test::kBackend;
+using test::srd_case;
 using test::world_rank;
 using test::world_size;
 
 // --- The MPCD solvent -------------------------------------------------------
-
-MpcdSystem srd_case(const MpcdParams& prm, double L = 8.0) {
-  SrdFluidParams f;
-  f.L = L;  // 8 cells: 8 ranks (2 x 2 x 2) make domains of 4 cells >= 2
-  f.rho = 10.0;
-  f.seed = 17;
-  return make_srd_fluid(f, prm);
-}
 
 // Every tag 0..n-1 once, in tag order (as Simulation::solvent_particles gathers).
 void expect_each_solvent_tag_once(const MpcdParticles& p, std::size_t n, uint64_t collision) {

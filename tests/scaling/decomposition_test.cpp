@@ -38,6 +38,7 @@
 #endif
 #include "meso/scaling/mpi_communicator.hpp"
 #include "meso/run/simulation.hpp"
+#include "meso/systems/polymer_solution.hpp"
 
 namespace meso::scaling {
 namespace {
@@ -241,6 +242,95 @@ TEST(Decomposition, TeaNoiseAndCellReorderingAgreeWithOneRank) {
   if (world_rank() != 0) return;
   expect_each_tag_once(got, c.sys.particles.n_local, 40);
   EXPECT_LT(rel_l2(got.force, ref.force), 1e-9);
+}
+
+// Kremer-Grest chains (FENE bonds and WCA: polymer-srd's monomers without
+// their solvent) on CPU ranks: a bond across a rank face reads its
+// partner's ghost, and the chains migrate bead by bead, their bonds keyed
+// by tag. The bounds are compare_with_one_rank's.
+Case chains_case() {
+  PolymerSolutionParams p;
+  p.chains = 16;
+  p.chain_length = 20;
+  p.L = 12.0;  // 8 ranks (2 x 2 x 2): domains of 6 > r_c + skin = 1.42, each with particles
+  p.seed = 3;
+  Case c{"chains", make_polymer_chains(p), {}};
+  c.rp.dt = 0.01;
+  c.rp.skin = 0.3;
+  return c;
+}
+
+TEST(Decomposition, BondedChainsAgreeWithOneRank) {
+#ifdef MESO_DECOMPOSITION_CUDA
+  GTEST_SKIP() << "bonded forces on CUDA ranks are refused (AnglesAndCudaBondsOnRanksAreRefused)";
+#else
+  compare_with_one_rank(chains_case());
+#endif
+}
+
+// A bond whose partner is neither on the rank nor a ghost is an error
+// naming it, on every rank that holds one end (here every rank: each owns
+// one end of a bond to the domain half the box away along x).
+TEST(Decomposition, ABondLongerThanTheGhostLayerIsNamed) {
+  const int r = world_size();
+  if (r != 2 && r != 4) GTEST_SKIP() << "ranks in a line along x: 2 or 4";
+  Case c = dpd_case();
+  const Box& box = c.sys.box;
+  const double width = box.lengths().x / r;
+  // The particle nearest the centre of each domain along x.
+  std::vector<uint32_t> centre(r);
+  std::vector<double> best(r, 1e300);
+  const ParticleData<double>& q = c.sys.particles;
+  for (std::size_t i = 0; i < q.n_local; ++i) {
+    const Vec3d w = q.position[i];  // wrapped
+    const int d = std::min(r - 1, int((w.x - box.lo().x) / width));
+    const double off = std::fabs(w.x - box.lo().x - (d + 0.5) * width);
+    if (off < best[d]) best[d] = off, centre[d] = q.tag[i];
+  }
+  BondType soft;
+  soft.name = "long";
+  soft.harmonic = {1e-6, 5.0};
+  c.sys.topology.bond_types.push_back(soft);
+  for (int d = 0; d < r / 2; ++d) c.sys.topology.bonds.push_back({centre[d], centre[d + r / 2], 0});
+  try {
+    Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {r, 1, 1}));
+    ADD_FAILURE() << "a bond of half the box across ranks was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("farther than the ghost layer"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Decomposition, AnglesAndCudaBondsOnRanksAreRefused) {
+  if (world_size() == 1) GTEST_SKIP() << "one rank runs them";
+  const Case c = chains_case();
+  System sys = c.sys;
+  const RunParams rp = c.rp;
+  try {
+    Simulation many(cpu(), sys, rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+#ifdef MESO_DECOMPOSITION_CUDA
+    ADD_FAILURE() << "bonded forces on CUDA ranks were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bonded forces on the cuda backend are not decomposed"), std::string::npos)
+        << e.what();
+  }
+#else
+  } catch (const InputError& e) {
+    ADD_FAILURE() << "bonds on CPU ranks refused: " << e.what();
+  }
+#endif
+  AngleType bend;
+  bend.name = "bend";
+  bend.harmonic = {1.0, 3.0};
+  sys.topology.angle_types.push_back(bend);
+  sys.topology.angles.push_back({0, 1, 2, 0});
+  try {
+    Simulation many(cpu(), sys, rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+    ADD_FAILURE() << "angles on ranks were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("angles are not decomposed over ranks yet"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Decomposition, LangevinNoiseFollowsTheParticle) {

@@ -2,7 +2,7 @@
 // decomposition_mpcd_test.cpp; both in decomposition_test and, built with
 // MESO_DECOMPOSITION_CUDA, decomposition_gpu_test): this rank and the number
 // of ranks, the backend the ranks run (CPU reference or CUDA), and the DPD
-// and LJ systems they compare.
+// and LJ systems and the SRD solvent they compare.
 #pragma once
 
 #include <mpi.h>
@@ -21,6 +21,7 @@
 #include "../support/test_variant.hpp"
 #endif
 #include "meso/core/init.hpp"
+#include "meso/core/mpcd.hpp"
 #include "meso/run/simulation.hpp"
 
 namespace meso::scaling::test {
@@ -92,6 +93,15 @@ inline Case lj_case() {
   c.rp.integrator = Integrator::nve;
   c.rp.skin = 0.3;
   return c;
+}
+
+// The SRD solvent the MPCD tests compare.
+inline MpcdSystem srd_case(const MpcdParams& prm, double L = 8.0) {
+  SrdFluidParams f;
+  f.L = L;  // 8 cells: 8 ranks (2 x 2 x 2) make domains of 4 cells >= 2
+  f.rho = 10.0;
+  f.seed = 17;
+  return make_srd_fluid(f, prm);
 }
 
 }  // namespace meso::scaling::test

@@ -16,6 +16,9 @@
 #include "meso/core/topology.hpp"
 #include "options.hpp"
 #include "tune_options.hpp"
+#ifdef MESO_HAVE_MPI
+#include "meso/scaling/mpi_communicator.hpp"
+#endif
 
 namespace meso::bench {
 namespace {
@@ -88,6 +91,33 @@ class RunCommand final : public Command {
   }
 
   int run(const CommandContext& ctx) override {
+#ifdef MESO_HAVE_MPI
+    // One rank's error would leave the others waiting in a collective.
+    if (ctx.mpi && ctx.mpi->active() && ctx.mpi->size() > 1 && out_.steps) {
+      try {
+        return run_cases(ctx);
+      } catch (const std::exception& e) {
+        const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
+        std::cerr << "mesobench: " << (input ? "error" : "failed") << ": " << e.what() << '\n';
+        MPI_Abort(MPI_COMM_WORLD, input ? kExitInputError : 1);
+      }
+    }
+#endif
+    return run_cases(ctx);
+  }
+
+ private:
+  int run_cases(const CommandContext& ctx) {
+    // Under mpirun a run of --steps is decomposed over the ranks
+    // (docs/scaling.md); rank 0 prints and writes the files.
+    int rank = 0;
+    CommunicatorFactory ranks;
+#ifdef MESO_HAVE_MPI
+    if (ctx.mpi && ctx.mpi->active() && ctx.mpi->size() > 1 && out_.steps) {
+      rank = ctx.mpi->rank();
+      ranks = scaling::MpiCommunicator::factory(MPI_COMM_WORLD);
+    }
+#endif
     // Every file read and written, checked together before anything runs:
     // no output overwrites an input or another output (output_paths.hpp).
     Selection s = select_cases(o_, ctx.registry, false);
@@ -104,7 +134,10 @@ class RunCommand final : public Command {
     plan.check();
     check_output_options(out_);
     const std::shared_ptr<const Topology> topology = read_topology_option();
-    const ProgressScope progress(progress_.quiet, progress_.progress_interval);
+#ifdef MESO_HAVE_MPI
+    if (ranks && s.backend == "cuda") select_device_for_rank(ctx.mpi->local_rank());  // one GPU a rank
+#endif
+    const ProgressScope progress(progress_.quiet || rank != 0, progress_.progress_interval);
     tune_.params = o_.params;
     const std::vector<std::string> tuned = apply_tuning(s, tune_, ctx.registry);
     if (topology)
@@ -120,14 +153,15 @@ class RunCommand final : public Command {
     RunOptions ro = timing_;
     ro.inspect = inspect_backend;
     const Provenance prov = collect_provenance();
-    print_provenance_header(prov, s.backend);
+    if (rank == 0) print_provenance_header(prov, s.backend);
     std::vector<BenchResult> results;
     for (std::size_t k = 0; k < s.cases.size(); ++k) {
-      results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_)
+      results.push_back(out_.steps ? run_production(s.cases[k], ctx.registry, s.backend, s.variants[k], out_, ranks)
                                    : run_case(s.cases[k], ctx.registry, s.backend, s.variants[k], ro));
       results.back().variant_tuned = tuned[k];
-      if (!progress_.quiet) std::cerr << "  done " << results.back().label << '\n';
+      if (!progress_.quiet && rank == 0) std::cerr << "  done " << results.back().label << '\n';
     }
+    if (rank != 0) return 0;
     print_table(results);
     if (!json_.empty()) {
       nlohmann::json doc = result_document("benchmark", prov);
@@ -143,7 +177,6 @@ class RunCommand final : public Command {
     return 0;
   }
 
- private:
   // The library's reader and checks (a regular file, every record and
   // parameter); a file without a bond or an angle would add nothing.
   std::shared_ptr<const Topology> read_topology_option() const {

@@ -145,13 +145,13 @@ void System::validate(double skin) const {
   }
   // Bonded forces find particles by tag (make_bonded_lists): unique tags,
   // all below N, are exactly 0 .. N-1.
-  if ((!topology.empty() || polymerization.enabled()) && tags.back() >= pd.n_local)
+  const uint64_t n_tags = tag_count ? tag_count : pd.n_local;
+  if ((!topology.empty() || polymerization.enabled()) && tags.back() >= n_tags)
     throw_input_error("particle tag ", tags.back(),
-                      " is out of range for a system with a topology: its tags must be 0 .. N-1 = ",
-                      pd.n_local - 1);
+                      " is out of range for a system with a topology: its tags must be 0 .. N-1 = ", n_tags - 1);
   if (pd.rotational) validate_orientations(pd);
   if (wall.active()) validate_wall(*this);
-  topology.validate(pd.n_local);
+  topology.validate(n_tags);
   if (mdscf.enabled()) mdscf.validate(box, ntypes());
   if (polymerization.enabled()) polymerization.validate(box, ntypes(), topology, pd);
 }

@@ -1,5 +1,7 @@
 #include "meso/io/checkpoint_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +30,9 @@ constexpr uint64_t kMdFixed = 2 * sizeof(double) + sizeof(uint8_t);             
 constexpr uint64_t kMdPerParticle = 9 * sizeof(double) + 3 * sizeof(int32_t) + 2 * sizeof(uint32_t);
 constexpr uint64_t kListsFixed = 2 * sizeof(uint32_t);                             // the two counters
 constexpr uint64_t kListsPerParticle = sizeof(uint32_t) + 3 * sizeof(double);     // order, build position
+// The list state of several ranks (has_lists = 2) ends in the rank grid
+// (3 u32) and how many particles each rank held (u64 a rank).
+constexpr uint64_t kRankGridBytes = 3 * sizeof(uint32_t);
 // Orientational particles, after the lists: a flag (1), then per particle
 // the orientation, angular momentum, moments of inertia and torque. A file
 // without them is byte for byte the older layout.
@@ -108,6 +113,12 @@ class Reader {
     need(offset + 1);
     return static_cast<uint8_t>(p_[offset]);
   }
+  uint32_t peek_u32(std::size_t offset) const {
+    need(offset + sizeof(uint32_t));
+    uint32_t v;
+    std::memcpy(&v, p_ + offset, sizeof(v));
+    return v;
+  }
   bool done() const { return p_ == end_; }
 
  private:
@@ -173,12 +184,26 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, con
   if (lists && (l.order.size() != n || l.build_position.size() != n))
     throw std::logic_error("write_checkpoint: list state of " + std::to_string(l.order.size()) + " tags and " +
                            std::to_string(l.build_position.size()) + " build positions for N = " + std::to_string(n));
-  w.put(static_cast<uint8_t>(lists));
+  const bool on_ranks = lists && !cp.rank_counts.empty();
+  if (on_ranks) {
+    uint64_t sum = 0;
+    for (const uint64_t k : cp.rank_counts) sum += k;
+    const auto grid_ranks = std::size_t(cp.grid[0]) * cp.grid[1] * cp.grid[2];
+    if (sum != n || grid_ranks != cp.rank_counts.size())
+      throw std::logic_error("write_checkpoint: " + std::to_string(cp.rank_counts.size()) + " ranks holding " +
+                             std::to_string(sum) + " particles for N = " + std::to_string(n) + " on a grid of " +
+                             std::to_string(grid_ranks));
+  }
+  w.put(static_cast<uint8_t>(on_ranks ? 2 : lists ? 1 : 0));
   if (lists) {
     w.put_all(l.order, n);
     w.put_vec3s(l.build_position, n);
     w.put(l.steps_since_build);
     w.put(l.steps_since_sort);
+  }
+  if (on_ranks) {
+    for (const int g : cp.grid) w.put(static_cast<uint32_t>(g));
+    w.put_all(cp.rank_counts, cp.rank_counts.size());
   }
   if (p.rotational) {
     w.put(static_cast<uint8_t>(1));
@@ -312,6 +337,14 @@ void check_md_fields(const CheckpointFile& f, const std::string& path) {
   }
   if (!cp.exact()) return;
   const ListRestartState& l = cp.lists;
+  if (!cp.rank_counts.empty()) {
+    uint64_t sum = 0;  // stops past N, so it cannot wrap
+    for (std::size_t r = 0; r < cp.rank_counts.size() && sum <= p.n_local; ++r)
+      sum += std::min<uint64_t>(cp.rank_counts[r], p.n_local + 1);
+    if (sum != p.n_local)
+      throw_input_error("checkpoint '", path, "': its ", cp.rank_counts.size(), " ranks hold ", sum,
+                        " particles, not its N = ", p.n_local);
+  }
   check_permutation(l.order, "list order", path);
   check_finite(l.build_position, "list build position", l.order, path);
   // Both counters advance once a step from 0 (the first build, the first
@@ -372,19 +405,35 @@ CheckpointFile read_checkpoint(const std::string& path) {
     // orientations; the flags, where that layout puts them, must then agree.
     const std::size_t left = r.left();
     const uint64_t per = kMdPerParticle;
+    // With has_lists = 2 the rank grid after the lists sizes the ranks'
+    // counts: read ahead, bounded by the payload, before the layouts are tried.
+    std::array<uint32_t, 3> grid{1, 1, 1};
+    uint64_t rank_bytes = 0;
+    if (n != 0 && n <= left / per && r.peek(2 * sizeof(double) + n * per) == 2) {
+      const std::size_t at = 2 * sizeof(double) + n * per + sizeof(uint8_t) + n * kListsPerParticle + kListsFixed;
+      uint64_t ranks = 1;
+      for (int a = 0; a < 3; ++a) {
+        grid[a] = r.peek_u32(at + a * sizeof(uint32_t));
+        if (grid[a] == 0 || grid[a] > left) refuse_count(n, left, path);
+        ranks *= grid[a];
+        if (ranks > left / sizeof(uint64_t)) refuse_count(n, left, path);
+      }
+      rank_bytes = kRankGridBytes + ranks * sizeof(uint64_t);
+    }
     bool lists = false, rotation = false, fits = false;
     for (int k = 0; k < 4 && !fits; ++k) {
       lists = k & 1;
       rotation = k & 2;
       const uint64_t each = per + (lists ? kListsPerParticle : 0) + (rotation ? kRotationPerParticle : 0);
-      const uint64_t fixed = kMdFixed + (lists ? kListsFixed : 0) + (rotation ? kRotationFixed : 0);
+      const uint64_t fixed = kMdFixed + (lists ? kListsFixed + rank_bytes : 0) + (rotation ? kRotationFixed : 0);
       fits = n != 0 && n <= left / each && n * each + fixed == left;
     }
     if (!fits) refuse_count(n, left, path);
     const uint8_t flag = r.peek(2 * sizeof(double) + n * per);
-    if (flag != (lists ? 1 : 0))
+    const unsigned expected = lists ? (rank_bytes ? 2 : 1) : 0;
+    if (flag != expected)
       throw_input_error("checkpoint '", path, "': has_lists = ", unsigned(flag), " where N = ", n, " and its size say ",
-                        lists ? 1 : 0, " (0: no list state, 1: list state)");
+                        expected, " (0: no list state, 1: list state, 2: list state of several ranks)");
     Checkpoint& cp = f.md;
     cp.step = f.step;
     cp.integrator.xi = r.get<double>();
@@ -403,6 +452,10 @@ CheckpointFile read_checkpoint(const std::string& path) {
       l.build_position = r.get_vec3s<Vec3d, double>(n);
       l.steps_since_build = r.get<uint32_t>();
       l.steps_since_sort = r.get<uint32_t>();
+    }
+    if (rank_bytes) {
+      for (int a = 0; a < 3; ++a) cp.grid[a] = static_cast<int>(r.get<uint32_t>());
+      cp.rank_counts = r.get_all<uint64_t>(std::size_t(grid[0]) * grid[1] * grid[2]);
     }
     if (rotation) {
       if (const uint8_t on = r.get<uint8_t>(); on != 1)

@@ -43,10 +43,81 @@ System at_last_build(System sys, const Checkpoint& cp) {
   return sys;
 }
 
+// What rank `rank` of `ranks` held of a checkpoint written on ranks
+// (Checkpoint::rank_counts): its particles in tag order and its slice of the
+// list state. Refused, naming both, on another rank count or grid.
+void require_rank_count(const Checkpoint& cp, int ranks) {
+  if (cp.ranks() != ranks)
+    throw_input_error("the checkpoint was written on ", cp.ranks(), cp.ranks() == 1 ? " rank" : " ranks",
+                      " and this run has ", ranks, ": MD particles continue on the rank count they were written on");
+}
+
+Checkpoint rank_part(const Checkpoint& cp, const Domain& d, int rank, int ranks) {
+  if (!cp.exact())
+    throw_input_error("a checkpoint without list state continues on one rank only (this run has ", ranks, " ranks)");
+  require_rank_count(cp, ranks);
+  if (cp.grid != d.grid)
+    throw_input_error("the checkpoint was written on the rank grid ", cp.grid[0], "x", cp.grid[1], "x", cp.grid[2],
+                      " and this run's is ", d.grid[0], "x", d.grid[1], "x", d.grid[2],
+                      ": MD particles continue on the grid they were written on");
+  uint64_t first = 0, total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    if (r < rank) first += cp.rank_counts[r];
+    total += cp.rank_counts[r];
+  }
+  const ListRestartState& l = cp.lists;
+  if (total != l.order.size())
+    throw_input_error("checkpoint rank counts sum to ", total, " particles, its list state holds ", l.order.size());
+  const uint64_t n = cp.rank_counts[rank];
+  Checkpoint part;
+  part.step = cp.step;
+  part.integrator = cp.integrator;
+  part.lists.order.assign(l.order.begin() + first, l.order.begin() + first + n);
+  part.lists.build_position.assign(l.build_position.begin() + first, l.build_position.begin() + first + n);
+  part.lists.steps_since_build = l.steps_since_build;
+  part.lists.steps_since_sort = l.steps_since_sort;
+  std::vector<uint32_t> tags = part.lists.order;
+  std::sort(tags.begin(), tags.end());
+  const ParticleData<double>& p = cp.particles;
+  const auto tags_begin = p.tag.begin(), tags_end = p.tag.begin() + p.n_local;
+  part.particles.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto it = std::lower_bound(tags_begin, tags_end, tags[k]);
+    if (it == tags_end || *it != tags[k])
+      throw_input_error("checkpoint list state names tag ", tags[k], ", which no particle has");
+    part.particles.copy_slot(k, p, static_cast<std::size_t>(it - tags_begin));
+  }
+  return part;
+}
+
+// Every rank's list state gathered on rank 0 in rank order (tag and build
+// position per particle: exact in doubles), for Checkpoint::rank_counts.
+void gather_list_state(const Communicator& comm, Checkpoint& c) {
+  ListRestartState& l = c.lists;
+  std::vector<double> mine(4 * l.order.size()), all;
+  for (std::size_t i = 0; i < l.order.size(); ++i) {
+    const Vec3d& r = l.build_position[i];
+    const double rec[4] = {double(l.order[i]), r.x, r.y, r.z};
+    std::copy(rec, rec + 4, mine.data() + 4 * i);
+  }
+  comm.gather_in_rank_order(mine, all, c.rank_counts);
+  const std::size_t n = all.size() / 4;
+  l.order.resize(n);
+  l.build_position.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    l.order[i] = static_cast<uint32_t>(all[4 * i]);
+    l.build_position[i] = {all[4 * i + 1], all[4 * i + 2], all[4 * i + 3]};
+  }
+  for (uint64_t& k : c.rank_counts) k /= 4;
+  c.grid = comm.domain().grid;
+  if (comm.rank() != 0) c.rank_counts.clear();
+}
+
 // The particles of sys that `d` owns (their wrapped positions in [lo, hi)).
 System owned_part(const System& sys, const Domain& d) {
   System mine = sys;
   const ParticleData<double>& all = sys.particles;
+  mine.tag_count = all.n_local;  // the topology's tags are the whole system's
   ParticleData<double>& p = mine.particles;
   std::size_t k = 0;
   for (std::size_t i = 0; i < all.n_local; ++i)
@@ -219,8 +290,7 @@ void Simulation::start_md(const Checkpoint* from) {
     if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
   }
   if (comm && comm->size() > 1) {
-    if (from)
-      throw_input_error("continuing a checkpoint on ", comm->size(), " ranks is not provided yet: restart on one rank");
+    if (from) return continue_on_ranks(*from, std::move(comm));
     const System mine = md_owned_ ? system_ : owned_part(system_, comm->domain());
     backend_->set_system(mine, params_);
     plan_ = StepPlan::build(*backend_, mine, params_, std::move(comm));
@@ -228,6 +298,7 @@ void Simulation::start_md(const Checkpoint* from) {
     return;
   }
   if (from && from->exact()) {
+    require_rank_count(*from, 1);
     backend_->set_system(at_last_build(system_, *from), params_);
     plan_ = StepPlan::build(*backend_, system_, params_, std::move(comm));
     plan_->prepare_restart(from->lists.steps_since_sort);
@@ -242,9 +313,22 @@ void Simulation::start_md(const Checkpoint* from) {
   if (from) plan_->method().set_state(from->integrator);
 }
 
+// Each rank takes back the particles it held, in its storage order at the
+// positions of the last build (all inside its domain, so the migration of
+// prepare_restart moves none), and the ghost exchange and the lists come
+// out as they were: the one-rank exact restart, rank by rank.
+void Simulation::continue_on_ranks(const Checkpoint& from, std::unique_ptr<Communicator> comm) {
+  const Checkpoint part = rank_part(from, comm->domain(), comm->rank(), comm->size());
+  System mine = at_last_build(system_, part);
+  mine.tag_count = from.particles.n_local;
+  backend_->set_system(mine, params_);
+  plan_ = StepPlan::build(*backend_, mine, params_, std::move(comm));
+  plan_->prepare_restart(part.lists.steps_since_sort);
+  backend_->restore_list_state(*plan_, part.lists, part.particles);
+  plan_->method().set_state(part.integrator);
+}
+
 Checkpoint Simulation::checkpoint() const {
-  if (ranks() > 1)
-    throw_input_error("checkpoints of a run on ", ranks(), " ranks are not provided yet: checkpoint on one rank");
   if (plan_->polymerize())
     throw_input_error("checkpoints of a polymerizing run are not provided yet: the bonds, types and active "
                       "ends its reactions changed are not in the checkpoint format");
@@ -256,11 +340,17 @@ Checkpoint Simulation::checkpoint() const {
     c.solvent = solvent_particles();
     return c;
   }
-  Checkpoint c{step_, particles(), plan_->method().state(), {}, {}};
+  Checkpoint c;
+  c.step = step_;
+  c.particles = particles();
+  c.integrator = plan_->method().state();
   // Without lists (pair style none) there is no list state to continue: the
   // checkpoint is not exact (the CPU backend once wrote its tag order with
   // no build positions, and the writer read past them).
-  if (plan_->has_lists()) backend_->list_state(*plan_, c.lists);
+  if (plan_->has_lists()) {
+    backend_->list_state(*plan_, c.lists);
+    if (ranks() > 1) gather_list_state(plan_->comm(), c);
+  }
   return c;
 }
 

@@ -115,9 +115,13 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
     if (sys.wall.active())
       throw_input_error("slit walls are not decomposed over ranks yet: run them on one rank");
-    if (!sys.topology.empty())
-      throw_input_error("bonded forces are not decomposed over ranks yet (the system has ", sys.topology.bonds.size(),
-                        " bonds and ", sys.topology.angles.size(), " angles): run it on one rank");
+    if (!sys.topology.angles.empty())
+      throw_input_error("angles are not decomposed over ranks yet (the system has ", sys.topology.angles.size(),
+                        " angles): run it on one rank");
+    for (const auto& f : plan->forces_)
+      if (!f->decomposable())
+        throw_input_error("bonded forces on the ", b.name(), " backend are not decomposed over ranks yet (the system "
+                          "has ", sys.topology.bonds.size(), " bonds): run it on one rank, or on cpu ranks");
     if (sys.mdscf.enabled())
       throw_input_error("the MD-SCF field is not decomposed over ranks yet: run it on one rank");
     if (sys.polymerization.enabled())

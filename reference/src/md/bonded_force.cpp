@@ -9,6 +9,14 @@
 // are by tag; a tag -> index map is rebuilt each compute because `reorder`
 // permutes the particles), so the result is deterministic.
 //
+// On several ranks the rows and the map run over the whole system's tags
+// and the map holds the ghosts too: each rank sums its own particles' share
+// of every bond, reading a partner across a rank face from its ghost (a
+// bond shorter than the ghost layer, r_c + skin, has its partner there
+// from one list build to the next), so no force goes back to an owner and
+// a particle's bond terms are summed in the order they are on one rank.
+// A partner that is neither here nor a ghost is an error naming the bond.
+//
 // Arithmetic is double whatever the storage precision (the reference is the
 // truth; bonded terms are few). Energy and virial: each bond gives 1/2 to
 // each end, each angle 1/3 to each participant, so the sums over particles
@@ -47,22 +55,27 @@ class CpuBondedForce final : public ForceOp {
  public:
   explicit CpuBondedForce(CpuContext<Real>& c)
       : c_(c),
-        lists_(make_bonded_lists(c.sys.topology, c.p.n_local)),
+        ntags_(tag_count(c.sys, c.p)),
+        lists_(make_bonded_lists(c.sys.topology, ntags_)),
         listed_bonds_(c.sys.topology.bonds.size()) {}
 
   void compute(const ForceRequest& r) override {
     // Topologies only grow (the polymerize operation appends its bonds):
     // a new bond count means new rows.
     if (c_.sys.topology.bonds.size() != listed_bonds_) {
-      lists_ = make_bonded_lists(c_.sys.topology, c_.p.n_local);
+      ntags_ = tag_count(c_.sys, c_.p);
+      lists_ = make_bonded_lists(c_.sys.topology, ntags_);
       listed_bonds_ = c_.sys.topology.bonds.size();
     }
     ParticleData<Real>& p = c_.p;
     const std::size_t n = p.n_local;
     const Box& box = c_.sys.box;
     const Topology& topo = c_.sys.topology;
-    index_of_tag_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) index_of_tag_[p.tag[i]] = static_cast<uint32_t>(i);
+    const bool ghosts = p.n_ghost > 0;
+    if (ghosts) index_of_tag_.assign(ntags_, kAbsent);
+    else index_of_tag_.resize(ntags_);
+    for (std::size_t i = 0; i < p.size(); ++i) index_of_tag_[p.tag[i]] = static_cast<uint32_t>(i);
+    if (ghosts) require_partners();
     const uint32_t* idx = index_of_tag_.data();
     const Vec3<Real>* pos = p.position.data();
     auto separation = [&](uint32_t tag_a, uint32_t tag_b) {
@@ -108,7 +121,29 @@ class CpuBondedForce final : public ForceOp {
   PairSums sums() const override { return sums_; }
 
  private:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+
+  // Rows for every tag of the system: on several ranks the tags of the
+  // locals and ghosts run over the whole system (System::tag_count).
+  static uint64_t tag_count(const System& sys, const ParticleData<Real>& p) {
+    return sys.tag_count ? sys.tag_count : p.n_local;
+  }
+
+  // Every partner of a local particle's bonds is here or a ghost.
+  void require_partners() const {
+    const ParticleData<Real>& p = c_.p;
+    for (std::size_t i = 0; i < p.n_local; ++i) {
+      const uint32_t t = p.tag[i];
+      for (uint32_t k = lists_.bond_start[t]; k < lists_.bond_start[t + 1]; ++k)
+        if (index_of_tag_[lists_.bond_partner[k]] == kAbsent)
+          throw_input_error("the bond between tags ", t, " and ", lists_.bond_partner[k], " crosses a rank face ",
+                            "farther than the ghost layer (r_c + skin) reaches: tag ", lists_.bond_partner[k],
+                            " is neither on this rank nor one of its ghosts; give a larger skin or run on fewer ranks");
+    }
+  }
+
   CpuContext<Real>& c_;
+  uint64_t ntags_;
   BondedLists lists_;
   std::size_t listed_bonds_;
   std::vector<uint32_t> index_of_tag_;

@@ -56,6 +56,9 @@ struct System {
   // Bonds and angles by tag (meso/core/topology.hpp); empty: no bonded forces.
   // With a topology the tags must be 0 .. N-1.
   Topology topology;
+  // The whole system's N where `particles` are one rank's part of it (the
+  // topology's tags run over all of them); 0: particles.n_local.
+  uint64_t tag_count = 0;
   // The MD-SCF mean field (meso/core/mdscf_field.hpp); off (nx == 0) by default.
   MdscfField mdscf;
   // Chain-growth polymerization (meso/core/polymerization.hpp); off (period 0)

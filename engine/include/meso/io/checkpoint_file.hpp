@@ -10,8 +10,11 @@
 //   n, step    u64, u64
 //   payload    MD: xi, eta (f64); position, velocity, force (3n f64);
 //              image (3n i32); type, tag (n u32); has_lists (u8) and, when
-//              1, order (n u32), build_position (3n f64),
-//              steps_since_build, steps_since_sort (u32)
+//              1 or 2, order (n u32), build_position (3n f64),
+//              steps_since_build, steps_since_sort (u32); when 2 (a run
+//              on several ranks, order and build_position being the ranks'
+//              one after the other) the rank grid (3 u32) and each rank's
+//              count (u64 a rank, rank order)
 //              MPCD: position, velocity (3n f64), image (3n i32), type,
 //              tag (n u32)
 //   checksum   u64      FNV-1a 64 of every byte from `kind` to here
@@ -75,7 +78,8 @@ void write_checkpoint(const std::string& path, const CheckpointIdentity& id, uin
 // list flag other than 0 or 1, identity strings that are not printable
 // text, non-finite positions, velocities, forces, build positions or
 // thermostat variables, image counters beyond +-2^30, tags or list order
-// that are not a permutation of 0 .. N-1, steps_since_build above the step,
+// that are not a permutation of 0 .. N-1, ranks' counts that do not sum to
+// N, steps_since_build above the step,
 // steps_since_sort above the step (other than 2^32 - 1, no sort yet).
 CheckpointFile read_checkpoint(const std::string& path);
 

@@ -195,6 +195,11 @@ class Communicator {
   // Every rank's local particles (tag order each), gathered in tag order on
   // rank 0; the other ranks get none.
   virtual void gather(const ParticleData<double>& mine, ParticleData<double>& all) const = 0;
+  // Every rank's `mine` one after the other, in rank order, on rank 0, with
+  // how many values each rank gave (`counts`); the other ranks get none. A
+  // checkpoint's list state, which keeps each rank's storage order.
+  virtual void gather_in_rank_order(const std::vector<double>& mine, std::vector<double>& all,
+                                    std::vector<uint64_t>& counts) const = 0;
   virtual CommTimes times() const { return {}; }
 };
 
@@ -216,6 +221,11 @@ class SingleRankCommunicator final : public Communicator {
   double sum(double local) const override { return local; }
   double max(double local) const override { return local; }
   void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override { all = mine; }
+  void gather_in_rank_order(const std::vector<double>& mine, std::vector<double>& all,
+                            std::vector<uint64_t>& counts) const override {
+    all = mine;
+    counts = {mine.size()};
+  }
 
  private:
   Domain d_;

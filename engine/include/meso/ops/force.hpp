@@ -38,6 +38,10 @@ class ForceOp : public Operation {
   void set_first(bool first) { first_ = first; }
   bool first() const { return first_; }
   virtual bool can_finish_step() const { return false; }
+  // Whether it runs on several ranks, reading the ghosts a rank holds (the
+  // pair forces do; a force that finds particles by tag must look among
+  // the ghosts too).
+  virtual bool decomposable() const { return true; }
   void set_finishes_step(bool f) { finishes_step_ = f; }
   bool finishes_step() const { return finishes_step_; }
 

@@ -5,6 +5,7 @@
 // trajectory depends only on (system, params, seed).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -70,14 +71,24 @@ struct SimulationSetup {
 // pair styles (LJ) on the CPU reference, not for DPD.
 // A solvent alone needs only its particles: the grid shifts, the rotation
 // axes and the sort schedule are keyed by the step, and the cell sums are
-// exact fixed-point sums, independent of the particle order.
+// exact fixed-point sums, independent of the particle order, so it
+// continues on any number of ranks, bitwise.
+// On several ranks a checkpoint is gathered on rank 0: the particles in tag
+// order as on one rank, and the list state of every rank one after the
+// other (`rank_counts`: how many particles each rank held, in rank order,
+// on the rank grid `grid`). MD particles continue bitwise on the same grid
+// only, each rank taking back the particles it held in its storage order:
+// on another grid the lists, hence the order of the force sums, differ.
 struct Checkpoint {
   uint64_t step = 0;
   ParticleData<double> particles;  // in tag order, forces included
   IntegratorState integrator;
   ListRestartState lists;
   MpcdParticles solvent;  // a solvent alone, in tag order
+  std::vector<uint64_t> rank_counts;  // MD particles on several ranks; empty: one rank
+  std::array<int, 3> grid{1, 1, 1};
   bool exact() const { return !lists.order.empty(); }
+  int ranks() const { return rank_counts.empty() ? 1 : int(rank_counts.size()); }
 };
 
 class Simulation {
@@ -155,7 +166,9 @@ class Simulation {
   ThermoSample thermo() const;
   // The solvent's momentum, kinetic energy and temperature (global).
   MpcdThermo solvent_thermo() const;
-  // A checkpoint of MD particles or of a solvent alone (not of both yet).
+  // A checkpoint of MD particles or of a solvent alone (not of both yet);
+  // on several ranks a collective, whose result rank 0 holds (the other
+  // ranks' is empty).
   Checkpoint checkpoint() const;
 
  private:
@@ -179,6 +192,7 @@ class Simulation {
   // `from` is given).
   void start(const Checkpoint* from, bool md);
   void start_md(const Checkpoint* from);
+  void continue_on_ranks(const Checkpoint& from, std::unique_ptr<Communicator> comm);
   void start_solvent();
 };
 

@@ -79,6 +79,8 @@ class MpiCommunicator final : public Communicator {
     return max(local);
   }
   void gather(const ParticleData<double>& mine, ParticleData<double>& all) const override;
+  void gather_in_rank_order(const std::vector<double>& mine, std::vector<double>& all,
+                            std::vector<uint64_t>& counts) const override;
   CommTimes times() const override;
 
  private:
