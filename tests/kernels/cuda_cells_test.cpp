@@ -156,7 +156,9 @@ TEST(CudaCells, DpdForcesEqualBruteForce) {
 }
 
 // A dense clump: 600 of the 3000 particles of a 10^3 box moved into a ball
-// of radius 1.2 (about 80 times the fluid's density there), so that a
+// of radius 1.2 at the box's centre (about 80 times the fluid's density
+// there; the first version put the ball at (5, 5, 5), a corner of the
+// [-5, 5) box, half outside it, and failed at 0.10 on an H200), so that a
 // clump particle finds far more partners within r_c than the kernel keeps
 // slots for (at most 64 a lane): it finds and evaluates them over several
 // rounds, each resuming where the last stopped, and every pair must still
@@ -172,7 +174,7 @@ TEST(CudaCells, DpdForcesEqualBruteForceInADenseClump) {
   ASSERT_EQ(sys.particles.n_local, 3000u);
   for (std::size_t moved = 0; moved < 600;) {  // every fifth particle
     const Vec3d d{u(g), u(g), u(g)};
-    if (dot(d, d) <= 1.44) sys.particles.position[5 * moved++] = Vec3d{5.0, 5.0, 5.0} + d;
+    if (dot(d, d) <= 1.44) sys.particles.position[5 * moved++] = d;  // the box is [-5, 5): a ball at its centre
   }
   const physics::DpdPairParams pp = sys.pair_table<physics::DpdPairParams>()(0, 0);
   const auto pair = [&](double rsq) {

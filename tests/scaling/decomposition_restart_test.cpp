@@ -62,11 +62,38 @@ bool all_passed() {
   return any == 0;
 }
 
+void expect_refused(const std::function<void()>& start, const std::string& words) {
+  try {
+    start();
+    ADD_FAILURE() << "accepted; expected a refusal saying '" << words << "'";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+// On several cuda ranks MD checkpoints are refused (Simulation: the restart
+// did not finish on an H200): true there, after checking that writing one
+// and continuing one are both refused by name, on every rank alike.
+bool md_checkpoints_refused_here(const Case& c) {
+  if (std::string(kBackend) != "cuda" || world_size() == 1) return false;
+  const CommunicatorFactory ranks = MpiCommunicator::factory(MPI_COMM_WORLD);
+  const std::string words = "checkpoints of MD particles on several cuda ranks are not provided yet";
+  Simulation many(cpu(), c.sys, c.rp, ranks);
+  many.run(2);
+  expect_refused([&] { (void)many.checkpoint(); }, words);
+  Simulation one(cpu(), c.sys, c.rp);
+  one.run(2);
+  const Checkpoint single = one.checkpoint();
+  expect_refused([&] { Simulation s(cpu(), SimulationSetup{c.sys, c.rp, std::nullopt}, ranks, &single); }, words);
+  return true;
+}
+
 // `steps` on the ranks in one piece, and in two halves with a checkpoint
 // between them: the gathered particles, the thermostat and every rank's
 // list state must be the same bytes.
 void md_restart_is_bitwise(const Case& c, const std::string& axes, uint64_t steps) {
   SCOPED_TRACE(std::string(c.name) + (axes.empty() ? "" : ", " + axes));
+  if (md_checkpoints_refused_here(c)) return;
   const CommunicatorFactory ranks = MpiCommunicator::factory(MPI_COMM_WORLD);
   Simulation whole(cpu(axes), c.sys, c.rp, ranks);
   whole.run(steps);
@@ -110,19 +137,11 @@ TEST(DecompositionRestart, NoseHooverContinuesBitwise) {
   md_restart_is_bitwise(c, "", 80);
 }
 
-void expect_refused(const std::function<void()>& start, const std::string& words) {
-  try {
-    start();
-    ADD_FAILURE() << "accepted; expected a refusal saying '" << words << "'";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
-}
-
 TEST(DecompositionRestart, MdOnAnotherRankCountIsRefused) {
   const int r = world_size();
   if (r == 1) GTEST_SKIP() << "one rank: no other rank count to refuse";
   const Case c = dpd_case();
+  if (md_checkpoints_refused_here(c)) return;
   const CommunicatorFactory ranks = MpiCommunicator::factory(MPI_COMM_WORLD);
   // A one-rank checkpoint (every rank makes the same) on r ranks.
   Simulation one(cpu(), c.sys, c.rp);
@@ -148,6 +167,7 @@ TEST(DecompositionRestart, MdOnAnotherRankCountIsRefused) {
 TEST(DecompositionRestart, MdOnAnotherGridIsRefused) {
   if (world_size() != 4) GTEST_SKIP() << "two grids of the same rank count: 4 ranks";
   const Case c = dpd_case();
+  if (md_checkpoints_refused_here(c)) return;
   Simulation line(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {4, 1, 1}));
   line.run(5);
   const io::CheckpointFile f = through_file(line.checkpoint(), "grid");

@@ -22,9 +22,19 @@ std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
                         " backend yet (run them with --backend cpu): ", e.what());
     }
   }
+  // A rank's part (tag_count set) names partners beyond its own particles:
+  // angles, and a backend whose bonded force maps the local tags only, refuse
+  // it here, before that backend's own check would call the tags invalid.
+  const bool rank_part = sys.tag_count != 0;
+  if (rank_part && !sys.topology.angles.empty())
+    throw_input_error("angles are not decomposed over ranks yet (the system has ", sys.topology.angles.size(),
+                      " angles): run it on one rank");
   try {
     return b.create_as<ForceOp>("bonded");
   } catch (const InputError& e) {
+    if (rank_part)
+      throw_input_error("bonded forces on the ", b.name(), " backend are not decomposed over ranks yet (the "
+                        "system has ", sys.topology.bonds.size(), " bonds): run it on one rank, or on cpu ranks");
     throw_input_error("bonded forces are not provided by the ", b.name(), " backend yet (the system has ",
                       sys.topology.bonds.size(), " bonds and ", sys.topology.angles.size(),
                       " angles; run it with --backend cpu): ", e.what());
