@@ -13,6 +13,7 @@ import re
 import sys
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -45,6 +46,9 @@ def main(src, out):
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=f"nlist={kind}")
         ax.set_xscale("log")
+        ns = sorted({r["N"] for r in rows if r["rho"] == rho})
+        ax.set_xticks(ns, [f"{n / 2**20:g}M" if n >= 2**20 else f"{n // 1024}k" for n in ns])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("N")
         ax.set_ylabel("G particle-steps/s")
         ax.set_title(f"dpd-fluid, rho = {rho}, mixed")
