@@ -66,7 +66,9 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
   // exp(-4.8) of it, a bias of the curvature below 1e-3 (gated below,
   // `steady`).
   const double equilibrate_time = knob(ctx, "equilibration", 50.0);
-  const double production_time = knob(ctx, "production", is_long ? 2000.0 : 60.0);
+  // The short form's 120: its first 60 left the slip length's SE at
+  // 0.105-0.11 r_c, above the tenth of r_c its test asks (README, Results).
+  const double production_time = knob(ctx, "production", is_long ? 2000.0 : 120.0);
   const int blocks = static_cast<int>(knob(ctx, "blocks", is_long ? 20 : 5));
   const SlitSchedule sched = slit_schedule(rp.dt, equilibrate_time, production_time, 0.1, blocks);
 
