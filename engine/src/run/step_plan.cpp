@@ -9,6 +9,19 @@
 namespace meso {
 namespace {
 
+// The refusals of bonded terms on several ranks, named once: create_bonded
+// raises them for a rank's part before a backend's own tag check would, and
+// the plan again for a decomposed run whose parts were set up per rank.
+void refuse_angles_on_ranks(const System& sys) {
+  if (!sys.topology.angles.empty())
+    throw_input_error("angles are not decomposed over ranks yet (the system has ", sys.topology.angles.size(),
+                      " angles): run it on one rank");
+}
+[[noreturn]] void refuse_bonds_on_ranks(const Backend& b, const System& sys) {
+  throw_input_error("bonded forces on the ", b.name(), " backend are not decomposed over ranks yet (the system has ",
+                    sys.topology.bonds.size(), " bonds): run it on one rank, or on cpu ranks");
+}
+
 // The bonded force of a system with a topology, or an InputError saying
 // that the backend has none. A topology with tabulated bonds or angles
 // needs "bonded/table": a backend registers it only where its bonded force
@@ -26,15 +39,11 @@ std::unique_ptr<ForceOp> create_bonded(Backend& b, const System& sys) {
   // angles, and a backend whose bonded force maps the local tags only, refuse
   // it here, before that backend's own check would call the tags invalid.
   const bool rank_part = sys.tag_count != 0;
-  if (rank_part && !sys.topology.angles.empty())
-    throw_input_error("angles are not decomposed over ranks yet (the system has ", sys.topology.angles.size(),
-                      " angles): run it on one rank");
+  if (rank_part) refuse_angles_on_ranks(sys);
   try {
     return b.create_as<ForceOp>("bonded");
   } catch (const InputError& e) {
-    if (rank_part)
-      throw_input_error("bonded forces on the ", b.name(), " backend are not decomposed over ranks yet (the "
-                        "system has ", sys.topology.bonds.size(), " bonds): run it on one rank, or on cpu ranks");
+    if (rank_part) refuse_bonds_on_ranks(b, sys);
     throw_input_error("bonded forces are not provided by the ", b.name(), " backend yet (the system has ",
                       sys.topology.bonds.size(), " bonds and ", sys.topology.angles.size(),
                       " angles; run it with --backend cpu): ", e.what());
@@ -125,13 +134,9 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
     if (sys.wall.active())
       throw_input_error("slit walls are not decomposed over ranks yet: run them on one rank");
-    if (!sys.topology.angles.empty())
-      throw_input_error("angles are not decomposed over ranks yet (the system has ", sys.topology.angles.size(),
-                        " angles): run it on one rank");
+    refuse_angles_on_ranks(sys);
     for (const auto& f : plan->forces_)
-      if (!f->decomposable())
-        throw_input_error("bonded forces on the ", b.name(), " backend are not decomposed over ranks yet (the system "
-                          "has ", sys.topology.bonds.size(), " bonds): run it on one rank, or on cpu ranks");
+      if (!f->decomposable()) refuse_bonds_on_ranks(b, sys);
     if (sys.mdscf.enabled())
       throw_input_error("the MD-SCF field is not decomposed over ranks yet: run it on one rank");
     if (sys.polymerization.enabled())
