@@ -15,7 +15,8 @@
 #             janus-triblock after 1000 steps (scripts/refactor_checkpoints.sh), to compare
 #             with an earlier call's (results/merge-2026-11-29/checkpoint-digests.txt)
 # Everything under $OUT/merge.tar.gz, one file (status.txt: a line a part; the transfer back
-# takes few files). Usage: OUT=dir [LIMIT=s] [SWEEP=0] [EXTRA_CMD=...] scripts/device_merge_check.sh
+# takes few files). Usage: OUT=dir [LIMIT=s] [SWEEP=0] [EXTRA_CMD=...] [BG_CMD=...] [SKIP=regex of parts]
+#   scripts/device_merge_check.sh
 set -u
 R=${OUT:?set OUT}
 O=/tmp/merge-out; rm -rf "$O"; mkdir -p "$O"
@@ -27,6 +28,7 @@ counts() { echo "$(grep -c '\[       OK \]' "$1") ok, $(grep -c '\[  SKIPPED \]'
 # run NAME SECONDS CMD...: runs CMD when SECONDS are still left, under that timeout.
 run() {
   local name=$1 secs=$2; shift 2
+  if [[ -n ${SKIP:-} && $name =~ $SKIP ]]; then stamp "$name skipped (SKIP)"; return; fi
   if (( $(left) < secs / 2 )); then stamp "$name skipped (the call's time is spent)"; return; fi
   (( secs > $(left) )) && secs=$(left)
   timeout "$secs" "$@" > "$O/$name.log" 2>&1
@@ -37,7 +39,17 @@ run() {
 export LD_LIBRARY_PATH="$PWD/.deps/re2/lib:${LD_LIBRARY_PATH:-}"
 { nvidia-smi -L; date -u; cat .carry/tree-hash 2>/dev/null; } > "$O/device.txt" 2>&1
 B=/tmp/merge-build
-if [[ ! -x $B/bin/kernels_test ]]; then
+# Binaries built on the workstation for sm_90 (.carry/bins.tar.xz: mesobench, kernels_test,
+# styles_gpu_test, trajectory_digest, decomposition_gpu_test, whichever it holds) save the
+# build; what it lacks is built here.
+if [[ -f .carry/bins.tar.xz ]]; then
+  mkdir -p $B/bin && tar -C $B/bin -xJf .carry/bins.tar.xz && stamp "carried: $(ls $B/bin | tr '\n' ' ')"
+fi
+# BG_CMD (a long run, e.g. a gate's long form) runs beside every part, from the start.
+if [[ -n ${BG_CMD:-} ]]; then
+  (timeout $(( LIMIT - 15 )) bash -c "$BG_CMD" > "$O/bg.log" 2>&1; stamp "bg rc=$?") &
+fi
+if [[ ! -x $B/bin/kernels_test || ! -x $B/bin/mesobench ]]; then
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DMESO_ENABLE_CUDA=ON -DMESO_REQUIRE_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 > "$O/build.log" 2>&1
   cmake --build $B -j 16 --target mesobench kernels_test styles_gpu_test trajectory_digest decomposition_gpu_test \
@@ -92,4 +104,5 @@ if (( $(left) > 40 )); then
       stamp "digests equal to $before" || stamp "digests DIFFER from $before (digests-diff.txt)"
   fi
 fi
+wait
 stamp "done"

@@ -64,6 +64,35 @@ TEST(DpdWall, IntegralsAtTheWallByHand) {
   EXPECT_EQ(dpd_wall_integrals(-0.1, 1.0, 1.0).c, q.c);
 }
 
+TEST(DpdWall, FrictionIntegralsAreNeverNegativeNearTheCutoff) {
+  // Within ~1e-6 of r_c the old term-by-term integrand of T cancelled to
+  // about -1e-16 and T to about -1e-39 for about 1 d in 1000, and sqrt(T)
+  // made the random force NaN. Every d of a fine grid there, and the d that
+  // double positions near z = +-(h - r_c) give (h = 4).
+  int checked = 0;
+  for (double s : {1.0, 0.5, 2.0})
+    for (int k = 0; k <= 200000; ++k) {
+      const double d = 1.0 - 1e-5 + 1e-10 * k;
+      const DpdWallIntegrals q = dpd_wall_integrals(d, 1.0, s);
+      ASSERT_GE(q.t, 0.0) << "d = " << d << ", s = " << s;
+      ASSERT_GE(q.n, 0.0) << "d = " << d << ", s = " << s;
+      const double z = 3.0 - 1e-5 + 1e-10 * k;
+      ASSERT_GE(dpd_wall_integrals(4.0 - z, 1.0, s).t, 0.0) << "z = " << z << ", s = " << s;
+      ++checked;
+    }
+  EXPECT_EQ(checked, 3 * 200001);
+  // And the force there is finite, whatever the noise.
+  DpdWall w;
+  w.h = 4.0;
+  w.gamma = 20.25;
+  w.kT = 0.5;
+  w.density = 6.0;
+  for (int k = 0; k <= 2000; ++k) {
+    const Vec3d f = dpd_wall_force(w, {0.0, 0.0, 3.0 - 1e-7 + 1e-10 * k}, {0.1, 0.2, 0.3}, {1.0, -1.0, 2.0}, 31.6);
+    ASSERT_TRUE(std::isfinite(f.x) && std::isfinite(f.y) && std::isfinite(f.z)) << "k = " << k;
+  }
+}
+
 TEST(DpdWall, IntegralsMatchASumOverWallParticles) {
   // A lattice of 0.01 r_c: its midpoint error is ~1e-4 relative.
   for (double s : {1.0, 0.5})

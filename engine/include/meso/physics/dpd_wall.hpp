@@ -102,9 +102,16 @@ MESO_HD DpdWallIntegrals dpd_wall_integrals(double d, double rcut, double s) {
     const double r = mid + (k < 6 ? -half : half) * nodes[k % 6];
     const double wr = 1.0 - r / x;
     const double wd = s == 1.0 ? wr * wr : pow(wr, 2.0 * s);
-    const double d3r = d2 * d / r;
-    in += weights[k % 6] * wd * (r * r - d3r);
-    it += weights[k % 6] * wd * (2.0 / 3.0 * r * r - d * r + d3r / 3.0);
+    // The integrands factored so that they are >= 0 in floating point too
+    // (r >= d): r^2 - d^3/r = (r - d)(r^2 + r d + d^2) / r and
+    // 2r^2/3 - d r + d^3/(3r) = (r - d)^2 (2r + d) / (3r). Summed term by
+    // term, the latter cancelled to about -1e-16 when d lies within ~1e-6 of
+    // r_c, T came out about -1e-39, and sqrt(T) in the random force made a
+    // NaN (a double run of dpd-slit-poiseuille's long form on a GPU died of
+    // it; fp32 positions never land on such a d).
+    const double e = r - d;
+    in += weights[k % 6] * wd * (e * (r * r + r * d + d2) / r);
+    it += weights[k % 6] * wd * (e * e * (2.0 * r + d) / (3.0 * r));
   }
   out.n = (2.0 * pi / 3.0) * half * in;
   out.t = pi * half * it;
