@@ -35,9 +35,6 @@ void MpcdParams::validate() const {
       throw_input_error("MPCD slit wall density = ", wall.density,
                         " is invalid: the virtual particles fill a cut cell to it, in [1, 1e6]");
     if (rule != MpcdRule::srd) throw_input_error("MPCD slit walls need the srd rule (the at rule has no virtual particles yet)");
-    if (embed_types != 0)
-      throw_input_error("MPCD slit walls with embed_types = ", embed_types,
-                        ": embedded solutes do not reflect at the walls yet");
     if (body_force.g.z != 0.0)
       throw_input_error("MPCD body force g_z = ", body_force.g.z,
                         " with slit walls normal to z: drive the flow along x or y");
@@ -60,6 +57,21 @@ void require_embeddable(const Box& solvent_box, const MpcdParams& params, const 
         close(la.z, lb.z)))
     throw_input_error("MPCD solvent box ", a.x, " x ", a.y, " x ", a.z, " and MD box ", b.x, " x ", b.y,
                       " x ", b.z, " differ: embedded particles must share the solvent's box");
+  // Solutes between the solvent's slit walls reflect there in the MD drift
+  // (System::wall, integrate_verlet): the MD system must carry the same
+  // walls, with the same speed and rule, so that no solute crosses one.
+  const physics::SlitWall& w = params.wall;
+  if (w.active()) {
+    const physics::DpdWall& m = md.wall;
+    if (!m.active())
+      throw_input_error("operation '", op, "': MPCD slit walls at z = +-", w.h, " with embed_types = ",
+                        params.embed_types, " need the MD system's walls too (System::wall = "
+                        "physics::reflecting_wall(params.wall)), or the solutes cross them");
+    if (!(close(m.h, w.h) && m.speed == w.speed && m.bounce_back == w.bounce_back))
+      throw_input_error("operation '", op, "': the MD system's walls (h = ", m.h, ", speed ", m.speed,
+                        ", bounce-back ", m.bounce_back, ") differ from the MPCD slit's (h = ", w.h, ", speed ",
+                        w.speed, ", bounce-back ", w.bounce_back, ")");
+  }
 }
 
 void MpcdParticles::resize(std::size_t n) {

@@ -76,8 +76,11 @@ void validate_orientations(const ParticleData<double>& p) {
 // at the other across the periodic face, and every particle between them.
 void validate_wall(const System& s) {
   const physics::DpdWall& w = s.wall;
-  if (std::string(s.pair_style()) != "dpd")
-    throw_input_error("slit walls need the dpd pair style, not ", s.pair_style());
+  // The wall force is the DPD fluid's own, integrated over the half-space;
+  // walls without it only reflect (solutes in an MPCD slit), for any pair style.
+  if (w.forces() && std::string(s.pair_style()) != "dpd")
+    throw_input_error("slit walls with a wall force (density ", w.density, ") need the dpd pair style, not ",
+                      s.pair_style(), "; walls of density 0 only reflect");
   require_finite("wall h", w.h);
   require_finite("wall speed", w.speed);
   require_finite("wall a", w.a);

@@ -75,6 +75,18 @@ struct DpdWall {
 // The half-space integrals at distance d from a wall (per unit a rho_w or
 // gamma_w rho_w): C the conservative push, N and T the normal and tangential
 // friction. 0 at d >= r_c.
+// Walls that only reflect MD particles (no wall force: density 0) at the
+// slit of an MPCD solvent, with its speed and rule: the walls of the solutes
+// embedded in it (require_embeddable checks that they match).
+inline DpdWall reflecting_wall(const SlitWall& s) {
+  DpdWall w;
+  w.h = s.h;
+  w.speed = s.speed;
+  w.bounce_back = s.bounce_back;
+  w.density = 0.0;
+  return w;
+}
+
 struct DpdWallIntegrals {
   double c = 0.0, n = 0.0, t = 0.0;
 };
