@@ -101,6 +101,26 @@ void validate_wall(const System& s) {
                         " is outside the slit walls at +-", w.h);
 }
 
+// Lees-Edwards shear (docs/walls.md): what the sheared images are provided
+// with. Bonded and field forces take separations by the unsheared minimum
+// image, and the walls close the gradient axis the images shear.
+void validate_shear(const System& s) {
+  require_finite("shear_rate", s.shear_rate);
+  if (std::string(s.pair_style()) != "dpd")
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear needs the dpd pair style, not ",
+                      s.pair_style());
+  if (s.wall.active())
+    throw_input_error("shear_rate = ", s.shear_rate,
+                      ": Lees-Edwards shear and slit walls both act on z; use one of them");
+  if (!s.topology.empty() || s.polymerization.enabled())
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear is not provided with bonds");
+  if (s.mdscf.enabled())
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear is not provided with an MD-SCF field");
+  if (s.particles.rotational)
+    throw_input_error("shear_rate = ", s.shear_rate,
+                      ": Lees-Edwards shear is not provided with orientational particles");
+}
+
 }  // namespace
 
 void System::validate(double skin) const {
@@ -151,6 +171,7 @@ void System::validate(double skin) const {
                       " is out of range for a system with a topology: its tags must be 0 .. N-1 = ", n_tags - 1);
   if (pd.rotational) validate_orientations(pd);
   if (wall.active()) validate_wall(*this);
+  if (shear_rate != 0.0) validate_shear(*this);  // NaN too
   topology.validate(n_tags);
   if (mdscf.enabled()) mdscf.validate(box, ntypes());
   if (polymerization.enabled()) polymerization.validate(box, ntypes(), topology, pd);
