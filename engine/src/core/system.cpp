@@ -186,6 +186,7 @@ void DpdFluidParams::validate() const {
   require_positive("s", s);
   require_positive("mass", mass);
   if (types < 1 || types > 64) throw_input_error("types = ", types, " is invalid: allowed 1 .. 64");
+  require_finite("shear_rate", shear_rate);
   const bool explicit_box = lx > 0.0 || ly > 0.0 || lz > 0.0;
   if (explicit_box) {
     require_positive("Lx", lx);
@@ -213,6 +214,8 @@ System make_dpd_fluid(const DpdFluidParams& p) {
   }
   place_uniform_random(sys, p.seed);
   draw_maxwell_boltzmann(sys, p.kT, p.seed);
+  for (uint64_t i = 0; i < n && p.shear_rate != 0.0; ++i)
+    sys.particles.velocity[i].x += p.shear_rate * sys.particles.position[i].z;
   return sys;
 }
 
@@ -238,6 +241,7 @@ System dpd_fluid_parameters(const DpdFluidParams& p, uint64_t& n_out) {
   sys.type_mass.assign(p.types, p.mass);
   // One entry for every pair: the random amplitude of kT, sigma = sqrt(2 gamma kT).
   sys.set_pair_style<physics::DpdPairParams>(p.types, physics::dpd_pair_params(p.a, p.gamma, p.kT, p.rcut, p.s));
+  sys.shear_rate = p.shear_rate;
   n_out = n;
   return sys;
 }

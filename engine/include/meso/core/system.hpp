@@ -132,6 +132,9 @@ struct DpdFluidParams {
   // cost of per-type lookups in a heterogeneous system without changing
   // its physics (Shkurti et al.'s type-branch measurement).
   uint32_t types = 1;
+  // Lees-Edwards shear rate (System::shear_rate; flow x, gradient z): the
+  // velocities then start on the flow, v_x += shear_rate z.
+  double shear_rate = 0.0;
 
   void validate() const;
 };
