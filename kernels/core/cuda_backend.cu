@@ -42,6 +42,11 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
     sys.validate(params.skin);
     if (sys.particles.n_local > 0xffffffffull / 64)
       throw_input_error("N = ", sys.particles.n_local, " is too large for the cuda backend");
+    // The kernels take pairs and wraps by the periodic minimum image: a
+    // sheared run here would silently be an unsheared one.
+    if (sys.shear_rate != 0.0)
+      throw_input_error("shear_rate = ", sys.shear_rate,
+                        ": Lees-Edwards shear is not provided by the cuda backend yet (run it with --backend cpu)");
     graph_.reset();
     ctx_.load(sys, params);
   }

@@ -118,6 +118,9 @@ expect_bad "dt = 0.1 is too large" run --filter 'dpd-fluid/.*rho=3/rc=1/.*N=8192
   --param kT=100
 expect_bad "dt = 0.05 is too large" run --filter 'lj-liquid' --param dt=0.05 --param kT=100
 expect_bad "dt = 10 is too large" run --filter 'srd-fluid/.*L=10$' --param dt=10
+# Lees-Edwards shear (docs/walls.md): a bad rate.
+expect_bad "shear_rate=nan is invalid" run --filter 'dpd-fluid/.*N=8192$' --param shear_rate=nan
+expect_bad "shear_rate = 20 is outside -10 .. 10" run --filter 'dpd-fluid/.*N=8192$' --param shear_rate=20
 # Slit walls (docs/walls.md): an unknown geometry, their parameters without
 # them, and a rule they do not support are refused naming the value.
 expect_bad "walls = 'box' is unknown" run --filter 'srd-fluid/.*L=10$' --param walls=box

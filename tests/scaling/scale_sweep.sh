@@ -88,6 +88,9 @@ expect_refused "grid that does not fit" "1 wide along x" \
   "$MB" scale --mode strong --workload dpd-fluid --ranks 10 --total 3000 --grid 10x1x1 --backend cpu --out "$W/thin"
 expect_refused "MD-SCF workload" "not decomposed over ranks yet" \
   "$MB" scale --mode strong --workload mdscf-dppc --ranks 1,2 --total 3000 --backend cpu --out "$W/thin"
+expect_refused "Lees-Edwards on ranks" "Lees-Edwards shear is not decomposed over ranks yet" \
+  "$MB" scale --mode strong --workload dpd-fluid --ranks 1,2 --total 3000 --backend cpu --param shear_rate=0.1 \
+  --out "$W/sheared"
 expect_refused "MPCD domains under two cells" "two cells of an MPCD solvent" \
   "$MB" scale --mode strong --workload srd-fluid --ranks 2 --total 270 --backend cpu --out "$W/thin"
 [ ! -e "$W/thin" ] || fail "a refused sweep left $W/thin behind"

@@ -57,6 +57,10 @@ class DpdFluid final : public Workload {
               [](BenchCase& c, const std::string& v) { c.run.integrator = parse_integrator(v); });
     add_param("lambda", "", "Groot-Warren predictor weight (0.65)", ParamRange{0.0, 1.0},
               [](BenchCase& c, const std::string& v) { c.run.lambda = parse_param_double("lambda", v); });
+    add_param("shear_rate", "1/tau",
+              "Lees-Edwards shear, flow x, gradient z; cpu, one rank (0)",
+              ParamRange{-10.0, 10.0},
+              [f](BenchCase& c, const std::string& v) { f(c).shear_rate = parse_param_double("shear_rate", v); });
     add_param("seed", "", "seed of the initial configuration (12345)",
               [f](BenchCase& c, const std::string& v) { f(c).seed = parse_param_uint("seed", v); });
     add_param("types", "", "bead types, equal parameters (type = tag % types): the cost of lookups (1)",
@@ -182,6 +186,7 @@ class DpdFluid final : public Workload {
     else
       os << "/N=" << f.n;
     if (f.types > 1) os << "/types=" << f.types;
+    if (f.shear_rate != 0.0) os << "/shear_rate=" << format_number(f.shear_rate);
     return os.str();
   }
 
@@ -199,6 +204,7 @@ class DpdFluid final : public Workload {
     if (run.integrator == Integrator::groot_warren) p["lambda"] = run.lambda;
     if (run.inner_skin > 0.0) p["inner_skin"] = run.inner_skin;
     if (f.types > 1) p["types"] = f.types;
+    if (f.shear_rate != 0.0) p["shear_rate"] = f.shear_rate;
     return p;
   }
 
@@ -212,6 +218,7 @@ class DpdFluid final : public Workload {
        << " s=" << exact_number(f.s) << " m=" << exact_number(f.mass) << " L=" << exact_number(f.lx) << 'x'
        << exact_number(f.ly) << 'x' << exact_number(f.lz) << " init_seed=" << f.seed;
     if (f.types > 1) os << " types=" << f.types;
+    if (f.shear_rate != 0.0) os << " shear_rate=" << exact_number(f.shear_rate);
     return os.str() + run_setup(c.run);
   }
 

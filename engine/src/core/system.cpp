@@ -104,6 +104,26 @@ void validate_wall(const System& s) {
                         " is outside the slit walls at +-", w.h);
 }
 
+// Lees-Edwards shear (docs/walls.md): what the sheared images are provided
+// with. Bonded and field forces take separations by the unsheared minimum
+// image, and the walls close the gradient axis the images shear.
+void validate_shear(const System& s) {
+  require_finite("shear_rate", s.shear_rate);
+  if (std::string(s.pair_style()) != "dpd")
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear needs the dpd pair style, not ",
+                      s.pair_style());
+  if (s.wall.active())
+    throw_input_error("shear_rate = ", s.shear_rate,
+                      ": Lees-Edwards shear and slit walls both act on z; use one of them");
+  if (!s.topology.empty() || s.polymerization.enabled())
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear is not provided with bonds");
+  if (s.mdscf.enabled())
+    throw_input_error("shear_rate = ", s.shear_rate, ": Lees-Edwards shear is not provided with an MD-SCF field");
+  if (s.particles.rotational)
+    throw_input_error("shear_rate = ", s.shear_rate,
+                      ": Lees-Edwards shear is not provided with orientational particles");
+}
+
 }  // namespace
 
 void System::validate(double skin) const {
@@ -154,6 +174,7 @@ void System::validate(double skin) const {
                       " is out of range for a system with a topology: its tags must be 0 .. N-1 = ", n_tags - 1);
   if (pd.rotational) validate_orientations(pd);
   if (wall.active()) validate_wall(*this);
+  if (shear_rate != 0.0) validate_shear(*this);  // NaN too
   topology.validate(n_tags);
   if (mdscf.enabled()) mdscf.validate(box, ntypes());
   if (polymerization.enabled()) polymerization.validate(box, ntypes(), topology, pd);
@@ -168,6 +189,7 @@ void DpdFluidParams::validate() const {
   require_positive("s", s);
   require_positive("mass", mass);
   if (types < 1 || types > 64) throw_input_error("types = ", types, " is invalid: allowed 1 .. 64");
+  require_finite("shear_rate", shear_rate);
   const bool explicit_box = lx > 0.0 || ly > 0.0 || lz > 0.0;
   if (explicit_box) {
     require_positive("Lx", lx);
@@ -195,6 +217,8 @@ System make_dpd_fluid(const DpdFluidParams& p) {
   }
   place_uniform_random(sys, p.seed);
   draw_maxwell_boltzmann(sys, p.kT, p.seed);
+  for (uint64_t i = 0; i < n && p.shear_rate != 0.0; ++i)
+    sys.particles.velocity[i].x += p.shear_rate * sys.particles.position[i].z;
   return sys;
 }
 
@@ -220,6 +244,7 @@ System dpd_fluid_parameters(const DpdFluidParams& p, uint64_t& n_out) {
   sys.type_mass.assign(p.types, p.mass);
   // One entry for every pair: the random amplitude of kT, sigma = sqrt(2 gamma kT).
   sys.set_pair_style<physics::DpdPairParams>(p.types, physics::dpd_pair_params(p.a, p.gamma, p.kT, p.rcut, p.s));
+  sys.shear_rate = p.shear_rate;
   n_out = n;
   return sys;
 }

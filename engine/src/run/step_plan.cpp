@@ -90,6 +90,11 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
   if (sys.wall.active() && rp.integrator != Integrator::velocity_verlet &&
       rp.integrator != Integrator::groot_warren && rp.integrator != Integrator::nve)
     throw_input_error("slit walls run with the vv or gw integrator, not ", to_string(rp.integrator));
+  // So does the Lees-Edwards wrap (x and v_x carried through the z faces).
+  if (sys.shear_rate != 0.0 && rp.integrator != Integrator::velocity_verlet &&
+      rp.integrator != Integrator::groot_warren && rp.integrator != Integrator::nve)
+    throw_input_error("shear_rate = ", sys.shear_rate, ": Lees-Edwards shear runs with the vv or gw integrator, not ",
+                      to_string(rp.integrator));
   plan->method_ = create_method(b, sys, rp);
   // Without a pair force there are no lists to keep and no locality to
   // gain from reordering for them: the plan has no cells, list or reorder.
@@ -134,6 +139,9 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
     if (sys.wall.active())
       throw_input_error("slit walls are not decomposed over ranks yet: run them on one rank");
+    if (sys.shear_rate != 0.0)
+      throw_input_error("shear_rate = ", sys.shear_rate,
+                        ": Lees-Edwards shear is not decomposed over ranks yet: run it on one rank");
     refuse_angles_on_ranks(sys);
     for (const auto& f : plan->forces_)
       if (!f->decomposable()) refuse_bonds_on_ranks(b, sys);

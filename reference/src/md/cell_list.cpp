@@ -78,6 +78,27 @@ int CellList::stencil(uint32_t c, uint32_t out[27]) const {
   return count;
 }
 
+void CellList::sheared_stencil(uint32_t c, std::vector<uint32_t>& out) const {
+  const int nx = static_cast<int>(dims_[0]), ny = static_cast<int>(dims_[1]),
+            nz = static_cast<int>(dims_[2]);
+  const int cx = static_cast<int>(c % dims_[0]);
+  const int cy = static_cast<int>((c / dims_[0]) % dims_[1]);
+  const int cz = static_cast<int>(c / (dims_[0] * dims_[1]));
+  out.clear();
+  for (int dz = -1; dz <= 1; ++dz) {
+    const bool across = cz + dz < 0 || cz + dz >= nz;
+    const int z = (cz + dz + nz) % nz;
+    for (int dy = -1; dy <= 1; ++dy) {
+      const int y = (cy + dy + ny) % ny;
+      for (int k = 0; k < (across ? nx : 3); ++k) {
+        const int x = across ? k : (cx + k - 1 + nx) % nx;
+        const uint32_t n = static_cast<uint32_t>((z * ny + y) * nx + x);
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+      }
+    }
+  }
+}
+
 template void CellList::build<double>(const Box&, const Vec3<double>*, std::size_t, double);
 template void CellList::build<float>(const Box&, const Vec3<float>*, std::size_t, double);
 

@@ -1,6 +1,7 @@
 #include "meso/reference/neighbor_list.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "meso/ops/neighbor_list.hpp"
@@ -11,8 +12,9 @@ namespace meso::reference {
 
 template <class Real>
 void NeighborList::build(const Box& box, const Vec3<Real>* pos, std::size_t n,
-                         const CellList& cells, double r_list) {
+                         const CellList& cells, double r_list, bool sheared) {
   const double r2 = r_list * r_list;
+  const double lz = box.lengths().z;
   counts_.assign(n, 0);
   const auto& start = cells.cell_start();
   const auto& members = cells.particles();
@@ -23,15 +25,26 @@ void NeighborList::build(const Box& box, const Vec3<Real>* pos, std::size_t n,
     for (std::size_t i = 0; i < n; ++i) {
       const Vec3d ri = vec_cast<double>(pos[i]);
       uint32_t stencil[27];
-      const int ns = cells.stencil(cells.cell_of(ri), stencil);
+      std::vector<uint32_t> wide;
+      int ns = 0;
+      if (sheared) {
+        cells.sheared_stencil(cells.cell_of(ri), wide);
+        ns = static_cast<int>(wide.size());
+      } else {
+        ns = cells.stencil(cells.cell_of(ri), stencil);
+      }
+      const uint32_t* cell_ids = sheared ? wide.data() : stencil;
       uint32_t* out = idx_.data() + i * capacity_;
       uint32_t k = 0;
       for (int s = 0; s < ns; ++s) {
-        for (uint32_t m = start[stencil[s]]; m < start[stencil[s] + 1]; ++m) {
+        for (uint32_t m = start[cell_ids[s]]; m < start[cell_ids[s] + 1]; ++m) {
           const uint32_t j = members[m];
           if (j == i) continue;
-          const Vec3d d = box.min_image(ri - vec_cast<double>(pos[j]));
-          if (dot(d, d) < r2) {
+          const Vec3d raw = ri - vec_cast<double>(pos[j]);
+          const Vec3d d = box.min_image(raw);
+          // Across a sheared face: y and z only (any offset along x).
+          const bool across = sheared && std::rint(raw.z / lz) != 0.0;
+          if ((across ? d.y * d.y + d.z * d.z : dot(d, d)) < r2) {
             if (k < capacity_) out[k] = j;
             ++k;
           }
@@ -75,9 +88,9 @@ double NeighborList::mean_count() const {
 }
 
 template void NeighborList::build<double>(const Box&, const Vec3<double>*, std::size_t,
-                                          const CellList&, double);
+                                          const CellList&, double, bool);
 template void NeighborList::build<float>(const Box&, const Vec3<float>*, std::size_t,
-                                         const CellList&, double);
+                                         const CellList&, double, bool);
 template double NeighborList::max_displacement_sq<double>(const Box&, const Vec3<double>*) const;
 template double NeighborList::max_displacement_sq<float>(const Box&, const Vec3<float>*) const;
 
@@ -98,7 +111,8 @@ class CpuNeighborList final : public NeighborListOp, public testing::NeighborLis
     return rebuild;
   }
   void build() override {
-    c_.nlist.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.cells, c_.r_list());
+    c_.nlist.build(c_.sys.box, c_.p.position.data(), c_.p.n_local, c_.cells, c_.r_list(),
+                   c_.sys.shear_rate != 0.0);
     c_.nlist.steps_since_build = 0;
   }
   NeighborStats stats() const override {

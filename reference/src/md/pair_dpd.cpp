@@ -9,6 +9,7 @@
 
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/dpd_wall.hpp"
+#include "meso/physics/lees_edwards.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "meso/physics/tea.hpp"
 #include "meso/reference/pair_force.hpp"
@@ -36,17 +37,20 @@ struct DpdEvaluator {
   uint32_t seed;
   physics::RngKind rng;
   physics::TeaPairKey tea_key;
+  physics::LeesEdwards le;  // the sheared images of this step (inactive: periodic)
 
   Particle particle(std::size_t i) const {
     return {vec_cast<double>(velocity[i]), table + type[i] * ntypes};
   }
+  // image: j's Lees-Edwards image along z (0 without shear), whose velocity
+  // is shifted by image gdot L_z.
   bool pair(const Particle& pi, uint32_t i, uint32_t j, const Vec3d& dr, double rsq,
-            Result& out) const {
+            Result& out, int image) const {
     const physics::DpdPairParams& p = pi.row[type[j]];
     // rsq == 0 (coincident particles) has no direction: skip, as the
     // evaluator's e_ij is undefined there. At r == r_c every term vanishes.
     if (rsq >= p.rcut * p.rcut || rsq == 0.0) return false;
-    const Vec3d dv = pi.v - vec_cast<double>(velocity[j]);
+    const Vec3d dv = physics::le_relative_velocity(pi.v, vec_cast<double>(velocity[j]), image, le);
     const double xi =
         rng == physics::RngKind::philox
             ? physics::pair_gaussian_philox(tag[i], tag[j], timestep, seed)
@@ -93,6 +97,7 @@ struct DpdEvaluator {
     ev.seed = c.params.seed;
     ev.rng = c.variant.rng;
     ev.tea_key = physics::tea_pair_key(r.step, c.params.seed);
+    ev.le = c.sys.lees_edwards(double(r.step) * c.params.dt);
     return ev;
   }
 };

@@ -16,6 +16,7 @@
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/dpd_force.hpp"
 #include "meso/physics/dpd_wall.hpp"
+#include "meso/physics/lees_edwards.hpp"
 #include "meso/physics/gay_berne.hpp"
 #include "meso/physics/lj_force.hpp"
 #include "meso/physics/janus.hpp"
@@ -53,6 +54,11 @@ struct System {
   // effective wall force of the DPD pair force and bounce-back in the
   // velocity-Verlet drift; off (h = 0) by default. DPD pair style, one rank.
   physics::DpdWall wall;
+  // Lees-Edwards shear (docs/walls.md, physics/lees_edwards.hpp): flow along
+  // x, gradient along z, the image at z + L_z moving at shear_rate L_z;
+  // 0 (off) by default. DPD pair style, the vv or gw integrator, one rank,
+  // no walls.
+  double shear_rate = 0.0;
   // Bonds and angles by tag (meso/core/topology.hpp); empty: no bonded forces.
   // With a topology the tags must be 0 .. N-1.
   Topology topology;
@@ -65,6 +71,10 @@ struct System {
   // by default. Its bonds join `topology`, so the tags must be 0 .. N-1.
   Polymerization polymerization;
 
+  // The sheared images at time t (inactive without shear).
+  physics::LeesEdwards lees_edwards(double t) const {
+    return physics::lees_edwards_at(shear_rate, box.lengths(), t);
+  }
   uint32_t ntypes() const { return static_cast<uint32_t>(type_names.size()); }
   // The pair style's name ("none" without one).
   const char* pair_style() const { return pair ? pair->name() : "none"; }
@@ -122,6 +132,9 @@ struct DpdFluidParams {
   // cost of per-type lookups in a heterogeneous system without changing
   // its physics (Shkurti et al.'s type-branch measurement).
   uint32_t types = 1;
+  // Lees-Edwards shear rate (System::shear_rate; flow x, gradient z): the
+  // velocities then start on the flow, v_x += shear_rate z.
+  double shear_rate = 0.0;
 
   void validate() const;
 };

@@ -43,6 +43,11 @@ class CellList {
   // cells along an axis, the -1 and +1 neighbors coincide and are listed once,
   // so no pair is visited twice in the smallest legal boxes.
   int stencil(uint32_t c, uint32_t out[27]) const;
+  // Lees-Edwards shear (meso/physics/lees_edwards.hpp): the stencil whose
+  // layers across a z face of the box take their whole rows along x, since
+  // the images there are shifted along x by an offset that moves with time.
+  // The distinct cells, into out (cleared first). One rank (a whole grid).
+  void sheared_stencil(uint32_t c, std::vector<uint32_t>& out) const;
 
  private:
   Box box_;

@@ -15,8 +15,10 @@
 
 namespace meso::reference {
 
+// The first half-step of step `step` (kick, drift, wrap): the positions
+// reach t = step dt, the time of the Lees-Edwards offset the wrap uses.
 template <class Real>
-void integrate_first_half(const System& sys, ParticleData<Real>& p, double dt);
+void integrate_first_half(const System& sys, ParticleData<Real>& p, double dt, uint64_t step);
 
 // v~ from the state right after integrate_first_half (v holds v(t+dt/2), f
 // still f(t)): v~ = v(t+dt/2) + (lambda - 1/2) dt f(t)/m.

@@ -18,9 +18,14 @@ namespace meso::reference {
 
 class NeighborList {
  public:
+  // sheared: Lees-Edwards images along z (meso/physics/lees_edwards.hpp).
+  // A pair whose minimum image crosses a z face is listed when it is within
+  // r_list in y and z whatever its x: the images' offset along x moves with
+  // time, and the list then holds for any offset (the force takes the
+  // sheared image of its step). Its stencil is CellList::sheared_stencil.
   template <class Real>
   void build(const Box& box, const Vec3<Real>* pos, std::size_t n, const CellList& cells,
-             double r_list);
+             double r_list, bool sheared = false);
 
   // Largest displacement since the last build (minimum image), squared.
   template <class Real>

@@ -25,14 +25,20 @@
 #include "meso/ops/force.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/isotropic_pair.hpp"
+#include "meso/physics/lees_edwards.hpp"
 #include "meso/reference/cpu_context.hpp"
 
 namespace meso::reference {
 
+// le: Lees-Edwards images (meso/physics/lees_edwards.hpp), inactive by
+// default. A pair then takes its sheared minimum image, and an evaluator
+// whose pair() takes the image index n too (DPD: the image's velocity is
+// shifted by n gdot L_z) gets it.
 template <class Real, class Evaluator>
 PairSums accumulate_pair_forces(const Box& box, const Vec3<Real>* pos, std::size_t n,
                                 const NeighborList& nlist, bool want_sums, bool overwrite,
-                                const Evaluator& ev, Vec3<Real>* force) {
+                                const Evaluator& ev, Vec3<Real>* force,
+                                const physics::LeesEdwards& le = {}) {
   using A = typename Evaluator::Arith;
   double energy = 0.0, virial = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : energy, virial)
@@ -45,10 +51,21 @@ PairSums accumulate_pair_forces(const Box& box, const Vec3<Real>* pos, std::size
     const uint32_t count = nlist.count(i);
     for (uint32_t k = 0; k < count; ++k) {
       const uint32_t j = nb[k];
-      const Vec3<A> dr = vec_cast<A>(box.min_image(ri - vec_cast<double>(pos[j])));
+      Vec3d d = ri - vec_cast<double>(pos[j]);
+      int image = 0;
+      if (le.active())
+        image = physics::le_min_image(d, box.lengths(), le);
+      else
+        d = box.min_image(d);
+      const Vec3<A> dr = vec_cast<A>(d);
       const A rsq = dot(dr, dr);
       typename Evaluator::Result pf;
-      if (!ev.pair(pi, uint32_t(i), j, dr, rsq, pf)) continue;
+      bool interacts = false;
+      if constexpr (requires { ev.pair(pi, uint32_t(i), j, dr, rsq, pf, image); })
+        interacts = ev.pair(pi, uint32_t(i), j, dr, rsq, pf, image);
+      else
+        interacts = ev.pair(pi, uint32_t(i), j, dr, rsq, pf);
+      if (!interacts) continue;
       fi += pf.f_over_r * dr;
       if (want_sums) {
         ei += 0.5 * static_cast<double>(pf.energy);  // each pair is visited from both sides
@@ -86,7 +103,8 @@ class CpuPairForce final : public ForceOp {
     const Evaluator ev = Evaluator::prepare(c_, r);
     ParticleData<Real>& p = c_.p;
     const PairSums s = accumulate_pair_forces(c_.sys.box, p.position.data(), p.n_local, c_.nlist,
-                                              r.sums, first(), ev, p.force.data());
+                                              r.sums, first(), ev, p.force.data(),
+                                              c_.sys.lees_edwards(double(r.step) * c_.params.dt));
     if (r.sums) sums_ = s;
     if (c_.sys.body_force.active()) add_body_force(c_);
     if constexpr (requires { ev.add_particle_forces(c_); }) ev.add_particle_forces(c_);
