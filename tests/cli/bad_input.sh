@@ -186,7 +186,7 @@ expect_bad "integrator=nvt is not provided for ssd-water" run --filter 'ssd-wate
 
 # The workloads' parameter tables: an unknown key lists the workload's keys
 # from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).
-expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, walls, g, virtual, wall_speed, seed" \
+expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, walls, g, virtual, wall_speed, shear_rate, seed" \
   run --filter 'srd-fluid.*L=10$' --param colour=1
 expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 'srd-fluid.*L=10$' --param thermostat=2
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes

@@ -86,7 +86,7 @@ class SrdFluid : public Workload {
               ParamRange{-10.0, 10.0}, [s](BenchCase& c, const std::string& v) {
                 s(c).solvent.wall.speed = parse_param_double("wall_speed", v);
               });
-    add_param("shear_rate", "1/time", "Lees-Edwards shear u_x = rate z, started on that profile (0: periodic)",
+    add_param("shear_rate", "1/time", "Lees-Edwards shear u_x = rate z, from that profile (0: none)",
               ParamRange{-10.0, 10.0}, [s](BenchCase& c, const std::string& v) {
                 s(c).solvent.shear.rate = parse_param_double("shear_rate", v);
               });
