@@ -64,6 +64,7 @@ SimulationSetup solutes_case(bool ideal, const MpcdParams& srd) {
   return s;
 }
 
+#ifndef MESO_DECOMPOSITION_CUDA  // the comparisons with one rank: CPU ranks only
 // The same setup with the monomers stored in reverse order (the round-off
 // yardstick of the WCA case).
 SimulationSetup reversed(SimulationSetup s) {
@@ -139,6 +140,8 @@ void expect_bitwise(const char* name, const MpcdParams& srd, uint64_t collisions
     if (failed) return;
   }
 }
+
+#endif
 
 TEST(Decomposition, PolymerSrdIdealChainsAreBitwiseOneRank) {
 #ifdef MESO_DECOMPOSITION_CUDA
@@ -219,6 +222,34 @@ TEST(Decomposition, PolymerSrdRefusesDomainsUnderTwoCells) {
   EXPECT_NE(what.find("bonded forces on the cuda backend are not decomposed"), std::string::npos) << what;
 #else
   EXPECT_NE(what.find("domains 1.5 wide along x (2 ranks) are thinner than the two cells of an MPCD solvent"),
+            std::string::npos)
+      << what;
+#endif
+}
+
+// On CUDA ranks: the chains' bonds are refused when the plan is built, and
+// MD particles without bonds beside the solvent when it is added, naming
+// embed_types (the CUDA collision on ranks sums the solvent only).
+TEST(Decomposition, PolymerSrdOnCudaRanksIsRefused) {
+#ifndef MESO_DECOMPOSITION_CUDA
+  GTEST_SKIP() << "CPU ranks run it (PolymerSrdAgreesWithOneRank)";
+#else
+  if (world_size() == 1) GTEST_SKIP() << "one rank runs it";
+  auto refusal = [](const SimulationSetup& s) {
+    try {
+      Simulation many(cpu(), s, MpiCommunicator::factory(MPI_COMM_WORLD));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  SimulationSetup chains = solutes_case(false, presets::howard_srd_solvent(5));
+  std::string what = refusal(chains);
+  EXPECT_NE(what.find("bonded forces on the cuda backend are not decomposed"), std::string::npos) << what;
+  SimulationSetup beads = chains;
+  beads.md->topology = Topology{};
+  what = refusal(beads);
+  EXPECT_NE(what.find("MD particles with an MPCD solvent (embed_types = 1) are not decomposed over cuda ranks yet"),
             std::string::npos)
       << what;
 #endif
