@@ -101,9 +101,16 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   ~CudaMpcdCollide() override { drop_graph(); }
 
   // Several ranks: the collision over the cells the domain touches, the
-  // shared ones combined over the ranks (mpcd_collide_ranks.cuh).
+  // shared ones combined over the ranks (mpcd_collide_ranks.cuh). It sums
+  // the solvent only, and the decomposed MD step does not migrate solutes
+  // before a collision (StepRules::migrate_every): MD particles beside the
+  // solvent are refused here, at set-up, on every rank alike.
   void set_communicator(const Communicator* comm) override {
     comm_ = comm && comm->size() > 1 ? comm : nullptr;
+    if (comm_ && ctx_.loaded)
+      throw_input_error("MD particles with an MPCD solvent (embed_types = ", ctx_.mpcd.sys.params.embed_types,
+                        ") are not decomposed over cuda ranks yet (", comm_->size(),
+                        " ranks): run them on one GPU, or on cpu ranks");
     if (comm_ && !ranks_) ranks_ = std::make_unique<MpcdRankCollision<P>>(ctx_);
   }
   double copy_seconds() const override { return ranks_ ? ranks_->copy_seconds() : 0.0; }

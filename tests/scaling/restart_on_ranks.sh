@@ -5,7 +5,8 @@
 # final checkpoint (dpd-fluid, srd-fluid); the solvent's checkpoint of 2 ranks
 # continues on one rank to the same bytes; MD particles on another rank count
 # and a workload that does not decompose are refused with exit 2, naming
-# why, and nothing written.
+# why, and nothing written; polymer-srd runs on 2 ranks, its checkpoint
+# refused.
 # Usage: restart_on_ranks.sh MESOBENCH MPIEXEC [MPIRUN FLAGS...]
 set -euo pipefail
 set -f  # the case filters below are regular expressions, not globs
@@ -55,6 +56,14 @@ refused() {
 # MD particles of 2 ranks on one rank.
 refused "written on 2 ranks and this run has 1" "$work/refused.ckpt" \
   "$bin" run --backend cpu -q ${select[dpd]} --steps 60 --restart "$work/dpd-part.ckpt" --checkpoint "$work/refused.ckpt"
+# polymer-srd (chains in the SRD solvent) under mpirun: runs on 2 ranks; its
+# checkpoint (MD particles with a solvent) is refused there as on one rank.
+on 2 run --backend cpu -q --filter 'polymer-srd/.*solvent=srd/chains=16/' --max-n 100000000 --param L=8 \
+  --param N=10 --steps 100 > /dev/null || { echo "FAIL: polymer-srd on 2 ranks"; exit 1; }
+echo "ok: polymer-srd ran 100 steps on 2 ranks"
+refused "MD particles with an MPCD solvent" "$work/psrd.ckpt" \
+  on 2 run --backend cpu -q --filter 'polymer-srd/.*solvent=srd/chains=16/' --max-n 100000000 --param L=8 \
+  --param N=10 --steps 10 --checkpoint "$work/psrd.ckpt"
 # A workload that does not decompose, under mpirun.
 refused "gb-liquid does not run on several ranks yet" "$work/gb.ckpt" \
   on 2 run --backend cpu -q --filter 'gb-liquid.*N=8000$' --param N=250 --steps 5 --checkpoint "$work/gb.ckpt"

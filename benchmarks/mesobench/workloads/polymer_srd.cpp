@@ -141,9 +141,6 @@ class PolymerSrd final : public Workload {
     return "a checkpoint holds MD particles or a solvent alone, not chains in a solvent";
   }
   std::string topology_refusal() const override { return "polymer-srd builds its own chains' bonds"; }
-  std::string decomposition_refusal() const override {
-    return "the monomers' coupling to the solvent (MpcdParams::embed_types) runs on one rank";
-  }
 
   io::H5mdUnits trajectory_units() const override {
     return io::reduced_units("MPC units: length a (the cell edge), energy kT, mass m, time a sqrt(m/kT)");

@@ -255,8 +255,17 @@ void Simulation::start_solvent() {
     if (period < 1 || std::fabs(ratio - double(period)) > 1e-9 * ratio)
       throw_input_error("MPCD collision period dt = ", dt_c, " is not a whole number of MD steps dt = ", dt_md);
     require_embeddable(sys.box, sys.params, system_, "Simulation");
-    backend_->set_mpcd(sys);  // validates (Backend::set_mpcd)
-    plan_->add_solvent(*backend_, sys, period);
+    if (ranks() == 1) {
+      backend_->set_mpcd(sys);  // validates (Backend::set_mpcd)
+      plan_->add_solvent(*backend_, sys, period);
+      return;
+    }
+    // Each rank takes the solvent its domain owns, as a solvent alone does.
+    sys.validate();
+    const MpcdSystem mine = owned_solvent(sys, plan_->comm().domain());
+    backend_->set_mpcd(mine);
+    plan_->add_solvent(*backend_, mine, period);
+    sys.particles = MpcdParticles{};
     return;
   }
   sys.validate();  // the parameters (and the particles, when they come whole)

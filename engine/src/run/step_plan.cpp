@@ -203,10 +203,22 @@ std::unique_ptr<StepPlan> StepPlan::build_solvent(Backend& b, const MpcdSystem& 
 }
 
 void StepPlan::add_solvent(Backend& b, const MpcdSystem& sys, uint64_t period) {
-  if (comm_->size() > 1)
-    throw_input_error("MD particles with an MPCD solvent run on one rank only yet (this run has ", comm_->size(),
-                      " ranks)");
   solvent_ = std::make_unique<SolventStage>(b, sys, period);
+  if (comm_->size() == 1) return;
+  // The collision shares one layer of cells with each neighbour: a domain
+  // split along an axis holds at least two cells there (the MD ghost layer,
+  // r_c + skin, which sized the grid, may be thinner).
+  const Domain& d = comm_->domain();
+  const double lo[3] = {d.lo.x, d.lo.y, d.lo.z}, hi[3] = {d.hi.x, d.hi.y, d.hi.z};
+  const double a = sys.params.cell_size;
+  for (int k = 0; k < 3; ++k)
+    if (d.grid[k] > 1 && hi[k] - lo[k] < 2.0 * a)
+      throw_input_error("domains ", hi[k] - lo[k], " wide along ", "xyz"[k], " (", d.grid[k],
+                        " ranks) are thinner than the two cells of an MPCD solvent (a = ", a, "): use fewer ranks");
+  solvent_->attach(*comm_, b);
+  // A solute collides in the cells of the domain that holds it: the MD
+  // particles migrate at the step of every collision.
+  if (sys.params.embed_types != 0) rules_.migrate_every = period;
 }
 
 void StepPlan::advance(Backend& b, uint64_t first, uint64_t n, bool sums_on_last) {
@@ -274,8 +286,8 @@ void StepPlan::run_step(uint64_t step, bool sums) {
   if (reorder_) ++steps_since_sort_;
   if (!nlist_) {
     // no lists (pair style none)
-  } else if (comm_->vote(nlist_->stale(rules_) ? 1.0 : 0.0) > 0.0)  // every rank rebuilds together
-    rebuild();
+  } else if (comm_->vote(nlist_->stale(rules_) || rules_.migration_due(step) ? 1.0 : 0.0) > 0.0)
+    rebuild();  // every rank rebuilds together
   else
     comm_->update_ghosts();
   ForceRequest r;

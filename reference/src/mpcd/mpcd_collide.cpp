@@ -120,21 +120,21 @@ class CpuMpcdCollide final : public MpcdCollideOp {
     const char* name = rule_ == MpcdRule::srd ? "mpcd/collide/srd" : "mpcd/collide/at";
     c_.mpcd.require_loaded(name);
     const uint32_t embed = c_.mpcd.params.embed_types;
-    if (comm_ && comm_->size() > 1) {
-      if (c_.mpcd.params.wall.active())
-        throw_input_error("MPCD slit walls are not decomposed over ranks yet: run them on one rank");
-      if (embed != 0)
-        throw_input_error("MPCD embed_types = ", embed, " (solute coupling) is not decomposed over ranks yet: run it on one rank");
-      mpcd_collide_decomposed(c_.mpcd, rule_, step, *comm_, scratch_);
-      return;
-    }
+    const bool ranks = comm_ && comm_->size() > 1;
+    if (ranks && c_.mpcd.params.wall.active())
+      throw_input_error("MPCD slit walls are not decomposed over ranks yet: run them on one rank");
     if (embed == 0) {
-      mpcd_collide(c_.mpcd, rule_, step);
+      if (ranks)
+        mpcd_collide_decomposed(c_.mpcd, rule_, step, *comm_, scratch_);
+      else
+        mpcd_collide(c_.mpcd, rule_, step);
       return;
     }
     // HOOMD-blue's embedded group: the MD particles of the embed_types join
-    // the collision with their own masses.
-    require_embeddable(c_.mpcd.box, c_.mpcd.params, c_.sys, name);
+    // the collision with their own masses. On several ranks a rank's own
+    // (local, not ghost) MD particles, which the plan migrated into its
+    // domain at the step of the collision (StepRules::migrate_every).
+    if (!ranks) require_embeddable(c_.mpcd.box, c_.mpcd.params, c_.sys, name);
     MpcdEmbedded<Real> md;
     md.pos = c_.p.position.data();
     md.vel = c_.p.velocity.data();
@@ -143,7 +143,10 @@ class CpuMpcdCollide final : public MpcdCollideOp {
     md.n = c_.p.n_local;
     md.type_mass = c_.sys.type_mass.data();
     md.types = embed;
-    mpcd_collide(c_.mpcd, rule_, step, &md);
+    if (ranks)
+      mpcd_collide_decomposed(c_.mpcd, rule_, step, *comm_, scratch_, &md);
+    else
+      mpcd_collide(c_.mpcd, rule_, step, &md);
   }
   void set_communicator(const Communicator* comm) override { comm_ = comm; }
 

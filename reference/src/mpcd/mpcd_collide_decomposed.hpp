@@ -23,10 +23,12 @@ struct DecomposedScratch {
   std::vector<Vec3d> at_mean;
 };
 
-// One collision of the solvent on one of several ranks (no embedded MD),
-// bitwise that of one rank; mpcd_collide_decomposed.cpp says how.
+// One collision of the solvent on one of several ranks, with the rank's own
+// MD particles of the embed_types (`md`: its local particles, every one
+// inside its domain; null: none), bitwise that of one rank;
+// mpcd_collide_decomposed.cpp says how.
 template <class Real>
 void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Communicator& comm,
-                             DecomposedScratch& x);
+                             DecomposedScratch& x, const MpcdEmbedded<Real>* md = nullptr);
 
 }  // namespace meso::reference::mpcd_detail

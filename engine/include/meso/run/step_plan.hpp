@@ -6,7 +6,8 @@
 // same plan into a conditional CUDA graph (kernels/core/cuda_step_graph.cu).
 //
 //   first half:   method.first_half
-//   list update:  if nlist.stale(rules()) on any rank:
+//   list update:  if nlist.stale(rules()) on any rank, or a collision with
+//                 embedded solutes ends the step on several ranks:
 //                   comm.migrate()
 //                   [reorder.apply() when sort is due]
 //                   comm.exchange_ghosts()
@@ -71,8 +72,12 @@ class StepPlan {
   // collision a step; on several ranks `comm` holds the domain of `sys`.
   static std::unique_ptr<StepPlan> build_solvent(Backend& backend, const MpcdSystem& sys,
                                                  std::unique_ptr<Communicator> comm = nullptr);
-  // Adds the stage of the solvent the backend holds to an MD plan on one
-  // rank: a collision every `period` MD steps.
+  // Adds the stage of the solvent the backend holds to an MD plan: a
+  // collision every `period` MD steps. On several ranks (`sys`: the
+  // domain's solvent) the solvent migrates after streaming and, with
+  // embed_types, the MD particles at the step of every collision
+  // (StepRules::migrate_every), so that each rank's solutes join its
+  // domain's cells; InputError for domains under two cells.
   void add_solvent(Backend& backend, const MpcdSystem& sys, uint64_t period);
 
   // Runs the plan's steps first .. first + n - 1: the backend advances the

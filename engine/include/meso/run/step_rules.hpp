@@ -30,6 +30,11 @@ struct StepRules {
   // build, else the outer list is rebuilt (prune_suffices).
   bool prune = false;
   double outer_half = 0.0;
+  // MD particles embedded in an MPCD solvent on several ranks: a rebuild,
+  // hence a migration, at every step numbered a multiple of it (the
+  // collision period; 0: none), whatever the displacements, so that at a
+  // collision every solute lies in its own rank's domain and cells.
+  uint64_t migrate_every = 0;
 
   // Whether a due refresh may prune instead of rebuilding. outer_moved
   // bounds the displacement since the outer build up to the last prune (the
@@ -52,6 +57,8 @@ struct StepRules {
   MESO_HD bool rebuild_due(uint32_t steps_since_build, double max_disp_sq) const {
     return rebuild_every == 0 ? max_disp_sq > half_skin_sq : steps_since_build >= rebuild_every;
   }
+  // Whether step `step` rebuilds for migrate_every (every rank alike).
+  MESO_HD bool migration_due(uint64_t step) const { return migrate_every != 0 && step % migrate_every == 0; }
   // A fixed-period rebuild at which some particle had already moved more
   // than skin/2: the user's promise was broken, pairs may have been missed.
   MESO_HD bool period_broken(double max_disp_sq) const {
