@@ -21,7 +21,7 @@
 #   control-janus-assembly-no-attraction-{short,long}     ~45 s  3 x 15 s a seed (long)
 #   living-polymerization-long-{mixed-s1001,double-s2001} ~20 s  24 runs of 4000 chains
 #   control-living-polymerization-rate-spread (5 seeds)   ~20 s  each, long form, when declared
-#   control-surface-polymerization-rate-spread (5 seeds)  ~40 s  each, short form of 40 runs
+#   control-surface-polymerization-rate-spread (5 seeds) ~120 s  each, short form of 60 runs
 #   controls, short forms, double unless named: nve-drift-shift/-xplor dt-x2, nve-drift-rigid
 #     dt-x2, poiseuille-transient g-1.1, poiseuille-viscosity gamma-1.5, polymer-hydrodynamics
 #     drag-thinning-0.4, ibi-melt alpha-0.02, dppc-density chi-0.1 (mixed, compare=0: the
@@ -134,12 +134,12 @@ go living-polymerization-long-double-s2001 30 240 --filter '^living-polymerizati
   --variant precision=double --seed 2001
 # The rate-spread controls over five seeds each (their power, stated in the READMEs): living-
 # polymerization's long form (96,000 chains), surface-polymerization's short form with the
-# control's 40 runs (its long form cannot resolve it).
+# control's 60 runs (its long form cannot resolve it).
 if declared rate-spread-0.1; then
   for s in 3 4 5 6 7; do
     go control-living-polymerization-rate-spread-0.1-long-mixed-s$s 30 300 --filter '^living-polymerization$' \
       --long --control rate-spread-0.1 --variant precision=mixed --seed $s
-    go control-surface-polymerization-rate-spread-0.1-short-double-s$s 60 300 \
+    go control-surface-polymerization-rate-spread-0.1-short-double-s$s 120 420 \
       --filter '^surface-polymerization$' --control rate-spread-0.1 --variant precision=double --seed $s
   done
 fi
