@@ -37,7 +37,8 @@
 # gate at a converged time step (issue 57 item 2, not built), the nve-drift long forms
 # (done, results/validation/).
 #
-# Binaries: $BINS or .carry/bins.tar.xz (mesobench built for sm_90) when present, else the
+# Binaries: $BINS or .carry/bins.tar.xz (mesobench built for sm_90, and kernels_test if its
+# CudaPolymerize tests should run first) when present, else the
 # tree is built here (mesobench only, -j 16, about 2-3 minutes of the call) under
 # /tmp/gates-build, kept for a later call on the same machine. RE2 from .deps/re2.
 # Usage: OUT=dir [LIMIT=s] [MAXJ=n] [ONLY=re] [SKIP=re] [DRY=1] scripts/device_gates_long.sh
@@ -111,6 +112,14 @@ shards() {
 # control CASE NAME: does the tree declare this control (the rate-spread ones are new)?
 declared() { grep -q -- "--control $1:" <<< "$DECLARED"; }
 
+# The per-chain probabilities of the rate-spread controls on the device against the reference
+# (when kernels_test is carried beside mesobench).
+KT=$(dirname "$MB")/kernels_test
+if [[ -x $KT && ${DRY:-0} != 1 ]] && selected cuda-polymerize-tests; then
+  (timeout 180 "$KT" --gtest_color=no --gtest_filter='CudaPolymerize.*' > "$O/logs/cuda-polymerize-tests.log" 2>&1
+   stamp "cuda-polymerize-tests rc=$? $(grep -c '\[       OK \]' "$O/logs/cuda-polymerize-tests.log") ok," \
+     "$(grep -c '\[  FAILED  \]' "$O/logs/cuda-polymerize-tests.log") failed") &
+fi
 VES_MIXED=precision=mixed,nlist=tiled,reorder=morton2,sort=100,noise=fp32
 shards control-nve-drift-rigid-ssd-cubic-narrow-long-mixed-s1 4 300 480 --filter '^nve-drift-rigid-ssd$' --long \
   --control cubic-narrow --param runs=4 --param long_steps=1e6 --variant precision=mixed,tpp=32 --seed 1
