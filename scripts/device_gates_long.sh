@@ -24,8 +24,8 @@
 #   control-surface-polymerization-rate-spread (5 seeds) ~120 s  each, short form of 60 runs
 #   controls, short forms, double unless named: nve-drift-shift/-xplor dt-x2, nve-drift-rigid
 #     dt-x2, poiseuille-transient g-1.1, poiseuille-viscosity gamma-1.5, polymer-hydrodynamics
-#     drag-thinning-0.4, ibi-melt alpha-0.02, dppc-density chi-0.1 (mixed, compare=0: the
-#     control is the chi table, not the GPU against the CPU)      seconds to a minute each
+#     drag-thinning-0.4, ibi-melt alpha-0.02, dppc-density chi-0.1 (mixed)
+#                                                         seconds to a minute each
 #   srd-viscosity, srd-slit-poiseuille, dpd-slit-poiseuille long (mixed, seed 1; never run)
 #                                                         ~20-60 s each, estimated
 # Alone they sum to about 20 GPU-minutes, but all but the vesicles are small systems that
@@ -33,6 +33,10 @@
 # shards and the double vesicles (about 4-6 minutes). A run that times out (rc 124) goes to
 # the second call: ONLY='regex' runs just the runs whose names match (e.g.
 # ONLY='srd-viscosity|slit'), SKIP='regex' leaves some out.
+# Call 1 (results/validation/gates-h200-2026-11-29/): 12 runs side by side, surface-polymerization's
+# three long runs, srd-viscosity's long form and polymer-hydrodynamics' control timed out at
+# 420-460 s: a second call with ONLY='surface-polymerization-long|rate-1.1|srd-viscosity|drag'
+# and fewer beside them (MAXJ=6).
 # The second list (not in this script; each needs more than one call): the janus-assembly
 # gate at a converged time step (issue 57 item 2, not built), the nve-drift long forms
 # (done, results/validation/).
@@ -165,7 +169,7 @@ short double-s1 poiseuille-transient g-1.1 --variant precision=double
 short double-s1 poiseuille-viscosity gamma-1.5 --variant precision=double
 short double-s1 polymer-hydrodynamics drag-thinning-0.4 --variant precision=double
 short double-s1 ibi-melt alpha-0.02 --variant precision=double
-short mixed-s1 dppc-density chi-0.1 --variant precision=mixed,density=scatter --param compare=0
+short mixed-s1 dppc-density chi-0.1 --variant precision=mixed,density=scatter
 # Long forms never run on a GPU (first runs of these gates: seed 1, the gate.cmake's mixed).
 go srd-viscosity-long-mixed-s1 40 300 --filter '^srd-viscosity$' --long --variant precision=mixed --seed 1
 go srd-slit-poiseuille-long-mixed-s1 60 300 --filter '^srd-slit-poiseuille$' --long --variant precision=mixed --seed 1
