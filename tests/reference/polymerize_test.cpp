@@ -131,6 +131,23 @@ TEST(Polymerize, ProbabilityZeroNeverReacts) {
   EXPECT_EQ(sim.plan().polymerize()->stats().attempts, 50u);
 }
 
+TEST(Polymerize, EachChainReactsAtItsOwnProbability) {
+  // Two rows 0.8 apart, far from each other (r_c = 1): initiator 0 with
+  // monomers 1-3, initiator 4 with monomers 5-7. P = 1 for every end, but
+  // the chains' own probabilities, 0 and 1, take its place: only the second
+  // chain grows, one link an attempt.
+  System sys = chain_start(12.0,
+                           {{0, 0, 0}, {0.8, 0, 0}, {1.6, 0, 0}, {2.4, 0, 0},
+                            {0, 5, 0}, {0.8, 5, 0}, {1.6, 5, 0}, {2.4, 5, 0}},
+                           {0, 4}, 1.0, 1.0);
+  sys.polymerization.chain_probability = {0.0, 1.0};
+  Simulation sim(cpu(), sys, nve());
+  sim.run(3);
+  const PolymerizationStats s = sim.plan().polymerize()->stats();
+  EXPECT_EQ(s.growth, (std::vector<uint32_t>{0, 3}));
+  EXPECT_EQ(s.attempting, 3u);  // only the second end ever drew u <= its P
+}
+
 TEST(Polymerize, NewBondActsFromTheNextStep) {
   // End 0 and monomer 1 at 0.9 (r0 = 0.5, k = 20), P = 1, one attempt
   // every 2 steps: after step 2 they are bonded, and step 3's forces carry
@@ -226,6 +243,12 @@ TEST(Polymerize, RefusesBadParametersAndCheckpoints) {
   s = good;
   s.polymerization.probability = 1.5;
   refused(s, "probability 1.5 is invalid");
+  s = good;
+  s.polymerization.chain_probability = {0.5, 0.5};
+  refused(s, "chain probabilities: 2 given for 1 initiators");
+  s = good;
+  s.polymerization.chain_probability = {1.5};
+  refused(s, "probability 1.5 of chain 0 is invalid");
   s = good;
   s.polymerization.initiators = {0, 0};
   refused(s, "initiator tag 0 is given twice");

@@ -39,4 +39,8 @@ validation::Result run_validation_control(const std::string& name, const std::st
   return run(name, {}, control, {});
 }
 
+std::unique_ptr<Backend> validation_backend() {
+  return std::make_unique<reference::CpuBackend<double>>(Variant{});
+}
+
 }  // namespace meso::test_support

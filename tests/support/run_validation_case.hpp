@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "meso/validation/validation_case.hpp"
@@ -21,5 +22,9 @@ validation::Result run_validation_case(const std::string& name, const Variant& v
 // The case's short form under its negative control `control`, with the knobs
 // `mesobench validate --control` sets (validation::control_params).
 validation::Result run_validation_control(const std::string& name, const std::string& control);
+
+// The backend those cases run on (the CPU reference, double), for a gate's
+// test that runs a simulation of its own.
+std::unique_ptr<Backend> validation_backend();
 
 }  // namespace meso::test_support

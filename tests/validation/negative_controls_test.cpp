@@ -42,8 +42,9 @@ TEST_P(NegativeControl, GateRejectsIt) {
   ASSERT_NE(c, nullptr);
   const Control& k = find_control(*c, control);
   if (!k.in_ci)
-    GTEST_SKIP() << gate << " " << control << " (" << k.what << ") is rejected by the long form on a device: "
-                 << "mesobench validate --filter ^" << gate << "$ --long --control " << control;
+    GTEST_SKIP() << gate << " " << control << " (" << k.what << ") is rejected by the "
+                 << (k.device_long ? "long" : "short") << " form on a device: mesobench validate --filter ^" << gate
+                 << "$ --control " << control << " --backend cuda" << (k.device_long ? " --long" : "");
   const Result r = meso::test_support::run_validation_control(gate, control);
   EXPECT_FALSE(r.partial);
   EXPECT_FALSE(r.passed) << gate << " accepted its control " << control << " (" << k.what << "): measured "

@@ -55,10 +55,14 @@ class ListCommand final : public Command {
         std::cout << "validate: " << v.name << '\n';
         for (const auto& k : v.knobs) std::cout << wrapped("    ", "--param " + k);
         // Its negative controls (docs/testing.md): the wrong physics its gates
-        // must reject, and where that is shown (CI's short form, or a device).
-        for (const auto& k : v.controls)
-          std::cout << wrapped("    ", "--control " + k.name + ": " + k.what +
-                                         (k.in_ci ? " [short form in CI]" : " [on a device]"));
+        // must reject, and where that is shown (CI's short form, or a device's
+        // short or long form).
+        for (const auto& k : v.controls) {
+          const char* where = k.in_ci         ? " [short form in CI]"
+                              : k.device_long ? " [long form on a device]"
+                                              : " [on a device]";
+          std::cout << wrapped("    ", "--control " + k.name + ": " + k.what + where);
+        }
       }
     return 0;
   }

@@ -16,6 +16,13 @@ void Polymerization::validate(const Box& box, uint32_t ntypes, const Topology& t
                       0.5 * box.min_length(), ") for the minimum-image convention");
   if (!(probability >= 0.0 && probability <= 1.0))
     throw_input_error("polymerization probability ", probability, " is invalid: it must lie in [0, 1]");
+  if (!chain_probability.empty() && chain_probability.size() != initiators.size())
+    throw_input_error("polymerization chain probabilities: ", chain_probability.size(), " given for ",
+                      initiators.size(), " initiators (one per chain, or none)");
+  for (std::size_t k = 0; k < chain_probability.size(); ++k)
+    if (!(chain_probability[k] >= 0.0 && chain_probability[k] <= 1.0))
+      throw_input_error("polymerization probability ", chain_probability[k], " of chain ", k,
+                        " is invalid: it must lie in [0, 1]");
   if (monomer_type >= ntypes)
     throw_input_error("polymerization monomer type ", monomer_type, " is out of range: there are ", ntypes,
                       " types");

@@ -52,7 +52,7 @@ class CpuPolymerize final : public PolymerizeOp {
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : attempting, candidates)
     for (std::size_t k = 0; k < ends_.size(); ++k) {
       const uint32_t e = ends_[k];
-      if (!physics::polymerization_accepts(seed, step, e, pz.probability)) continue;
+      if (!physics::polymerization_accepts(seed, step, e, pz.probability_of(k))) continue;
       const Vec3d xe = vec_cast<double>(p.position[index_of_tag_[e]]);
       uint64_t best = kNone;
       for_each_nearby_cell(xe, [&](std::size_t cell) {

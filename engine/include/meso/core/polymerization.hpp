@@ -32,14 +32,21 @@ struct Polymerization {
   uint64_t period = 0;          // steps between attempts; 0: no polymerization
   double capture_radius = 0.0;  // an end reaches monomers within this distance
   double probability = 0.0;     // P: an end attempts with this probability
+  // Per chain (initiators' order), its end's P in place of `probability`;
+  // empty: every end at `probability`. The rate-spread negative controls of
+  // the polymerization gates set it (chains that do not grow at one rate).
+  std::vector<double> chain_probability;
   uint32_t monomer_type = 0;
   uint32_t reacted_type = 0;
   uint32_t bond_type = 0;            // a type of the topology's bond_types
   std::vector<uint32_t> initiators;  // tags of the active ends at t = 0
 
   bool enabled() const { return period > 0; }
+  // The P of the end of chain k (initiators' order).
+  double probability_of(std::size_t k) const { return chain_probability.empty() ? probability : chain_probability[k]; }
   // Throws InputError naming the bad value: a capture radius not in
-  // (0, L/2), P outside [0, 1], a type or bond type out of range, an
+  // (0, L/2), P outside [0, 1] (also a chain's, or chain probabilities not
+  // one per initiator), a type or bond type out of range, an
   // initiator tag that is repeated or no particle's, no initiator, or a
   // particle tagged 0xffffffff (the acceptance draw's counter word).
   void validate(const Box& box, uint32_t ntypes, const Topology& topology, const ParticleData<double>& p) const;

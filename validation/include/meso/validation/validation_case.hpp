@@ -120,6 +120,9 @@ struct Control {
   // false: the short form cannot resolve the control in CI's time; its long
   // form on a device rejects it (the gate's README records the run).
   bool in_ci = true;
+  // Where in_ci is false: the long form is the one that rejects it on a
+  // device (its chains or its time); otherwise the short form there.
+  bool device_long = false;
 };
 
 struct Case {
