@@ -126,7 +126,7 @@ def measure_speed(case, args, lammps):
     pc.check_temperature(temperature, kT, args.temperature_tolerance)
     differs = {"rotation": "90 deg about one of +-x, +-y, +-z (fix srd); the suite's srd-fluid: "
                            f"{float(case['parameters'].get('angle', 130)):g} deg about a random axis"}
-    peer = {"version": str(version), "platform": "CPU",
+    peer = {"version": str(version), "platform": "CPU, SRD 90 deg about x, y or z",  # the report's label says so
             "platform_properties": {"mpi_ranks": 1, "threads": 1, "note": "fix srd has no OpenMP style"},
             "settings": {"input": lines, "streaming": "every step", "rotation_every": 1}, "differs": differs,
             "check": check}
