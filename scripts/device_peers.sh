@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # The peers on one GPU machine, in one call (issue 58; docs/benchmarks.md#peers): the
-# suite's dpd-fluid (rho 3, N = 262144) and lj-liquid (N = 64000) cases
+# suite's dpd-fluid (rho 3, N = 262144), lj-liquid (N = 64000) and srd-fluid (L = 50) cases
 #   ours     mesobench on the GPU (mixed: OpenMM's default precision) and on the CPU
-#            reference, all cores; the GPU run's final state is the peers' checks' reference
-#   openmm   OpenMM's CUDA platform, mixed (scripts/peers/openmm_peer.py)
-#   lammps   LAMMPS on the CPU, one rank, all cores as OpenMP threads (lammps_peer.py)
-# and, last, OpenMM's dpd-fluid at 1M particles (it crashed there once), with a timeout on
-# each and LIMIT (default 330 s) on the whole, so that it stays under 6 minutes; each step's exit status
-# is stamped into status.txt. The binaries come built (.carry/bins.tar.xz: mesobench), RE2
-# from .deps/re2, the peers from .deps/peers (scripts/peer_deps.sh), installed with no
-# network into $SITE (default /tmp/peers-site). Everything lands in $O and in one
-# file, $OUT/peers.tar (the transfer back takes few files). What travels must stay under
+#            reference, all cores; then, on the GPU, the final frames the peers' g(r) is
+#            checked against (run --steps --trajectory) and the SRD viscosity at 90 degrees
+#            (validate srd-viscosity --param angle=90, LAMMPS's rotation)
+#   openmm   OpenMM's CUDA platform, mixed (scripts/peers/openmm_peer.py), one process a
+#            case (lj-liquid first), so that one that hangs cannot take the other's time
+#   lammps   LAMMPS on the CPU, one rank, all cores as OpenMP threads (lammps_peer.py);
+#            its SRD on one core (lammps_srd_peer.py: the closest case and its viscosity)
+# and, last, OpenMM's dpd-fluid at 1M particles (it crashed there twice), with a timeout on
+# each and LIMIT (default 450 s) on the whole, so that it stays under 8 minutes; each step's
+# exit status is stamped into status.txt. The binaries come built (.carry/bins.tar.xz:
+# mesobench), RE2 from .deps/re2, the peers from .deps/peers (scripts/peer_deps.sh),
+# installed with no network into $SITE (default /tmp/peers-site). Everything lands in $O
+# and in one file, $OUT/peers.tar (the transfer back takes few files); the frames (40 MB)
+# stay in $FRAMES (default /tmp/peers-frames), out of it. What travels must stay under
 # 64 MiB: the tree (14 MiB), .deps (32 MiB) and .carry/bins.tar.xz holding mesobench alone
 # (13 MiB for an sm_90 build): carry ".deps" and ".carry/bins.tar.xz".
-# PEERS_PARAM=key=value passes one --param to every run (PEERS_PARAM=N=500: a dry run of the
-# plumbing on a small machine).
+# PEERS_PARAM=key=value passes one --param to every dpd and lj run (PEERS_PARAM=N=500: a
+# dry run of the plumbing on a small machine; SRD then runs its L=10 case); PEERS_PLATFORM=CPU
+# runs OpenMM's dpd and lj cases on its CPU platform (a dry run without a GPU).
 # Usage: scripts/device_peers.sh [output dir, default /tmp/peers]
 set -u
 O=${1:-/tmp/peers}
@@ -48,31 +54,67 @@ stamp "engines rc=$? $(tr '\n' ' ' < "$O/engines.txt" | cut -c1-300)"
 F='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=262144$|lj-liquid/.*N=64000$'
 D='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=262144$'
 L='lj-liquid/.*N=64000$'
+S='srd-fluid/.*L=50$'
 X=(${PEERS_PARAM:+--param "$PEERS_PARAM"})
-# limit S: a step's timeout, S seconds or what is left of LIMIT (default 330 s) for the whole
+# A dry run (PEERS_PARAM set) also shortens both viscosity runs and runs SRD at L = 10.
+V=() VL=() FD=4000 FL=10000
+[[ -n ${PEERS_PARAM:-} ]] && S='srd-fluid/.*L=10$' V=(--param production=20) FD=400 FL=1000 \
+  VL=(--viscosity-time 100 --viscosity-blocks 4)
+FR=${FRAMES:-/tmp/peers-frames}
+mkdir -p "$FR"
+# limit S: a step's timeout, S seconds or what is left of LIMIT (default 450 s) for the whole
 # script, whichever is less; a step with under 10 s left is not started (rc 124).
-limit() { local left=$(( ${LIMIT:-330} - SECONDS )); (( left < $1 )) && echo $(( left > 10 ? left : 1 )) || echo "$1"; }
-R=(--repeats 5 --min-time 0.3 --warmup-time 0.3 "${X[@]}")
-timeout "$(limit 60)" "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" \
+limit() { local left=$(( ${LIMIT:-450} - SECONDS )); (( left < $1 )) && echo $(( left > 10 ? left : 1 )) || echo "$1"; }
+R=(--repeats 5 --min-time 0.3 --warmup-time 0.3)
+timeout "$(limit 60)" "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" "${X[@]}" \
   --json "$O/mesobench-cuda.json" > "$O/mesobench-cuda.log" 2>&1
 stamp "mesobench cuda rc=$?"
+timeout "$(limit 30)" "$MB" run --backend cuda --filter "$S" "${R[@]}" --json "$O/mesobench-cuda-srd.json" \
+  > "$O/mesobench-cuda-srd.log" 2>&1
+stamp "mesobench cuda srd-fluid rc=$?"
+# The reference frames: 20 tau of the DPD fluid from its random start, 50 tau of the LJ
+# liquid (the timed runs above end near 40 and 85 tau); the last frame is the reference.
+timeout "$(limit 30)" "$MB" run --backend cuda --filter "$D" --variant precision=mixed "${X[@]}" --steps $FD \
+  --every $FD --trajectory "$FR/ours-dpd.h5md" --quiet > "$O/mesobench-frames.log" 2>&1
+stamp "mesobench frame dpd-fluid rc=$?"
+timeout "$(limit 30)" "$MB" run --backend cuda --filter "$L" --variant precision=mixed "${X[@]}" --steps $FL \
+  --every $FL --trajectory "$FR/ours-lj.h5md" --quiet >> "$O/mesobench-frames.log" 2>&1
+stamp "mesobench frame lj-liquid rc=$?"
+# Our viscosity at LAMMPS's rotation, 90 degrees (the gate compares with the 130-degree
+# theory and fails: exit 1 is expected; the measured eta and its SE are what is read).
+timeout "$(limit 60)" "$MB" validate --backend cuda --filter '^srd-viscosity$' --param angle=90 "${V[@]}" \
+  --json "$O/mesobench-srd-viscosity-90.json" > "$O/mesobench-srd-viscosity-90.log" 2>&1
+stamp "mesobench srd-viscosity angle=90 rc=$? (1 expected: the 130-degree gate)"
 ref=(); [[ -s $O/mesobench-cuda.json ]] && ref=(--reference "$O/mesobench-cuda.json")
-timeout "$(limit 100)" python3 scripts/peers/openmm_peer.py --mesobench "$MB" --filter "$F" --platform CUDA \
-  --precision mixed "${X[@]}" "${ref[@]}" -o "$O/openmm-cuda.json" > "$O/openmm-cuda.log" 2>&1
-stamp "openmm CUDA rc=$? $(grep -c ' TPS ' "$O/openmm-cuda.log") timed"
+for f in "$FR"/ours-dpd.h5md "$FR"/ours-lj.h5md; do [[ -s $f ]] && ref+=(--reference-frame "$f"); done
+# OpenMM: a process a case, the LJ liquid first (it ran out of its time in the last call);
+# untimed steps that would take over 40 s are given up with their rate as the reason.
+omm=(--mesobench "$MB" --platform "${PEERS_PLATFORM:-CUDA}" --precision mixed --max-equilibrate-seconds 40
+     --frames "$FR" "${X[@]}" "${ref[@]}")
+timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$L" -o "$O/openmm-cuda-lj.json" \
+  > "$O/openmm-cuda-lj.log" 2>&1
+stamp "openmm CUDA lj-liquid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-lj.log") timed"
+timeout "$(limit 90)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$D" -o "$O/openmm-cuda-dpd.json" \
+  > "$O/openmm-cuda-dpd.log" 2>&1
+stamp "openmm CUDA dpd-fluid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-dpd.log") timed"
 # LAMMPS on the CPU: DPD settles within a few hundred steps (gamma = 4.5), so fewer
 # untimed steps at 262144 particles; the LJ liquid starts from a lattice and keeps 2000.
-lmp=(--mesobench "$MB" --cpu-threads "$(nproc)" --repeats 3 --min-time 0.5 "${X[@]}" "${ref[@]}")
-timeout "$(limit 80)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 300 \
+lmp=(--mesobench "$MB" --cpu-threads "$(nproc)" --repeats 3 --min-time 0.5 --frames "$FR" "${X[@]}" "${ref[@]}")
+timeout "$(limit 100)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 400 \
   -o "$O/lammps-cpu-dpd.json" > "$O/lammps-cpu-dpd.log" 2>&1
 stamp "lammps dpd-fluid rc=$?"
 timeout "$(limit 50)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$L" -o "$O/lammps-cpu-lj.json" \
   > "$O/lammps-cpu-lj.log" 2>&1
 stamp "lammps lj-liquid rc=$?"
-timeout "$(limit 45)" "$MB" run --backend cpu --filter "$F" --variant reorder=cell --repeats 3 --min-time 1 --warmup-time 0.5 \
-  "${X[@]}" --json "$O/mesobench-cpu.json" > "$O/mesobench-cpu.log" 2>&1
+eta=$O/mesobench-srd-viscosity-90.json
+[[ -s $eta ]] && VL+=(--ours-viscosity "$eta")
+timeout "$(limit 100)" python3 scripts/peers/lammps_srd_peer.py --mesobench "$MB" --filter "$S" "${VL[@]}" \
+  -o "$O/lammps-cpu-srd.json" > "$O/lammps-cpu-srd.log" 2>&1
+stamp "lammps srd-fluid rc=$?"
+timeout "$(limit 50)" "$MB" run --backend cpu --filter "$F|$S" --variant reorder=cell --repeats 3 --min-time 1 \
+  --warmup-time 0.5 "${X[@]}" --json "$O/mesobench-cpu.json" > "$O/mesobench-cpu.log" 2>&1
 stamp "mesobench cpu rc=$?"
-# OpenMM's DPD crashed at 1M particles once (issue 58): whether it runs now, last.
+# OpenMM's DPD crashed at 1M particles twice (issue 58): whether it runs now, last.
 if [[ -z ${PEERS_PARAM:-} ]]; then
   timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py --mesobench "$MB" \
     --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=1048576$' --platform CUDA --precision mixed \
@@ -80,4 +122,4 @@ if [[ -z ${PEERS_PARAM:-} ]]; then
   stamp "openmm CUDA dpd-fluid 1M rc=$?"
 fi
 stamp "done in ${SECONDS} s"
-grep -h -E 'TPS \(median|not run in' "$O"/openmm-*.log "$O"/lammps-*.log | cut -c1-160
+grep -h -E 'TPS \(median|not run in|g\(r\)|viscosity' "$O"/openmm-*.log "$O"/lammps-*.log | cut -c1-160

@@ -244,8 +244,9 @@ def build(root, out, dpi):
          lambda: rows_figure(plot_peers.peer_rows(with_peers, plot_peers.published_figures()),
                              plot_peers.plot_peers),
          "The same cases in other engines (scripts/peers/: OpenMM, LAMMPS; each checked against the case's "
-         "temperature and our potential energy, LAMMPS also our pressure, before its speed is quoted) and the papers' "
-         "published speeds (scripts/peers/published.json) with the hardware each ran on, beside our best variant "
+         "temperature, our potential energy and our final frame's g(r), LAMMPS also our pressure, before its speed "
+         "is quoted; LAMMPS's SRD, which rotates by 90 degrees about a Cartesian axis, runs the closest fluid "
+         "after its viscosity is checked against ours at 90 degrees) and the papers' published speeds (scripts/peers/published.json) with the hardware each ran on, beside our best variant "
          "per backend, device and precision at the same N: million particle-steps per second.",
          "no peer result (scripts/peers/) and no published figure of a workload measured here"),
         ("Ballot against atomic neighbor list (Tang & Karniadakis Table 2)", "nlist",

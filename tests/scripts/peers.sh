@@ -22,8 +22,14 @@ small=(--mesobench "$B" --repeats 3 --min-time 0.05 --warmup-time 0.05 --equilib
 # DPD, -2.5 for LJ; one 500-particle snapshot, which scatters by about 0.05) is the check's.
 OMP_NUM_THREADS=1 "$B" run --backend cpu --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$' \
   --param N=500 --repeats 1 --steps 400 --quiet --json "$T/ours.json" > /dev/null
+# and its final frames, which the peer's g(r) is checked against (rdf.py)
+for w in 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$' 'lj-liquid/.*N=64000$'; do
+  OMP_NUM_THREADS=1 "$B" run --backend cpu --filter "$w" --param N=500 --steps 400 --every 400 --quiet \
+    --trajectory "$T/ours-${w%%/*}.h5md" > /dev/null
+done
 python3 "$P" "${small[@]}" --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$' --param N=500 \
   --temperature-tolerance 0.5 --reference "$T/ours.json" --potential-tolerance 0.05 --potential-floor 0.1 \
+  --reference-frame "$T/ours-dpd-fluid.h5md" --reference-frame "$T/ours-lj-liquid.h5md" --frames "$T/frames" \
   -o "$T/peer.json"
 python3 "$S/scripts/validate_results.py" "$T/peer.json"
 python3 - "$T/peer.json" "$T/ours.json" <<'PY'
@@ -34,6 +40,11 @@ ours = {r["workload"]: r for r in json.load(open(sys.argv[2]))["results"]}
 got = {r["workload"]: r for r in doc["results"]}
 assert set(got) == {"dpd-fluid", "lj-liquid"}, (sorted(got), doc["peer_failures"])
 for w, r in got.items():
+    # g(r) against our final frame of the same case, every bin within 5 combined errors
+    rdf = r["peer"]["check"]["rdf"]
+    assert rdf["pass"] and rdf["z"] == 5 and len(rdf["r"]) == 40, rdf
+    assert rdf["reference_frame"] == f"ours-{w}.h5md", rdf["reference_frame"]
+    assert abs(rdf["max_abs_difference"]) <= rdf["bound_there"], rdf
     peer = r["peer"]
     assert peer["engine"] == "openmm" and peer["version"] == openmm.version.full_version, peer
     assert peer["platform"] == "CPU" and peer["platform_properties"]["Threads"] == "1", peer
@@ -52,6 +63,9 @@ assert got["lj-liquid"]["peer"]["settings"]["shift"] < 0, got["lj-liquid"]["peer
 assert doc["provenance"]["compiler"].startswith("OpenMM ") and doc["peer_failures"] == [], doc
 print("peers ok:", {w: round(r["tps_median"], 1) for w, r in got.items()})
 PY
+for w in dpd-fluid lj-liquid; do  # each case's final frame, for rdf.py
+  [[ -s $T/frames/openmm-$w-N500.npz ]] || { echo "FAIL: no final frame of $w under --frames"; exit 1; }
+done
 # A physics check that fails: the case is listed with the reason, no speed.
 rc=0
 python3 "$P" "${small[@]}" --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$' --param N=500 \

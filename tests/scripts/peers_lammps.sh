@@ -22,13 +22,19 @@ F='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$|lj-liquid/.*N=64000$'
 # same starts, enough for the DPD fluid and the thermostatted LJ liquid to settle.
 OMP_NUM_THREADS=1 "$B" run --backend cpu --filter "$F" --param N=500 --repeats 1 --steps 400 --quiet \
   --json "$T/ours.json" > /dev/null
+# and its final frames, which the peer's g(r) is checked against (rdf.py)
+for w in 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=8192$' 'lj-liquid/.*N=64000$'; do
+  OMP_NUM_THREADS=1 "$B" run --backend cpu --filter "$w" --param N=500 --steps 400 --every 400 --quiet \
+    --trajectory "$T/ours-${w%%/*}.h5md" > /dev/null
+done
 small=(--mesobench "$B" --filter "$F" --param N=500 --repeats 3 --min-time 0.05 --warmup-time 0.05
        --equilibrate-steps 400 --cpu-threads 1 --temperature-tolerance 0.15)
 # One 500-particle snapshot of ours against the peer's mean of three: the DPD
 # pressure (about 24) scatters by about 0.5 there, the LJ one (about 0.1) by 0.1,
 # the potential energy per particle (4.6 and -2.5) by about 0.05.
 loose=(--pressure-tolerance 0.1 --pressure-floor 0.5 --potential-tolerance 0.05 --potential-floor 0.1)
-python3 "$P" "${small[@]}" --reference "$T/ours.json" "${loose[@]}" -o "$T/peer.json"
+python3 "$P" "${small[@]}" --reference "$T/ours.json" "${loose[@]}" -o "$T/peer.json" \
+  --reference-frame "$T/ours-dpd-fluid.h5md" --reference-frame "$T/ours-lj-liquid.h5md" --frames "$T/frames"
 python3 "$S/scripts/validate_results.py" "$T/peer.json"
 python3 - "$T/peer.json" "$T/ours.json" <<'PY'
 import json, sys
@@ -37,6 +43,11 @@ got = {r["workload"]: r for r in doc["results"]}
 assert set(got) == {"dpd-fluid", "lj-liquid"}, (sorted(got), doc["peer_failures"])
 ours = {r["workload"]: r for r in ours["results"]}
 for w, r in got.items():
+    # g(r) against our final frame of the same case, every bin within 5 combined errors
+    rdf = r["peer"]["check"]["rdf"]
+    assert rdf["pass"] and rdf["z"] == 5 and len(rdf["r"]) == 40, rdf
+    assert rdf["reference_frame"] == f"ours-{w}.h5md", rdf["reference_frame"]
+    assert abs(rdf["max_abs_difference"]) <= rdf["bound_there"], rdf
     peer, check = r["peer"], r["peer"]["check"]
     assert peer["engine"] == "lammps" and peer["version"].isdigit(), peer
     assert peer["platform_properties"]["omp_threads"] == 1, peer
@@ -57,6 +68,9 @@ assert 25 < got["dpd-fluid"]["peer"]["check"]["pressure_groot_warren"] < 26
 assert doc["provenance"]["compiler"].startswith("LAMMPS ") and doc["peer_failures"] == [], doc
 print("LAMMPS peer ok:", {w: round(r["tps_median"], 1) for w, r in got.items()})
 PY
+for w in dpd-fluid lj-liquid; do  # each case's final frame, for rdf.py
+  [[ -s $T/frames/lammps-$w-N500.npz ]] || { echo "FAIL: no final frame of $w under --frames"; exit 1; }
+done
 # A pressure that disagrees with ours by 20: the case is listed with the reason, no speed.
 python3 - "$T/ours.json" "$T/off.json" <<'PY'
 import json, sys

@@ -70,7 +70,7 @@ def fake_run(steps):
 
 
 class Args:
-    equilibrate_steps, warmup_time, min_time, repeats = 50, 0.01, 0.02, 3
+    equilibrate_steps, warmup_time, min_time, repeats, max_equilibrate_seconds = 50, 0.01, 0.02, 3, 0
 
 
 steps, tps = pc.timed_repeats(fake_run, Args)
@@ -148,7 +148,82 @@ script = os.path.join(source, "scripts", "device_peers.sh")
 for sh in (script, os.path.join(source, "scripts", "peer_deps.sh")):
     assert subprocess.run(["bash", "-n", sh]).returncode == 0, sh
 text = open(script).read()
-for step in ("mesobench cuda", "openmm CUDA", "lammps dpd-fluid", "lammps lj-liquid", "mesobench cpu"):
+for step in ("mesobench cuda", "mesobench cuda srd-fluid", "mesobench frame dpd-fluid", "mesobench frame lj-liquid",
+             "mesobench srd-viscosity angle=90", "openmm CUDA lj-liquid", "openmm CUDA dpd-fluid", "lammps dpd-fluid",
+             "lammps lj-liquid", "lammps srd-fluid", "mesobench cpu"):
     assert f'stamp "{step} rc=$?' in text, step
-assert "--no-index" in text and 'peers.tar' in text
+assert "--no-index" in text and 'peers.tar' in text and "--reference-frame" in text
+assert text.index("openmm CUDA lj-liquid") < text.index("openmm CUDA dpd-fluid"), "the LJ liquid first"
+
+# Untimed steps in chunks, their rate logged; a peer too slow for its budget is given up
+# with the rate as the reason (the OpenMM LJ liquid ran out of its whole step once).
+calls = []
+pc.equilibrate(fake_run, 1000, 0)
+assert calls == [100, 900], calls  # 100 steps first, then two seconds' worth at 1000 steps/s
+calls = []
+try:
+    pc.equilibrate(lambda s: calls.append(s) or s * 0.1, 2000, 60)  # 10 steps/s: 200 s
+    raise AssertionError("200 s of untimed steps passed a budget of 60 s")
+except pc.PeerTooSlow as e:
+    assert calls == [100] and "100 of 2000 untimed steps took 10.0 s (10 steps/s)" in str(e), (calls, e)
+
+# g(r) (rdf.py): two independent ideal gases agree within 5 standard errors in every bin;
+# an ideal gas and a fluid with a hard core (no pair within 0.9) do not. The standard
+# error comes from the 64 blocks, about 1/sqrt(pairs in a bin): 0.01 at r = 0.5 here.
+import numpy as np  # noqa: E402
+import rdf  # noqa: E402
+
+rng = np.random.default_rng(58)
+box = np.array([16.0, 16.0, 16.0])
+gas = [(rng.random((12000, 3)) * box, box) for _ in range(2)]
+same = rdf.compare(gas[0], gas[1])
+assert same["pass"] and same["max_difference_over_bound"] < 1, rdf.summary(same)
+assert len(same["r"]) == 40 and abs(same["r"][0] - 0.525) < 1e-9 and abs(same["r"][-1] - 2.475) < 1e-9, same["r"]
+assert all(0.002 < e < 0.03 for e in same["se_ours"]), same["se_ours"]
+assert all(abs(g - 1) < 0.05 for g in same["g_ours"]), same["g_ours"]
+k = 22  # a jittered simple cubic lattice: no pair closer than 16/22 - 2 * 0.05 = 0.63
+lattice = (np.stack(np.meshgrid(*[np.arange(k)] * 3, indexing="ij"), -1).reshape(-1, 3) + 0.5) * box / k
+hard = (lattice + rng.uniform(-0.05, 0.05, lattice.shape), box)
+differ = rdf.compare(hard, gas[0])
+assert not differ["pass"] and differ["g_peer"][0] == 0.0, rdf.summary(differ)
+assert len(rdf.summary(differ)) <= 100, rdf.summary(differ)
+with tempfile.TemporaryDirectory() as tmp:  # a peer's frame round-trips through its .npz
+    rdf.write_frame(os.path.join(tmp, "f.npz"), *gas[0])
+    x, b = rdf.read_frame(os.path.join(tmp, "f.npz"))
+    assert x.shape == (12000, 3) and np.allclose(x, gas[0][0], atol=1e-5) and list(b) == [16.0] * 3
+try:
+    rdf.rdf(gas[0][0], [4.0, 16.0, 16.0])
+    raise AssertionError("r_max over half the box was taken")
+except ValueError as e:
+    assert "not under half the box" in str(e), e
+
+# The SRD peer: LAMMPS cannot set the case's rotation (130 deg about a random axis), so the
+# case is recorded as not run and the closest fluid (90 deg, Cartesian axes) is labelled.
+import lammps_srd_peer as srd  # noqa: E402
+
+kin, col = srd.kinetic_theory_viscosity(10, 1.0, 0.1, 130)  # validation/srd-viscosity/README.md's
+assert abs(kin - 0.486269) < 1e-6 and abs(col - 8.213979) < 1e-6, (kin, col)
+kin, col = srd.kinetic_theory_viscosity(10, 1.0, 0.1, 90)
+assert abs(col - (10 - 1 + np.exp(-10)) / 1.8) < 1e-12 and 0.4 < kin < 0.45, (kin, col)
+fluid = pc.suite_cases(mesobench, "srd-fluid/.*L=10$", [], "peers_offline")["results"][0]
+assert "130 deg about a random axis" in srd.refuse(fluid), srd.refuse(fluid)
+near = srd.closest_case(fluid)
+assert near["parameters"]["angle"] == 90 and near["name"].split("/")[3] == "rotation=90-cartesian", near["name"]
+assert srd.refuse(near) is None and near["parameters"]["rho"] == fluid["parameters"]["rho"]
+lines = srd.srd_commands((10, 10, 10), 10000, near["parameters"], 7, False)
+assert any(l.startswith("fix srd all srd 1 NULL 1.0 1.0 9 shift yes 10 rescale no tstat no") for l in lines), lines
+assert f"timestep {near['parameters']['dt']!r}" in lines and "create_atoms 1 random 10000 7 NULL" in lines, lines
+
+
+class Visc:
+    viscosity_z, viscosity_floor = 3.0, 0.02
+
+
+ok = srd.check_viscosity({"eta": 5.6, "se": 0.1}, {"eta": 5.4, "se": 0.1, "source": "x"}, 5.43, Visc)
+assert ok["pass"] and abs(ok["bound"] - (3 * np.hypot(0.1, 0.1) + 0.108)) < 1e-12, ok
+try:
+    srd.check_viscosity({"eta": 6.0, "se": 0.1}, {"eta": 5.4, "se": 0.1, "source": "x"}, 5.43, Visc)
+    raise AssertionError("a viscosity 0.6 off passed a bound of 0.53")
+except pc.PhysicsMismatch as e:
+    assert "so its speed is not quoted" in str(e) and e.check["viscosity"]["pass"] is False, e
 print("peers offline: all ok")
