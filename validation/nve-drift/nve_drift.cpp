@@ -427,8 +427,8 @@ Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) 
                     "dt_factor: the NVE time step over 0.005 (1; the negative control's)"},
           // Twice the step makes |dE/E| about four times the published value
           // (a second-order integrator), far outside its 5% bracket. The
-          // short form's 20000 thermalizing steps cost CI 3-4 minutes a
-          // control, so a device runs it (the short form, seconds there).
+          // short form from the start frames rejects it (README) in about 47 s
+          // of a core per mode, more than CI spends on a control today.
           .controls = {{.name = "dt-x2",
                         .what = "the NVE time step doubled (|dE/E| about 4x the published)",
                         .params = {{"dt_factor", 2.0}},
