@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Makes nve-drift's committed start frames (validation/nve-drift/start-{shift,xplor}.f32,
-# README.md "Start frames"): the short form's liquid, N = 5000 at rho = 0.4, thermalized
-# from the lattice by 20000 Nose-Hoover steps at kT = 1 (dt 0.005, tau 0.5, skin 0.4, the
+# Makes nve-drift's committed start frame (validation/nve-drift/start-shift.f32, README.md
+# "Start frames"; MODES="shift xplor" makes an xplor one too, not committed): the short
+# form's liquid, N = 5000 at rho = 0.4, thermalized from the lattice by 20000 Nose-Hoover steps at kT = 1 (dt 0.005, tau 0.5, skin 0.4, the
 # long form's thermalization), its last positions as 3 N little-endian float32 in tag order.
 # Usage: scripts/nve_drift_start_frames.sh MESOBENCH OUT_DIR [SEED]   (needs h5py)
 set -euo pipefail
 bin=$1 out=$2 seed=${3:-20261129}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for mode in shift xplor; do
+for mode in ${MODES:-shift}; do
   ron=()
   [[ $mode == xplor ]] && ron=(--param ron=1.5)
   OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} "$bin" run --backend cpu --filter '^lj-liquid/' --quiet \

@@ -50,8 +50,8 @@ struct Protocol {
   // `shift` the energy also random-walks (every pair crossing r_cut), so sd(E)
   // over a longer window grows with it (README).
   uint64_t short_window = 1000;
-  // The short form starts from the committed frame of the thermalized liquid (start_frame.hpp)
-  // instead of thermalizing, unless N or thermalize is overridden.
+  // The short form of nve-drift-shift starts from the committed frame of the thermalized
+  // liquid (start_frame.hpp) instead of thermalizing, unless N or thermalize is overridden.
   bool from_frame = false;
   // The NVE step over HOOMD-blue's 0.005 (the negative control's; the
   // thermalization keeps 0.005).
@@ -207,7 +207,7 @@ Estimate combine(const std::vector<double>& x, const std::vector<double>& se) {
   return e;
 }
 
-Protocol protocol(const Context& ctx) {
+Protocol protocol(const Context& ctx, physics::LjMode mode) {
   Protocol pr;
   pr.n = 5000;
   if (ctx.form == Form::long_form) {
@@ -237,7 +237,10 @@ Protocol protocol(const Context& ctx) {
   if (!(n >= 100 && n <= 1e8 && n == std::floor(n)))
     throw_input_error("nve-drift N = ", n, " is invalid: it must be a whole number from 100 to 1e8");
   pr.n = static_cast<uint64_t>(n);
-  pr.from_frame = ctx.form == Form::short_form && pr.n == 5000 && !ctx.params.contains("thermalize");
+  // shift only: the xplor frame made (E/N -1.360, below the thermalized runs' -1.27 to -1.34)
+  // failed the fp32 momentum gate on two new seeds where the lattice start passes (README).
+  pr.from_frame = ctx.form == Form::short_form && mode == physics::LjMode::shift && pr.n == 5000 &&
+                  !ctx.params.contains("thermalize");
   if (pr.from_frame) pr.thermalize_steps = 0;
   pr.thermalize_steps = static_cast<uint64_t>(knob(ctx, "thermalize", static_cast<double>(pr.thermalize_steps)));
   pr.long_steps = static_cast<uint64_t>(knob(ctx, "long_steps", static_cast<double>(pr.long_steps)));
@@ -249,7 +252,7 @@ Result analyse_nve_drift(const Context& ctx, physics::LjMode mode, const nlohman
 
 // Runs this shard's repeats; the per-repeat records go to data["per_run"].
 Result run_nve_drift(const Context& ctx, physics::LjMode mode) {
-  const Protocol pr = protocol(ctx);
+  const Protocol pr = protocol(ctx, mode);
   bool stopped = false;
   const nlohmann::json runs = run_repeats(
       ctx, pr.runs,
@@ -421,7 +424,7 @@ Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) 
                     cutoff,
           .run = [mode](const Context& ctx) { return run_nve_drift(ctx, mode); },
           .knobs = {"runs: independent runs",
-                    "thermalize: Nose-Hoover steps from the lattice (short form: a thermalized frame)",
+                    "thermalize: Nose-Hoover steps from the lattice (short form of shift: a thermalized frame)",
                     "N: particles (5000; fewer only to test the plumbing, from a lattice)",
                     "long_steps: NVE steps of the drift run",
                     "dt_factor: the NVE time step over 0.005 (1; the negative control's)"},

@@ -1,6 +1,6 @@
 // The short form's start: a committed frame of the thermalized liquid, so that CI does not
-// thermalize 5000 particles for 20000 steps in each of its four nve-drift runs (that was 80%
-// of their cost). README.md, "Start frames", says how the frames were made.
+// thermalize 5000 particles for 20000 steps in its two nve-drift-shift runs (that was 80% of
+// their cost). README.md, "Start frames", says how the frame was made and why xplor has none.
 #pragma once
 
 #include <string>
