@@ -83,6 +83,9 @@ expect_bad "--param 'colour=1'" validate --filter poiseuille --param colour=1
 expect_bad "number > 0"         validate --filter poiseuille --param runs=abc
 expect_bad "runs = 1"           validate --filter poiseuille-transient --param runs=1
 expect_bad "max_time = 50"      validate --filter poiseuille-transient --param max_time=50
+expect_bad "nve-drift N = 50 is invalid" validate --filter '^nve-drift-shift$' --param N=50
+expect_bad "nve-drift N = 1000.5 is invalid" validate --filter '^nve-drift-xplor$' --param N=1000.5
+expect_bad "short_steps = 700 is invalid" validate --filter '^nve-drift-rigid$' --param short_steps=700
 # Negative controls (docs/testing.md): an unknown one, one a selected case lacks, a --param of the
 # knob the control perturbs, and --control with --merge.
 expect_bad "--control 'nope': validation case dpd-temperature has no such control; it has {noise-1.1}" \

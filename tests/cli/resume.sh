@@ -8,11 +8,12 @@ bin=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# A short thermalization keeps the test quick; it is about resuming, not physics (200 steps
-# of Nose-Hoover leave the lattice start far from the liquid, so the gates may fail, exit 1:
-# the verdict is not what is compared; the long run is still 4 chunks of 1000 steps, stopped
-# after the first and second).
-case_args=(validate --filter nve-drift-xplor --backend cpu --variant precision=single --param thermalize=200)
+# A short thermalization of 1000 particles keeps the test quick; it is about resuming, not
+# physics (200 steps of Nose-Hoover leave the lattice start far from the liquid, so the gates
+# may fail, exit 1: the verdict is not what is compared; the long run is 3 chunks of 1000
+# steps, stopped after the first and second).
+case_args=(validate --filter nve-drift-xplor --backend cpu --variant precision=single --param N=1000
+           --param thermalize=200 --param long_steps=3000)
 verdict() {  # verdict <command...>: runs it, and fails unless it exits 0 or 1 (a gate's verdict)
   local rc=0
   "$@" || rc=$?
@@ -46,8 +47,10 @@ PY
 
 # Orientational particles: the checkpoint holds orientations and angular
 # momenta, and the Gay-Berne liquid's resumed run equals the whole one too.
-# Two chunks of 1000 steps: the stopped call ends after the first.
-rigid_args=(validate --filter '^nve-drift-rigid$' --backend cpu --param long_steps=2000)
+# Two chunks of 1000 steps: the stopped call ends after the first. A short thermalization and
+# two fluctuation windows: the verdict is not what is compared.
+rigid_args=(validate --filter '^nve-drift-rigid$' --backend cpu --param long_steps=2000 --param thermalize=200
+            --param short_steps=1000)
 verdict "$bin" "${rigid_args[@]}" --json "$work/rigid-whole.json" > /dev/null
 rc=0
 "$bin" "${rigid_args[@]}" --time-limit 0 --json "$work/rigid-part.json" > /dev/null || rc=$?

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "meso/run/progress.hpp"
 #include "meso/run/simulation.hpp"
@@ -87,7 +88,10 @@ Result run_dpd_temperature(const Context& ctx) {
   };
   const Measurement big = at_dt(0.01, Integrator::groot_warren, ctx.seed);
   const Measurement small = at_dt(0.005, Integrator::groot_warren, ctx.seed + 1);
-  const Measurement vv = at_dt(0.01, Integrator::velocity_verlet, ctx.seed + 2);
+  // Plain velocity Verlet shows the size of the O(dt) artifact; it is reported, not gated, so
+  // only the long form runs it (in the short form it was a quarter of CI's cost of this gate).
+  std::optional<Measurement> vv;
+  if (is_long) vv = at_dt(0.01, Integrator::velocity_verlet, ctx.seed + 2);
 
   // Linear extrapolation T(0) = 2 T(dt/2) - T(dt); independent runs, so the
   // variances add: SEM(0)^2 = 4 SEM(dt/2)^2 + SEM(dt)^2.
@@ -125,7 +129,8 @@ Result run_dpd_temperature(const Context& ctx) {
             {"equilibration_time", equilibrate_time},
             {"production_time", time_span},
             {"blocks", blocks},
-            {"runs", {summary(big, 0.01, "gw"), summary(small, 0.005, "gw"), summary(vv, 0.01, "vv")}}};
+            {"runs", {summary(big, 0.01, "gw"), summary(small, 0.005, "gw")}}};
+  if (vv) r.data["runs"].push_back(summary(*vv, 0.01, "vv"));
   return r;
 }
 

@@ -79,6 +79,14 @@ Protocol protocol(const Context& ctx, Model model) {
   pr.n = static_cast<uint64_t>(knob(ctx, "N", double(pr.n)));
   pr.runs = static_cast<int>(knob(ctx, "runs", pr.runs));
   pr.long_steps = static_cast<uint64_t>(knob(ctx, "long_steps", static_cast<double>(pr.long_steps)));
+  // Shorter only for tests of the plumbing (tests/cli/resume.sh): the short run must hold whole
+  // windows of 500 steps.
+  pr.thermalize = static_cast<uint64_t>(knob(ctx, "thermalize", static_cast<double>(pr.thermalize)));
+  const double short_steps = knob(ctx, "short_steps", static_cast<double>(pr.short_steps));
+  if (!(short_steps >= 1000 && short_steps <= 1e9 && std::fmod(short_steps, 500.0) == 0.0))
+    throw_input_error("nve-drift-rigid: short_steps = ", short_steps,
+                      " is invalid: it must be a multiple of 500 from 1000 to 1e9");
+  pr.short_steps = static_cast<uint64_t>(short_steps);
   pr.dt_factor = knob(ctx, "dt_factor", 1.0);
   if (!(pr.dt_factor > 0.0 && pr.dt_factor <= 2.0))
     throw_input_error("nve-drift-rigid: dt_factor = ", pr.dt_factor, " is invalid: it must be in (0, 2]");
@@ -378,6 +386,8 @@ namespace {
 Case nve_drift_rigid_case(Model model) {
   const bool ssd = model == Model::ssd;
   std::vector<std::string> knobs = {"runs: independent runs", "long_steps: NVE steps of the drift run",
+                                    "thermalize: Langevin steps before NVE",
+                                    "short_steps: NVE steps of the fluctuation run (whole windows of 500)",
                                     ssd ? "N: molecules" : "N: ellipsoids",
                                     "dt_factor: dt over the model's, (0, 2]"};
   if (ssd)

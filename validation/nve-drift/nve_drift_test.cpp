@@ -3,6 +3,9 @@
 // `mesobench validate --filter nve-drift`.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "support/run_validation_case.hpp"
 
 namespace {
@@ -10,11 +13,13 @@ namespace {
 using namespace meso;
 using meso::test_support::run_validation_case;
 
-class NveDrift : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+// Strings, not char pointers: gtest prints the values into the ctest names, and a pointer's
+// address changed them with every build (ctest then never had a time for these tests).
+class NveDrift : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(NveDrift, ShortForm) {
   const auto [name, precision] = GetParam();
-  const auto r = run_validation_case(name, Variant::parse(std::string("precision=") + precision));
+  const auto r = run_validation_case(name, Variant::parse("precision=" + precision));
   ASSERT_EQ(r.name, name);
   for (const auto& g : r.data["gates"])
     EXPECT_TRUE(g["passed"].get<bool>()) << g.dump();
@@ -25,7 +30,8 @@ TEST_P(NveDrift, ShortForm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cpu, NveDrift,
-                         ::testing::Combine(::testing::Values("nve-drift-shift", "nve-drift-xplor"),
-                                            ::testing::Values("double", "single")));
+                         ::testing::Combine(::testing::Values(std::string("nve-drift-shift"),
+                                                              std::string("nve-drift-xplor")),
+                                            ::testing::Values(std::string("double"), std::string("single"))));
 
 }  // namespace
