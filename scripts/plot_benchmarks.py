@@ -82,9 +82,13 @@ def device_of(r, prov):
 def ours_only(docs):
     """docs without the peer engines' entries (scripts/peers/: an entry with
     "peer"), which the figures of our own variants must not take for ours; a
-    document left with no entry is dropped."""
+    document left with no entry is dropped. Our runs in a peers/ folder (rel
+    below results/) are the peers' references, short runs of device_peers.sh's
+    protocol, not our benchmark series: only the peers' figure draws them."""
     out = []
     for rel, doc in docs:
+        if rel.split("/")[0] == "peers":
+            continue
         mine = [r for r in doc["results"] if "peer" not in r]
         if mine:
             out.append((rel, dict(doc, results=mine) if len(mine) < len(doc["results"]) else doc))

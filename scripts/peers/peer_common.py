@@ -63,11 +63,13 @@ def timed_repeats(run, args):
     the engine and returns the seconds it took (after the engine is done).
     Returns (steps per repeat, [TPS per repeat])."""
     equilibrate(run, args.equilibrate_steps, args.max_equilibrate_seconds)
+    log("warm-up: 1 step")  # OpenMM's LJ liquid stopped answering after its untimed steps
     steps, spent = 1, run(1)
     while spent < args.warmup_time:
         steps = max(1, min(steps * 4, int(steps * args.min_time / max(spent, 1e-9)) + 1))
         spent = run(steps)
     steps = max(1, int(steps * args.min_time / max(spent, 1e-9)) + 1)
+    log(f"warm-up done ({spent:.3g} s for the last run); {args.repeats} timed repeats of {steps} steps")
     return steps, [steps / run(steps) for _ in range(args.repeats)]
 
 
