@@ -16,6 +16,7 @@
 #             with an earlier call's (results/merge-2026-11-29/checkpoint-digests.txt)
 # Everything under $OUT/merge.tar.gz, one file (status.txt: a line a part; the transfer back
 # takes few files). Usage: OUT=dir [LIMIT=s] [SWEEP=0] [EXTRA_CMD=...] [BG_CMD=...] [SKIP=regex of parts]
+#   [REST_FILTER=gtest filter of kernels-rest] [DECOMP_FILTER=...] [DECOMP_SECS=s]
 #   scripts/device_merge_check.sh
 set -u
 R=${OUT:?set OUT}
@@ -59,7 +60,7 @@ fi
 CELLS='CudaCells.*'
 run kernels-cells 90 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="$CELLS"
 run styles-gpu 60 "$B/bin/styles_gpu_test" --gtest_color=no
-run kernels-rest 180 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="-$CELLS"
+run kernels-rest 180 "$B/bin/kernels_test" --gtest_color=no --gtest_filter="${REST_FILTER:--$CELLS}"
 # The cells kernel under the sanitizers: 20 steps of dpd-fluid (graphs; racecheck without),
 # and the dense clump, whose particles find their partners over several rounds.
 V=nlist=cells,precision=mixed,tpp=4
@@ -90,8 +91,8 @@ if [[ ${SWEEP:-1} == 1 ]]; then
 fi
 [[ -n ${EXTRA_CMD:-} ]] && run extra ${EXTRA_SECS:-60} bash -c "$EXTRA_CMD"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 NCCL_NVLS_ENABLE=0
-run decomp-2 40 mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$B/bin/decomposition_gpu_test" \
-  --gtest_color=no
+run decomp-2 ${DECOMP_SECS:-40} mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$B/bin/decomposition_gpu_test" \
+  --gtest_color=no --gtest_filter="${DECOMP_FILTER:-*}"
 if (( $(left) > 40 )); then
   timeout $(left) scripts/refactor_checkpoints.sh "$B/bin/mesobench" cuda /tmp/ck-digests 1000 > "$O/digests.log" 2>&1
   (cd /tmp/ck-digests && sha256sum *.h5) > "$O/checkpoint-digests.txt" 2>&1
