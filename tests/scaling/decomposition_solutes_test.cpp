@@ -68,13 +68,7 @@ SimulationSetup solutes_case(bool ideal, const MpcdParams& srd) {
 // The same setup with the monomers stored in reverse order (the round-off
 // yardstick of the WCA case).
 SimulationSetup reversed(SimulationSetup s) {
-  ParticleData<double>& p = s.md->particles;
-  std::reverse(p.position.begin(), p.position.end());
-  std::reverse(p.velocity.begin(), p.velocity.end());
-  std::reverse(p.force.begin(), p.force.end());
-  std::reverse(p.type.begin(), p.type.end());
-  std::reverse(p.tag.begin(), p.tag.end());
-  std::reverse(p.image.begin(), p.image.end());
+  s.md = test::reversed(std::move(*s.md));
   return s;
 }
 

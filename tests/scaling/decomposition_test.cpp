@@ -48,22 +48,10 @@ using test::Case;
 using test::cpu;
 using test::dpd_case;
 using test::lj_case;
+using test::reversed;
 using test::kBackend;
 using test::world_rank;
 using test::world_size;
-
-// The same system with its particles stored in reverse order: the same
-// physics, summed in another order (the round-off yardstick).
-System reversed(System s) {
-  ParticleData<double>& p = s.particles;
-  std::reverse(p.position.begin(), p.position.end());
-  std::reverse(p.velocity.begin(), p.velocity.end());
-  std::reverse(p.force.begin(), p.force.end());
-  std::reverse(p.type.begin(), p.type.end());
-  std::reverse(p.tag.begin(), p.tag.end());
-  std::reverse(p.image.begin(), p.image.end());
-  return s;
-}
 
 double rel_l2(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
   double num = 0.0, den = 0.0;

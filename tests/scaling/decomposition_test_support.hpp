@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <memory>
 #include <string_view>
 
@@ -93,6 +94,20 @@ inline Case lj_case() {
   c.rp.integrator = Integrator::nve;
   c.rp.skin = 0.3;
   return c;
+}
+
+// The same system with its particles stored in reverse order: the same
+// physics, summed in another order (the round-off yardstick of the
+// comparisons with one rank).
+inline System reversed(System s) {
+  ParticleData<double>& p = s.particles;
+  std::reverse(p.position.begin(), p.position.end());
+  std::reverse(p.velocity.begin(), p.velocity.end());
+  std::reverse(p.force.begin(), p.force.end());
+  std::reverse(p.type.begin(), p.type.end());
+  std::reverse(p.tag.begin(), p.tag.end());
+  std::reverse(p.image.begin(), p.image.end());
+  return s;
 }
 
 // The SRD solvent the MPCD tests compare.
