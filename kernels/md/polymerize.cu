@@ -99,6 +99,7 @@ struct ChooseArgs {
   Box box;
   double rc2;
   double probability;
+  const double* chain_probability;  // per chain, or nullptr: every end at `probability`
   uint32_t seed;
   uint64_t step;
   uint64_t* choice;           // per chain: the smallest candidate, kNone if none
@@ -113,7 +114,8 @@ __global__ void choose_kernel(ChooseArgs<S4> a) {
   const uint32_t k = (blockIdx.x * blockDim.x + threadIdx.x) / 32u, lane = threadIdx.x & 31u;
   if (k >= a.n_ends) return;  // whole warps
   const uint32_t e = a.ends[k];
-  if (!physics::polymerization_accepts(a.seed, a.step, e, a.probability)) {
+  const double p = a.chain_probability ? a.chain_probability[k] : a.probability;
+  if (!physics::polymerization_accepts(a.seed, a.step, e, p)) {
     if (lane == 0) a.choice[k] = kNone;
     return;
   }
@@ -231,12 +233,6 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
   explicit CudaPolymerize(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {
     if (ctx.n_ghost != 0) throw_input_error("polymerization is not decomposed over ranks yet: run it on one rank");
     const Polymerization& pz = ctx.sys.polymerization;
-    // Per-chain probabilities (the rate-spread controls) reach the kernels
-    // once a device run has verified them (branch gates, polymerize.cu):
-    // until then a run with them is refused rather than run at one rate.
-    if (!pz.chain_probability.empty())
-      throw_input_error("per-chain reaction probabilities (", pz.chain_probability.size(),
-                        " chains: the rate-spread control) are not run by the cuda backend yet: use --backend cpu");
     ParticleData<double> p;
     ctx.get_particles(p);  // tag order
     const uint32_t n = ctx.n;
@@ -249,6 +245,7 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
     initial_ = uint64_t(std::count(free.begin(), free.end(), uint8_t{1}));
     upload(free_, free, 1);
     upload(ends_d_, ends, 1);
+    if (!pz.chain_probability.empty()) upload(chain_probability_, pz.chain_probability, 1);
     growth_.resize(std::max<uint32_t>(n_ends_, 1));
     MESO_CUDA_CHECK(cudaMemset(growth_.data(), 0, growth_.bytes()));
     index_of_tag_.resize(std::max<uint32_t>(n, 1));
@@ -301,7 +298,8 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
     if (n_ends_) {
       const ChooseArgs<S4> c{pos, index_of_tag_.data(), ends_d_.data(), n_ends_, start_.data(), members_.data(),
                              cells_, ctx_.sys.box, pz.capture_radius * pz.capture_radius, pz.probability,
-                             ctx_.params.seed, step, choice_.data(), claim_.data(), counts_.data()};
+                             pz.chain_probability.empty() ? nullptr : chain_probability_.data(), ctx_.params.seed,
+                             step, choice_.data(), claim_.data(), counts_.data()};
       choose_kernel<S4><<<blocks(uint64_t(n_ends_) * 32u), kBlock, 0, s>>>(c);
       MESO_CUDA_CHECK(cudaGetLastError());
       auto& g = ctx_.grown;
@@ -357,8 +355,8 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
 
   std::size_t device_bytes() const override {
     const auto& g = ctx_.grown;
-    return free_.bytes() + ends_d_.bytes() + growth_.bytes() + index_of_tag_.bytes() + claim_.bytes() +
-           members_.bytes() + choice_.bytes() + stats_d_.bytes() + counts_.bytes() + count_.bytes() +
+    return free_.bytes() + ends_d_.bytes() + chain_probability_.bytes() + growth_.bytes() + index_of_tag_.bytes() +
+           claim_.bytes() + members_.bytes() + choice_.bytes() + stats_d_.bytes() + counts_.bytes() + count_.bytes() +
            start_.bytes() + scan_.bytes() + g.partner.bytes() + g.id.bytes() + g.log.bytes();
   }
 
@@ -371,6 +369,7 @@ class CudaPolymerize final : public PolymerizeOp, public DeviceOp {
   DeviceBuffer<uint8_t> free_;
   DeviceBuffer<uint32_t> ends_d_, growth_, index_of_tag_, members_, count_, start_;
   DeviceBuffer<uint64_t> choice_;
+  DeviceBuffer<double> chain_probability_;  // per chain, when the system gives them
   DeviceBuffer<unsigned long long> claim_;
   DeviceBuffer<DeviceStats> stats_d_;
   DeviceBuffer<AttemptCounts> counts_;
