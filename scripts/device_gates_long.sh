@@ -176,9 +176,11 @@ go srd-slit-poiseuille-long-mixed-s1 60 300 --filter '^srd-slit-poiseuille$' --l
 go dpd-slit-poiseuille-long-mixed-s1 40 300 --filter '^dpd-slit-poiseuille$' --long --variant precision=mixed --seed 1
 # The walls' and shear's long forms (issue 59; seed 1, stated before their first GPU runs): the
 # double dpd-slit-poiseuille re-run after the friction integrals' fix (its first run died of a
-# NaN), dpd-couette on cuda once the backend shears DPD.
+# NaN), srd-couette in both precisions, dpd-couette on cuda once the backend shears DPD.
 go dpd-slit-poiseuille-long-double-s1 150 300 --filter '^dpd-slit-poiseuille$' --long --variant precision=double \
   --seed 1
+go srd-couette-long-mixed-s1 60 300 --filter '^srd-couette$' --long --variant precision=mixed --seed 1
+go srd-couette-long-double-s1 60 300 --filter '^srd-couette$' --long --variant precision=double --seed 1
 go dpd-couette-long-double-s1 60 300 --filter '^dpd-couette$' --long --variant precision=double --seed 1
 [[ ${DRY:-0} == 1 ]] && exit 0
 wait

@@ -52,14 +52,19 @@ __device__ __forceinline__ uint32_t aggregated_slot(uint32_t* count, uint32_t ce
 
 // Members j < p.n are solvent particles, j >= p.n embedded MD particles
 // (those not of the embedded types get kMpcdNoCell and no slot).
-template <class S4>
+template <class S4, bool kShear>
 __global__ void mpcd_count_kernel(MpcdView<S4> p, MpcdEmbedView<S4> md, physics::MpcdGrid grid,
-                                  const MpcdStepWord* w, MpcdCellView c) {
+                                  const MpcdStepWord* w, MpcdCellView c, MpcdShearView sh) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   const Vec3d shift{w->shift[0], w->shift[1], w->shift[2]};
   uint32_t cell = kMpcdNoCell;  // also for the lanes past the end: they join the match
   if (j < p.n) {
-    cell = grid.cell_of(xyz(ldg4(p.pos + j)), shift);
+    const Vec3d r = xyz(ldg4(p.pos + j));
+    if constexpr (kShear) {
+      cell = physics::srd_le_cell_of(grid, r, shift, physics::srd_le_image(grid, r, shift), sh.at(w->step));
+    } else {
+      cell = grid.cell_of(r, shift);
+    }
   } else if (j - p.n < md.n) {
     const S4 r = ldg4(md.pos + (j - p.n));
     const uint32_t t = type_of(r);
@@ -117,12 +122,15 @@ std::size_t mpcd_scan_temp_bytes(uint32_t ncells) {
 
 template <class S4>
 void mpcd_build_cells(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const physics::MpcdGrid& grid,
-                      const MpcdStepWord* w, const MpcdCellView& c, cudaStream_t s) {
+                      const MpcdStepWord* w, const MpcdCellView& c, cudaStream_t s, const MpcdShearView& sh) {
   MESO_CUDA_CHECK(cudaMemsetAsync(c.count, 0, size_t(c.ncells) * sizeof(uint32_t), s));
   const uint32_t total = p.n + md.n;
   const uint32_t blocks = (total + 255) / 256;
   if (total > 0) {
-    mpcd_count_kernel<S4><<<blocks, 256, 0, s>>>(p, md, grid, w, c);
+    if (sh.active())
+      mpcd_count_kernel<S4, true><<<blocks, 256, 0, s>>>(p, md, grid, w, c, sh);
+    else
+      mpcd_count_kernel<S4, false><<<blocks, 256, 0, s>>>(p, md, grid, w, c, sh);
     MESO_CUDA_CHECK(cudaGetLastError());
   }
   std::size_t bytes = c.scan_temp_bytes;
@@ -159,9 +167,9 @@ template void mpcd_build_range_cells<float4>(MpcdView<float4>, const physics::Mp
 
 template void mpcd_build_cells<Double4>(MpcdView<Double4>, const MpcdEmbedView<Double4>&,
                                         const physics::MpcdGrid&, const MpcdStepWord*,
-                                        const MpcdCellView&, cudaStream_t);
+                                        const MpcdCellView&, cudaStream_t, const MpcdShearView&);
 template void mpcd_build_cells<float4>(MpcdView<float4>, const MpcdEmbedView<float4>&,
                                        const physics::MpcdGrid&, const MpcdStepWord*,
-                                       const MpcdCellView&, cudaStream_t);
+                                       const MpcdCellView&, cudaStream_t, const MpcdShearView&);
 
 }  // namespace meso::cuda

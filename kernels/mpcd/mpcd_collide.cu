@@ -30,7 +30,9 @@
 // and its cell); each member belongs to one cell, so the lanes that sum a
 // cell own its members' updates and nothing races.
 //
-// Every formula is meso/physics/srd.hpp (slit walls: srd_slit.hpp). Reference:
+// Every formula is meso/physics/srd.hpp (slit walls: srd_slit.hpp; Lees-
+// Edwards shear: srd_lees_edwards.hpp, the members of the first and last
+// layers in their images' frames). Reference:
 // reference/src/mpcd/mpcd_collide.cpp.
 #include "meso/cuda/check.hpp"
 #include "mpcd/mpcd_kernels.cuh"
@@ -42,19 +44,33 @@ namespace {
 // Member j of a cell: solvent particle j (j < p.n) or embedded MD particle
 // j - p.n, with its velocity, mass and AT draw. kEmbed = false (no MD
 // particles join) compiles to the solvent alone.
-template <class S4, bool kEmbed>
+template <class S4, bool kEmbed, bool kShear>
 struct Member {
   const MpcdView<S4>& p;
   const MpcdEmbedView<S4>& md;
   const MpcdCollideArgs& a;
   __device__ bool embedded(uint32_t j) const { return kEmbed && j >= p.n; }
+  // Lees-Edwards (kShear): the image (+1, -1, 0) solvent member j joined its
+  // cell as, found again from its position as the cell list found it; only
+  // the first and last layers (`edge`) hold images.
+  __device__ int image(uint32_t j) const {
+    if constexpr (kShear) {
+      return edge ? physics::srd_le_image(a.grid, xyz(ldg4(p.pos + j)), shift) : 0;
+    } else {
+      return 0;
+    }
+  }
   __device__ Vec3d velocity(uint32_t j) const {
+    if constexpr (kShear) return physics::srd_le_image_velocity(xyz(ldg4(p.vel + j)), image(j), jump);
     return embedded(j) ? xyz(ldg4(md.vel + (j - p.n))) : xyz(ldg4(p.vel + j));
   }
   __device__ double mass(uint32_t j) const {
     return embedded(j) ? __ldg(md.type_mass + type_of(ldg4(md.pos + (j - p.n)))) : a.mass;
   }
   uint64_t step;  // the collision's, from the step word
+  bool edge = false;  // kShear: the cell is in the grid's first or last layer
+  Vec3d shift{0.0, 0.0, 0.0};  // kShear: the collision's grid shift
+  double jump = 0.0;  // kShear: the upper image's velocity gdot L_z
   // The update pass reads with plain loads (not the read-only path of the
   // sums): it writes these addresses.
   __device__ S4* at(uint32_t j) const { return embedded(j) ? md.vel + (j - p.n) : p.vel + j; }
@@ -64,7 +80,7 @@ struct Member {
   }
 };
 
-template <class S4, bool kAt, bool kEmbed>
+template <class S4, bool kAt, bool kEmbed, bool kShear>
 __global__ void __launch_bounds__(256)
     mpcd_collide_kernel(MpcdView<S4> p, MpcdEmbedView<S4> md, MpcdCellView c, MpcdCollideArgs a) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -76,7 +92,13 @@ __global__ void __launch_bounds__(256)
   const uint32_t key = a.ranged && in ? a.range.global_of(cell) : cell;
   const uint32_t n = in ? c.count[cell] : 0u;
   const uint32_t* row = c.members + (in ? c.start[cell] : 0u);
-  const Member<S4, kEmbed> mem{p, md, a, a.w->step};
+  Member<S4, kEmbed, kShear> mem{p, md, a, a.w->step};
+  if constexpr (kShear) {
+    const uint32_t layer = cell / (uint32_t(a.grid.nx) * uint32_t(a.grid.ny));
+    mem.edge = layer == 0u || layer + 1u == uint32_t(a.grid.nz);
+    mem.shift = Vec3d{a.w->shift[0], a.w->shift[1], a.w->shift[2]};
+    mem.jump = a.sheared.at(mem.step).jump;
+  }
 
   // The scales: the largest |v_alpha|, |m v_alpha| and m of the cell.
   double vmax = 0.0, pmax = 0.0, mmax = a.mass;
@@ -174,7 +196,15 @@ __global__ void __launch_bounds__(256)
     for (uint32_t k = lane; k < n; k += kLanes) {
       S4* q = mem.at(row[k]);
       const S4 v4 = *q;
-      *q = make4<S4>(u + f * physics::srd_rotate(xyz(v4) - u, axis, a.cos_a, a.sin_a), double(v4.w));
+      if constexpr (kShear) {
+        // In the image's frame, stored in the particle's own.
+        const int img = mem.image(row[k]);
+        const Vec3d v = physics::srd_le_image_velocity(xyz(v4), img, mem.jump);
+        const Vec3d w = u + f * physics::srd_rotate(v - u, axis, a.cos_a, a.sin_a);
+        *q = make4<S4>(physics::srd_le_own_velocity(w, img, mem.jump), double(v4.w));
+      } else {
+        *q = make4<S4>(u + f * physics::srd_rotate(xyz(v4) - u, axis, a.cos_a, a.sin_a), double(v4.w));
+      }
     }
   }
 }
@@ -187,14 +217,17 @@ void mpcd_collide(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const MpcdCellVie
   const uint64_t threads = uint64_t(c.ncells) * kLanes;
   const uint32_t blocks = static_cast<uint32_t>((threads + 255) / 256);
   const bool embed = md.n > 0;
-  if (a.at && embed)
-    mpcd_collide_kernel<S4, true, true><<<blocks, 256, 0, s>>>(p, md, c, a);
+  // Shear: the srd rule without embedded members (MpcdParams::validate).
+  if (a.sheared.active())
+    mpcd_collide_kernel<S4, false, false, true><<<blocks, 256, 0, s>>>(p, md, c, a);
+  else if (a.at && embed)
+    mpcd_collide_kernel<S4, true, true, false><<<blocks, 256, 0, s>>>(p, md, c, a);
   else if (a.at)
-    mpcd_collide_kernel<S4, true, false><<<blocks, 256, 0, s>>>(p, md, c, a);
+    mpcd_collide_kernel<S4, true, false, false><<<blocks, 256, 0, s>>>(p, md, c, a);
   else if (embed)
-    mpcd_collide_kernel<S4, false, true><<<blocks, 256, 0, s>>>(p, md, c, a);
+    mpcd_collide_kernel<S4, false, true, false><<<blocks, 256, 0, s>>>(p, md, c, a);
   else
-    mpcd_collide_kernel<S4, false, false><<<blocks, 256, 0, s>>>(p, md, c, a);
+    mpcd_collide_kernel<S4, false, false, false><<<blocks, 256, 0, s>>>(p, md, c, a);
   MESO_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -12,6 +12,7 @@
 #include "meso/core/box.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_lees_edwards.hpp"
 #include "meso/physics/srd_slit.hpp"
 #include "mpcd/mpcd_context.cuh"
 
@@ -20,10 +21,12 @@ namespace meso::cuda {
 // r += dt v + dt^2 g / 2, v += dt g (g: the body force's acceleration, on
 // particles of mass m, at the position before the move; none when
 // inactive), wrapped into the box with image counts. With slit walls
-// (wall.active()): bounce-back at the walls (physics::slit_stream).
+// (wall.active()): bounce-back at the walls (physics::slit_stream). With
+// Lees-Edwards shear (le.active(), the images at the period's end): across
+// the sheared z faces (physics::le_wrap).
 template <class S4>
-void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass,
-                 const physics::BodyForce& bf, const physics::SlitWall& wall, cudaStream_t s);
+void mpcd_stream(MpcdView<S4> p, const Box& box, double dt, double mass, const physics::BodyForce& bf,
+                 const physics::SlitWall& wall, const physics::LeesEdwards& le, cudaStream_t s);
 
 // The next collision: w->step += 1 and its grid shift (zero without
 // grid_shift), on the device.
@@ -70,12 +73,27 @@ struct MpcdRangeView {
   }
 };
 
+// Lees-Edwards shear of the solvent (one rank): the images of the collision
+// numbered `step` are at time step dt_c, found on the device from the step
+// word, so that a captured collision graph holds no time.
+struct MpcdShearView {
+  physics::SrdShear shear{};
+  Vec3d L{0.0, 0.0, 0.0};  // the box's lengths
+  double dt = 0.0;         // the collision period
+
+  __host__ __device__ bool active() const { return shear.active(); }
+  __host__ __device__ physics::LeesEdwards at(uint64_t step) const { return shear.at(L, double(step) * dt); }
+};
+
 // Cell of every particle on the grid shifted by w->shift (cached in vel.w),
 // then the CSR cell list: counts, their exclusive scan, members (in no fixed
-// order within a cell). Cannot overflow.
+// order within a cell). Cannot overflow. Sheared (`sh` active, solvent
+// only): a particle beyond the shifted grid's first or last layer joins the
+// cell of its sheared image (physics::srd_le_cell_of).
 template <class S4>
 void mpcd_build_cells(MpcdView<S4> p, const MpcdEmbedView<S4>& md, const physics::MpcdGrid& grid,
-                      const MpcdStepWord* w, const MpcdCellView& c, cudaStream_t s);
+                      const MpcdStepWord* w, const MpcdCellView& c, cudaStream_t s,
+                      const MpcdShearView& sh = {});
 
 // The same over the cells of `r` (several ranks; c.ncells = r.ncells): a
 // particle outside them adds one to *outside (it crossed more than one
@@ -100,6 +118,9 @@ struct MpcdCollideArgs {
   // (physics::slit_fill) and no cell thermostat; the grid places the cells.
   physics::SlitWall wall{};
   physics::MpcdGrid grid{};
+  // Lees-Edwards shear (one rank, srd, no embedded members): the members of
+  // the first and last layers collide with their images' velocities.
+  MpcdShearView sheared{};
 };
 
 // The collision of every cell (one fused kernel): momentum and mass as

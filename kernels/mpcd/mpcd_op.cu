@@ -42,10 +42,12 @@ template <class P>
 class CudaMpcdStream final : public MpcdStreamOp, public DeviceOp {
  public:
   explicit CudaMpcdStream(CudaContext<P>& ctx) : DeviceOp(ctx), ctx_(ctx) {}
-  void stream() override {
+  void stream(uint64_t collision) override {
     auto& m = ctx_.mpcd;
     const MpcdParams& prm = m.sys.params;
-    mpcd_stream(m.view(), m.sys.box, prm.dt, prm.mass, prm.body_force, prm.wall, ctx_.stream);
+    // Lees-Edwards: the images at the period's end, formed as the reference does.
+    const physics::LeesEdwards le = prm.shear.at(m.sys.box.lengths(), double(collision) * prm.dt);
+    mpcd_stream(m.view(), m.sys.box, prm.dt, prm.mass, prm.body_force, prm.wall, le, ctx_.stream);
   }
 
  private:
@@ -162,7 +164,7 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   }
   void enqueue_cells() {
     auto& m = ctx_.mpcd;
-    mpcd_build_cells(m.view(), embedded(), m.grid, m.step_word.data(), m.cells(), ctx_.stream);
+    mpcd_build_cells(m.view(), embedded(), m.grid, m.step_word.data(), m.cells(), ctx_.stream, sheared());
   }
   void enqueue_collide() {
     mpcd_collide(ctx_.mpcd.view(), embedded(), ctx_.mpcd.cells(), args(), ctx_.stream);
@@ -250,7 +252,12 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
     a.at = at_;
     a.wall = prm.wall;
     a.grid = ctx_.mpcd.grid;
+    a.sheared = sheared();
     return a;
+  }
+  MpcdShearView sheared() const {
+    const MpcdParams& prm = ctx_.mpcd.sys.params;
+    return {prm.shear, ctx_.mpcd.sys.box.lengths(), prm.dt};
   }
 };
 
@@ -288,7 +295,7 @@ std::map<std::string, KernelProfile> profile_mpcd(CudaContext<P>& ctx, int repea
   const bool forced = m.sys.params.body_force.active();
   const uint64_t step = 1;  // any collision number: the draws do not change the work
 
-  time("mpcd_stream", n * (forced ? 4 : 3) * s4, [&] { stream.stream(); });
+  time("mpcd_stream", n * (forced ? 4 : 3) * s4, [&] { stream.stream(step); });
   if (sort) time("mpcd_sort", n * 2 * (2 * s4 + 4 + sizeof(Image)), [&] { sort->sort(); });
   collide.collide(step);  // a full collision first: the pieces below then time a warm state
   // (each repeat of a piece re-runs it on the same step word: the same work).

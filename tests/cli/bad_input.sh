@@ -130,6 +130,15 @@ expect_bad "walls = 'box' is unknown" run --filter 'srd-fluid/.*L=10$' --param w
 expect_bad "--param g does nothing" run --filter 'srd-fluid/.*L=10$' --param g=0.01
 expect_bad "need the srd rule" run --filter 'srd-fluid/.*L=10$' --param walls=slit --param rule=at
 expect_bad "control = 3 is invalid" validate --filter srd-slit-poiseuille --param control=3
+# Lees-Edwards shear of the solvent (docs/walls.md): refused with walls, with
+# the at rule, not finite, and a bad control value of its gate.
+expect_bad "shear_rate = 0.1 with slit walls" run --filter 'srd-fluid/.*L=10$' --param walls=slit \
+  --param shear_rate=0.1
+expect_bad "shear_rate = 0.1 with slit walls" run --filter 'srd-channel/.*L=10/' --param shear_rate=0.1
+expect_bad "shear_rate = 0.1 needs the srd rule" run --filter 'srd-fluid/.*L=10$' --param shear_rate=0.1 \
+  --param rule=at
+expect_bad "shear_rate=nan is invalid" run --filter 'srd-fluid/.*L=10$' --param shear_rate=nan
+expect_bad "jump = 2 is invalid" validate --filter srd-couette --param jump=2
 # The channels (docs/walls.md): bad wall parameters by name, a slit lower
 # than 2 r_c, a rule or integrator the walls do not run with.
 expect_bad "walls = 'box' is unknown" run --filter 'srd-channel/.*L=10/' --param walls=box
@@ -183,7 +192,7 @@ expect_bad "integrator=nvt is not provided for ssd-water" run --filter 'ssd-wate
 
 # The workloads' parameter tables: an unknown key lists the workload's keys
 # from its table; a switch is 0 or 1 (thermostat=2 was once taken as on).
-expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, walls, g, virtual, wall_speed, seed" \
+expect_bad "allowed keys are L, N, rho, kT, angle, dt, rule, thermostat, shift, walls, g, virtual, wall_speed, shear_rate, seed" \
   run --filter 'srd-fluid.*L=10$' --param colour=1
 expect_bad "thermostat=2 is invalid: expected 0 (off) or 1 (on)" run --filter 'srd-fluid.*L=10$' --param thermostat=2
 expect_bad "shift=yes is invalid"  run --filter 'mdscf-dppc.*lipids=528/' --param shift=yes

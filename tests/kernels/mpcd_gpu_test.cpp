@@ -137,8 +137,8 @@ TEST(MpcdGpu, CollisionAndStreamMatchReference) {
         EXPECT_EQ(max_position_diff(sys.box, g1, c1), 0.0);
         expect_cells_match(gpu.solvent()->collide_op(), sys, g1, 1);
 
-        gpu.solvent()->stream_op().stream();
-        cpu.solvent()->stream_op().stream();
+        gpu.solvent()->stream_op().stream(2);
+        cpu.solvent()->stream_op().stream(2);
         const MpcdParticles g2 = gpu.solvent_particles(), c2 = cpu.solvent_particles();
         const double dr = max_position_diff(sys.box, g2, c2);
         // fp32: the rounding of a coordinate of size up to L/2, 2^-24 L/2 at most.

@@ -66,8 +66,8 @@ TEST(MpcdWallGpu, SlitCollisionAndStreamMatchReference) {
       const double e1 = rel_l2_velocity(gpu.solvent_particles(), cpu.solvent_particles());
       EXPECT_LT(e1, tol);
 
-      gpu.solvent()->stream_op().stream();
-      cpu.solvent()->stream_op().stream();
+      gpu.solvent()->stream_op().stream(2);
+      cpu.solvent()->stream_op().stream(2);
       const MpcdParticles g2 = gpu.solvent_particles(), c2 = cpu.solvent_particles();
       const double dr = max_position_diff(sys.box, g2, c2);
       EXPECT_LT(dr, fp32 ? kMixedTol * 0.5 * sys.box.lengths().x : 1e-12);

@@ -174,7 +174,7 @@ TEST(MpcdRun, SolventStepIsStreamThenCollide) {
   planned.run(7);
   EXPECT_EQ(planned.steps_per_collision(), 1u);
   for (uint64_t c = 1; c <= 7; ++c) {
-    by_hand.solvent()->stream_op().stream();
+    by_hand.solvent()->stream_op().stream(c);
     by_hand.solvent()->collide_op().collide(c);
   }
   EXPECT_TRUE(mt::bitwise_equal(planned.solvent_particles(), by_hand.solvent_particles()));
@@ -216,7 +216,7 @@ TEST(CpuBackendMpcd, SolventInAndOutInTagOrder) {
     auto be = cpu(v);
     // Operations may exist before the solvent; running one without is refused.
     auto stream = be->create_as<MpcdStreamOp>("mpcd/stream");
-    EXPECT_THROW(stream->stream(), InputError);
+    EXPECT_THROW(stream->stream(1), InputError);
     MpcdParticles out;
     EXPECT_THROW(be->get_mpcd(out), InputError);
     be->set_mpcd(sys);
@@ -232,7 +232,7 @@ TEST(CpuBackendMpcd, SolventInAndOutInTagOrder) {
     }
     for (const char* name : {"mpcd/stream", "mpcd/sort", "mpcd/collide/srd", "mpcd/collide/at"})
       EXPECT_NO_THROW(be->create(name)) << name;
-    EXPECT_NO_THROW(stream->stream());
+    EXPECT_NO_THROW(stream->stream(1));
     // A new MD system leaves the solvent in place.
     DpdFluidParams d;
     d.n = 200;

@@ -110,6 +110,22 @@ Variant srd_variant(const char* extra = "") {
   return v.empty() ? Variant{} : Variant::parse(v);
 }
 
+// Lees-Edwards shear of the solvent is not decomposed: refused by name on
+// several ranks, before anything streams (docs/walls.md).
+TEST(Decomposition, ShearedSolventIsRefusedOnRanks) {
+  if (world_size() < 2) GTEST_SKIP() << "one rank runs the shear";
+  MpcdParams prm;
+  prm.shear.rate = 0.05;
+  try {
+    Simulation many(backend(srd_variant()), srd_case(prm), MpiCommunicator::factory(MPI_COMM_WORLD));
+    ADD_FAILURE() << "a sheared solvent on ranks was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("shear_rate = 0.05 (Lees-Edwards) is not decomposed over ranks yet"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Decomposition, SrdSolventIsBitwiseOneRank) {
   MpcdParams prm;  // SRD, 130 degrees, grid shift, dt = 0.1
   prm.seed = 5;

@@ -7,7 +7,10 @@
 // L x L x L slit in a box one cell taller on each side, bounce-back and
 // virtual particles, driven along x by g: the cost of the walls against the
 // periodic fluid at the same N. srd-channel is that slit by default, driven
-// by g = 0.0005 (u_max = g L^2 / (8 nu) = 0.18 sqrt(kT/m) at L = 50).
+// by g = 0.0005 (u_max = g L^2 / (8 nu) = 0.18 sqrt(kT/m) at L = 50). With
+// shear_rate the periodic fluid is sheared by Lees-Edwards images
+// (docs/walls.md), started on the shear profile: the cost of the sheared
+// faces against the periodic fluid.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -82,6 +85,10 @@ class SrdFluid : public Workload {
     add_param("wall_speed", "a/time", "the upper wall's speed along x, the lower's is minus it (0)",
               ParamRange{-10.0, 10.0}, [s](BenchCase& c, const std::string& v) {
                 s(c).solvent.wall.speed = parse_param_double("wall_speed", v);
+              });
+    add_param("shear_rate", "1/time", "Lees-Edwards shear u_x = rate z, from that profile (0: none)",
+              ParamRange{-10.0, 10.0}, [s](BenchCase& c, const std::string& v) {
+                s(c).solvent.shear.rate = parse_param_double("shear_rate", v);
               });
     add_param("seed", "", "seed of the initial state and of the collisions (12345)",
               [s](BenchCase& c, const std::string& v) {
@@ -165,7 +172,8 @@ class SrdFluid : public Workload {
   std::string name_parameters(const BenchCase& c) const override {
     const auto& s = params_of<SrdCase>(c);
     return "rule=" + std::string(to_string(s.solvent.rule)) + "/rho=" + format_number(s.srd.rho) +
-           "/L=" + format_number(s.srd.L) + (s.slit ? "/walls=slit" : "");
+           "/L=" + format_number(s.srd.L) + (s.slit ? "/walls=slit" : "") +
+           (s.solvent.shear.active() ? "/shear_rate=" + format_number(s.solvent.shear.rate) : "");
   }
 
   nlohmann::json parameters_json(const BenchCase& c, const double box[3]) const override {
@@ -176,7 +184,7 @@ class SrdFluid : public Workload {
             {"grid_shift", m.grid_shift}, {"thermostat", m.thermostat}, {"seed", s.srd.seed},
             {"box", {box[0], box[1], box[2]}}, {"walls", s.slit ? "slit" : "none"},
             {"g", m.body_force.g.x}, {"virtual_particles", m.wall.virtual_particles},
-            {"wall_speed", m.wall.speed}};
+            {"wall_speed", m.wall.speed}, {"shear_rate", m.shear.rate}};
   }
 
   double initial_kT(const BenchCase& c) const override { return params_of<SrdCase>(c).solvent.kT; }
@@ -192,6 +200,7 @@ class SrdFluid : public Workload {
     if (s.slit)
       os << " walls=slit g=" << exact_number(m.body_force.g.x) << " virtual=" << m.wall.virtual_particles
          << " wall_speed=" << exact_number(m.wall.speed);
+    if (m.shear.active()) os << " shear_rate=" << exact_number(m.shear.rate);
     return os.str();
   }
 
@@ -202,13 +211,20 @@ class SrdFluid : public Workload {
     // srd-channel's default g drives the slit only (walls=none: no flow).
     MpcdParams periodic = s.solvent;
     periodic.body_force = {};
-    return {std::nullopt, {}, make_srd_fluid(s.srd, periodic)};
+    MpcdSystem fluid = make_srd_fluid(s.srd, periodic);
+    // Sheared: started on the steady profile u_x = gdot z (docs/walls.md).
+    for (std::size_t i = 0; i < fluid.particles.size(); ++i)
+      fluid.particles.velocity[i].x += periodic.shear.rate * fluid.particles.position[i].z;
+    return {std::nullopt, {}, std::move(fluid)};
   }
   // Each rank places its own solvent particles (place_stratified) and draws
   // their velocities with the momentum and temperature summed over the ranks.
   SimulationSetup make_setup_by_rank(const BenchCase& c) const override {
     const SrdCase sc = params_of<SrdCase>(c);
     if (sc.slit) throw_input_error("srd-fluid with walls=slit runs on one rank (the walls are not decomposed yet)");
+    if (sc.solvent.shear.active())
+      throw_input_error("srd-fluid with shear_rate = ", sc.solvent.shear.rate,
+                        " runs on one rank (Lees-Edwards is not decomposed yet)");
     uint64_t n = 0;
     MpcdParams periodic = sc.solvent;
     periodic.body_force = {};

@@ -39,6 +39,18 @@ void MpcdParams::validate() const {
       throw_input_error("MPCD body force g_z = ", body_force.g.z,
                         " with slit walls normal to z: drive the flow along x or y");
   }
+  if (shear.rate != 0.0) {
+    if (!std::isfinite(shear.rate)) throw_input_error("MPCD shear_rate = ", shear.rate, " is not finite");
+    if (wall.h != 0.0)
+      throw_input_error("MPCD shear_rate = ", shear.rate,
+                        " with slit walls: Lees-Edwards images replace the walls along z (shear the "
+                        "slit with wall_speed)");
+    if (rule != MpcdRule::srd)
+      throw_input_error("MPCD shear_rate = ", shear.rate, " needs the srd rule (the at rule is not sheared yet)");
+    if (embed_types != 0)
+      throw_input_error("MPCD shear_rate = ", shear.rate, " with embed_types = ", embed_types,
+                        ": embedded solutes do not cross the sheared faces yet");
+  }
 }
 
 void require_embeddable(const Box& solvent_box, const MpcdParams& params, const System& md,

@@ -8,7 +8,8 @@
 
 namespace meso {
 
-SolventStage::SolventStage(Backend& b, const MpcdSystem& sys, uint64_t period) : period_(period) {
+SolventStage::SolventStage(Backend& b, const MpcdSystem& sys, uint64_t period)
+    : period_(period), shear_rate_(sys.params.shear.rate) {
   stream_ = b.create_as<MpcdStreamOp>("mpcd/stream");
   collide_ = b.create_as<MpcdCollideOp>(std::string("mpcd/collide/") + to_string(sys.params.rule));
   const Variant& v = b.variant();
@@ -23,6 +24,9 @@ SolventStage::SolventStage(Backend& b, const MpcdSystem& sys, uint64_t period) :
 }
 
 void SolventStage::attach(Communicator& comm, Backend& b) {
+  if (shear_rate_ != 0.0)
+    throw_input_error("MPCD shear_rate = ", shear_rate_,
+                      " (Lees-Edwards) is not decomposed over ranks yet: run it on one rank");
   collide_->set_communicator(&comm);  // refused where the collision is not decomposed
   try {
     comm.attach_solvent(b);
@@ -33,8 +37,8 @@ void SolventStage::attach(Communicator& comm, Backend& b) {
   comm_ = &comm;
 }
 
-void SolventStage::begin_period() {
-  stream_->stream();
+void SolventStage::begin_period(uint64_t collision) {
+  stream_->stream(collision);
   if (comm_) comm_->migrate_solvent();
 }
 

@@ -237,7 +237,7 @@ void StepPlan::advance(Backend& b, uint64_t first, uint64_t n, bool sums_on_last
       const uint64_t period = solvent_->period();
       c = (s - 1) / period + 1, period_end = c * period;
       last = std::min(last, period_end);
-      if (s == period_end - period + 1) solvent_->begin_period();
+      if (s == period_end - period + 1) solvent_->begin_period(c);
     }
     if (polymerize_) last = std::min(last, (s + reaction_period_ - 1) / reaction_period_ * reaction_period_);
     if (has_md()) b.advance(*this, s, last - s + 1, sums_on_last);

@@ -9,6 +9,7 @@
 
 #include "meso/core/mpcd.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_lees_edwards.hpp"
 #include "meso/physics/srd_slit.hpp"
 #include "meso/reference/cpu_context.hpp"
 #include "meso/reference/mpcd_collide.hpp"
@@ -16,14 +17,24 @@
 namespace meso::reference::mpcd_detail {
 
 // Member j of a cell list built over the solvent and the embedded MD
-// particles: j < n is solvent particle j, j >= n is MD particle j - n.
+// particles: j < n is solvent particle j, j >= n is MD particle j - n. With
+// Lees-Edwards shear a solvent particle's velocity is that of the image it
+// joined its cell as (image[j], MpcdCellList::image_of_particle).
 template <class Real>
 struct Members {
   const CpuMpcd<Real>& s;
   const MpcdEmbedded<Real>* md;
+  const int8_t* image = nullptr;
+  double jump = 0.0;
   bool embedded(uint32_t j) const { return j >= s.size(); }
   Vec3d velocity(uint32_t j) const {
-    return embedded(j) ? vec_cast<double>(md->vel[j - s.size()]) : vec_cast<double>(s.vel[j]);
+    if (embedded(j)) return vec_cast<double>(md->vel[j - s.size()]);
+    const Vec3d v = vec_cast<double>(s.vel[j]);
+    return image ? physics::srd_le_image_velocity(v, image[j], jump) : v;
+  }
+  // The velocity to store for solvent particle j whose image moves at v.
+  Vec3d stored(uint32_t j, const Vec3d& v) const {
+    return image ? physics::srd_le_own_velocity(v, image[j], jump) : v;
   }
   double mass(uint32_t j) const {
     return embedded(j) ? md->mass_of(j - s.size()) : s.params.mass;

@@ -13,15 +13,22 @@ namespace meso::reference {
 
 template <class Real>
 void MpcdCellList::build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, std::size_t n,
-                         const Vec3d& shift, const MpcdEmbedded<Real>* md) {
+                         const Vec3d& shift, const MpcdEmbedded<Real>* md, const physics::LeesEdwards* le) {
   shift_ = shift;
   const uint32_t nc = grid.ncells();
   const std::size_t n_md = md ? md->n : 0;
   cell_start_.assign(std::size_t{nc} + 1, 0u);
   cell_of_.resize(n + n_md);
+  image_.assign(le ? n : 0, int8_t{0});
+  jump_ = le ? le->jump : 0.0;
   for (std::size_t j = 0; j < n + n_md; ++j) {
     uint32_t c = kNoCell;
-    if (j < n)
+    if (j < n && le) {
+      const Vec3d r = vec_cast<double>(pos[j]);
+      const int img = physics::srd_le_image(grid, r, shift);
+      image_[j] = static_cast<int8_t>(img);
+      c = physics::srd_le_cell_of(grid, r, shift, img, *le);
+    } else if (j < n)
       c = grid.cell_of(vec_cast<double>(pos[j]), shift);
     else if (md->joins(j - n))
       c = grid.cell_of(vec_cast<double>(md->pos[j - n]), shift);
@@ -36,9 +43,11 @@ void MpcdCellList::build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, s
 }
 
 template void MpcdCellList::build<double>(const physics::MpcdGrid&, const Vec3<double>*,
-                                          std::size_t, const Vec3d&, const MpcdEmbedded<double>*);
+                                          std::size_t, const Vec3d&, const MpcdEmbedded<double>*,
+                                          const physics::LeesEdwards*);
 template void MpcdCellList::build<float>(const physics::MpcdGrid&, const Vec3<float>*,
-                                         std::size_t, const Vec3d&, const MpcdEmbedded<float>*);
+                                         std::size_t, const Vec3d&, const MpcdEmbedded<float>*,
+                                         const physics::LeesEdwards*);
 
 using mpcd_detail::cell_properties;
 using mpcd_detail::collide_cell;
@@ -52,7 +61,8 @@ void mpcd_cell_properties(const CpuMpcd<Real>& s, const MpcdCellList& cells,
   const uint32_t nc = cells.num_cells();
   const auto& start = cells.cell_start();
   const uint32_t* members = cells.particles().data();
-  const Members<Real> mem{s, md};
+  const auto& image = cells.image_of_particle();
+  const Members<Real> mem{s, md, image.empty() ? nullptr : image.data(), cells.image_jump()};
   out.assign(nc, MpcdCellProps{});
   // The number of threads does not matter (fixed-point sums).
 #pragma omp parallel for schedule(static)
@@ -62,7 +72,10 @@ void mpcd_cell_properties(const CpuMpcd<Real>& s, const MpcdCellList& cells,
 template <class Real>
 void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& shift,
                   const MpcdEmbedded<Real>* md) {
-  s.cells.build(s.grid, s.pos.data(), s.size(), shift, md);
+  // Lees-Edwards: the images at the collision's time, step dt_c (the end of
+  // the streaming period numbered alike).
+  const physics::LeesEdwards le = s.params.shear.at(s.box.lengths(), static_cast<double>(step) * s.params.dt);
+  s.cells.build(s.grid, s.pos.data(), s.size(), shift, md, le.active() ? &le : nullptr);
   mpcd_cell_properties(s, s.cells, s.props, md);
   const MpcdParams& prm = s.params;
   const double alpha = prm.angle_deg * (3.14159265358979323846 / 180.0);
@@ -70,12 +83,13 @@ void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& s
   const auto& start = s.cells.cell_start();
   const uint32_t* members = s.cells.particles().data();
   const uint32_t nc = s.cells.num_cells();
-  const Members<Real> mem{s, md};
+  const auto& image = s.cells.image_of_particle();
+  const Members<Real> mem{s, md, image.empty() ? nullptr : image.data(), s.cells.image_jump()};
   auto store = [&](uint32_t j, const Vec3d& v) {
     if (mem.embedded(j))
       md->vel[j - s.size()] = vec_cast<Real>(v);
     else
-      s.vel[j] = vec_cast<Real>(v);
+      s.vel[j] = vec_cast<Real>(mem.stored(j, v));
   };
 #pragma omp parallel for schedule(static)
   for (int64_t ci = 0; ci < int64_t{nc}; ++ci) {

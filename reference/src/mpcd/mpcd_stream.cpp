@@ -1,6 +1,9 @@
 #include "meso/reference/mpcd_stream.hpp"
 
+#include <stdexcept>
+
 #include "meso/ops/mpcd.hpp"
+#include "meso/physics/srd_lees_edwards.hpp"
 #include "meso/physics/srd_slit.hpp"
 #include "meso/reference/cpu_context.hpp"
 
@@ -25,13 +28,17 @@ void fold_edges(Real& x, int32_t& img, double l) {
 }  // namespace
 
 template <class Real>
-void mpcd_stream(CpuMpcd<Real>& s) {
+void mpcd_stream(CpuMpcd<Real>& s, uint64_t collision) {
   const Box box = s.box;
   const Vec3d L = box.lengths();
   const double dt = s.params.dt, m = s.params.mass;
   const physics::BodyForce& bf = s.params.body_force;
   const bool forced = bf.active();
   const physics::SlitWall& wall = s.params.wall;
+  const bool sheared = s.params.shear.active();
+  if (sheared && collision == 0)
+    throw std::logic_error("mpcd_stream: a sheared solvent needs the number of the collision that ends the period");
+  const physics::LeesEdwards le = s.params.shear.at(L, static_cast<double>(collision) * dt);
   const int64_t n = static_cast<int64_t>(s.size());
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) {
@@ -51,11 +58,28 @@ void mpcd_stream(CpuMpcd<Real>& s) {
       r += dt * v;
     }
     Image& img = s.image[i];
+    if (sheared) {
+      // Across a z face into the sheared image (lees_edwards.hpp); x and y
+      // are folded next.
+      const int crossed = physics::le_wrap(r, v, L, le);
+      img.z += crossed;
+      if (crossed != 0) s.vel[i] = vec_cast<Real>(v);
+    }
     box.wrap(r, img);
     Vec3<Real> rs = vec_cast<Real>(r);
     fold_edges(rs.x, img.x, L.x);
     fold_edges(rs.y, img.y, L.y);
+    const int32_t z_before = img.z;
     fold_edges(rs.z, img.z, L.z);
+    if (sheared && img.z != z_before) {
+      // Storage rounding carried the particle across a z face: it takes the
+      // image's offset and velocity too.
+      double x = static_cast<double>(rs.x);
+      physics::srd_le_carry(x, v.x, img.z - z_before, box.lo().x, L.x, le);
+      rs.x = static_cast<Real>(x);
+      fold_edges(rs.x, img.x, L.x);
+      s.vel[i] = vec_cast<Real>(v);
+    }
     s.pos[i] = rs;
   }
 }
@@ -66,9 +90,9 @@ template <class Real>
 class CpuMpcdStream final : public MpcdStreamOp {
  public:
   explicit CpuMpcdStream(CpuContext<Real>& c) : c_(c) {}
-  void stream() override {
+  void stream(uint64_t collision) override {
     c_.mpcd.require_loaded("mpcd/stream");
-    mpcd_stream(c_.mpcd);
+    mpcd_stream(c_.mpcd, collision);
   }
 
  private:
@@ -82,8 +106,8 @@ std::unique_ptr<Operation> make_mpcd_stream(CpuContext<Real>& c) {
   return std::make_unique<CpuMpcdStream<Real>>(c);
 }
 
-template void mpcd_stream<double>(CpuMpcd<double>&);
-template void mpcd_stream<float>(CpuMpcd<float>&);
+template void mpcd_stream<double>(CpuMpcd<double>&, uint64_t);
+template void mpcd_stream<float>(CpuMpcd<float>&, uint64_t);
 template std::unique_ptr<Operation> make_mpcd_stream<double>(CpuContext<double>&);
 template std::unique_ptr<Operation> make_mpcd_stream<float>(CpuContext<float>&);
 

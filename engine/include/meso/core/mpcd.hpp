@@ -13,6 +13,7 @@
 #include "meso/ops/communicator.hpp"
 #include "meso/physics/body_force.hpp"
 #include "meso/physics/srd.hpp"
+#include "meso/physics/srd_lees_edwards.hpp"
 #include "meso/physics/srd_slit.hpp"
 #include "meso/physics/vec3.hpp"
 #include "meso/analysis/thermo.hpp"
@@ -46,6 +47,10 @@ struct MpcdParams {
   // colliding. wall.h = 0: periodic in z. The srd rule only, no embedded
   // solutes, one rank, and no body force along z.
   physics::SlitWall wall;
+  // Lees-Edwards shear u_x = shear.rate z (docs/walls.md): the images across
+  // the z faces offset by delta(t) along x and moving at rate L_z. The srd
+  // rule only, no walls, no embedded solutes, one rank.
+  physics::SrdShear shear;
 
   void validate() const;  // throws InputError naming the bad value
 };

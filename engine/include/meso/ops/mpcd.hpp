@@ -4,6 +4,7 @@
 //
 //   mpcd/stream        r += v dt_c (+ the body force: v += g dt_c, r gets
 //                      the g dt_c^2 / 2 term), wrapped with image counts
+//                      (across sheared z faces with Lees-Edwards shear)
 //   mpcd/sort          the solvent in cell order (variant reorder=cell,
 //                      every `sort` collisions), tags travel along
 //   mpcd/collide/srd   grid shift, cell list, cell properties (momentum,
@@ -30,8 +31,10 @@ namespace meso {
 
 class MpcdStreamOp : public Operation {
  public:
-  // One collision period dt_c of free streaming.
-  virtual void stream() = 0;
+  // One collision period dt_c of free streaming, the one that ends at the
+  // collision numbered `collision` (1, 2, ...): its time, collision dt_c,
+  // places the Lees-Edwards images (MpcdParams::shear).
+  virtual void stream(uint64_t collision) = 0;
 };
 
 class MpcdSortOp : public Operation {

@@ -40,7 +40,8 @@ class SolventStage {
 
   // MD steps (plan steps) per collision: 1 without MD.
   uint64_t period() const { return period_; }
-  void begin_period();
+  // Begins the period of the collision numbered `collision`.
+  void begin_period(uint64_t collision);
   // Ends the period of the collision numbered `collision`.
   void end_period(uint64_t collision);
   // After a run of periods (several ranks: Communicator::settle_solvent).
@@ -53,6 +54,7 @@ class SolventStage {
 
  private:
   uint64_t period_;
+  double shear_rate_;  // Lees-Edwards: refused on several ranks (attach)
   std::unique_ptr<MpcdStreamOp> stream_;
   std::unique_ptr<MpcdCollideOp> collide_;
   std::unique_ptr<MpcdSortOp> sort_;

@@ -13,6 +13,7 @@
 
 #include "meso/core/mpcd.hpp"
 #include "meso/ops/operation.hpp"
+#include "meso/physics/lees_edwards.hpp"
 #include "meso/physics/srd.hpp"
 #include "meso/physics/vec3.hpp"
 
@@ -37,10 +38,13 @@ class MpcdCellList {
   static constexpr uint32_t kNoCell = 0xffffffffu;
   // Bins the n solvent particles and, when md is given, the MD particles
   // that join the collision as members n + i (MD particle i); the others
-  // get kNoCell.
+  // get kNoCell. With Lees-Edwards shear (le, solvent only), a particle
+  // beyond the shifted grid's first or last layer joins the cells across
+  // the z face as its sheared image (physics::srd_le_image).
   template <class Real>
   void build(const physics::MpcdGrid& grid, const Vec3<Real>* pos, std::size_t n,
-             const Vec3d& shift, const MpcdEmbedded<Real>* md = nullptr);
+             const Vec3d& shift, const MpcdEmbedded<Real>* md = nullptr,
+             const physics::LeesEdwards* le = nullptr);
 
   uint32_t num_cells() const { return static_cast<uint32_t>(cell_start_.size()) - 1u; }
   const Vec3d& shift() const { return shift_; }
@@ -49,12 +53,19 @@ class MpcdCellList {
   // Global cell index (MpcdGrid::cell_of under shift()) of each particle.
   const std::vector<uint32_t>& cell_of_particle() const { return cell_of_; }
   uint32_t count(uint32_t c) const { return cell_start_[c + 1] - cell_start_[c]; }
+  // With shear: the image (+1, -1, 0) each particle joined its cell as;
+  // empty without.
+  const std::vector<int8_t>& image_of_particle() const { return image_; }
+  // With shear: the velocity gdot L_z of the upper image along x.
+  double image_jump() const { return jump_; }
 
  private:
   Vec3d shift_{0.0, 0.0, 0.0};
   std::vector<uint32_t> cell_start_{0u};
   std::vector<uint32_t> particles_;
   std::vector<uint32_t> cell_of_;
+  std::vector<int8_t> image_;
+  double jump_ = 0.0;
 };
 
 // What a collision reads of a cell (HOOMD-blue's CellThermoCompute): its
