@@ -236,7 +236,9 @@ void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) 
     throw std::runtime_error("ballot neighbor list: capacity " + std::to_string(a.nl.cap) +
                              " needs " + std::to_string(per_warp) +
                              " bytes of shared memory per warp (limit " +
-                             std::to_string(kSmemLimit) + "); use nlist=atomic");
+                             std::to_string(kSmemLimit) + "); " +
+                             (a.sheared ? "the rows next to a sheared z face grow with L_x: shear a shorter box"
+                                        : "use nlist=atomic"));
   int warps = kMaxWarpsPerBlock;
   while (warps > 1 && per_warp * warps > 96 * 1024) --warps;
   const size_t smem = per_warp * warps;
