@@ -24,6 +24,30 @@
 namespace meso::cuda {
 namespace {
 
+// Lees-Edwards shear (docs/walls.md) runs on the ballot list, whose builder
+// searches the sheared images (whole rows across a z face), and the DPD
+// evaluator of the split and masked gathers, which takes the sheared image.
+// The other list kinds find pairs by periodic cell shifts, the pruned rows
+// and gather=record's evaluator by the periodic minimum image: refused by
+// name rather than run unsheared.
+void refuse_shear_variants(const System& sys, const RunParams& params, const Variant& v) {
+  const double g = sys.shear_rate;
+  if (v.nlist != NlistKind::ballot)
+    throw_input_error("shear_rate = ", g, ": Lees-Edwards shear on the cuda backend takes nlist=ballot, not nlist=",
+                      to_string(v.nlist));
+  if (v.gather == GatherKind::record)
+    throw_input_error("shear_rate = ", g, ": Lees-Edwards shear on the cuda backend takes gather=split or masked, "
+                      "not gather=record");
+  if (params.inner_skin > 0.0)
+    throw_input_error("shear_rate = ", g, ": Lees-Edwards shear on the cuda backend takes no dynamic pruning (",
+                      "inner_skin = ", params.inner_skin, ")");
+  // Three cell layers along z: a cell then has at most one layer across a face.
+  const double r_list = sys.max_rcut() + params.skin;
+  if (sys.box.lengths().z < 3.0 * r_list)
+    throw_input_error("shear_rate = ", g, ": Lees-Edwards shear on the cuda backend needs L_z >= 3 (r_c + skin) = ",
+                      3.0 * r_list, " (L_z = ", sys.box.lengths().z, ")");
+}
+
 template <class P>
 class CudaBackend final : public Backend, public CudaBackendInfo {
   using S4 = typename P::S4;
@@ -42,11 +66,7 @@ class CudaBackend final : public Backend, public CudaBackendInfo {
     sys.validate(params.skin);
     if (sys.particles.n_local > 0xffffffffull / 64)
       throw_input_error("N = ", sys.particles.n_local, " is too large for the cuda backend");
-    // The kernels take pairs and wraps by the periodic minimum image: a
-    // sheared run here would silently be an unsheared one.
-    if (sys.shear_rate != 0.0)
-      throw_input_error("shear_rate = ", sys.shear_rate,
-                        ": Lees-Edwards shear is not provided by the cuda backend yet (run it with --backend cpu)");
+    if (sys.shear_rate != 0.0) refuse_shear_variants(sys, params, variant());
     graph_.reset();
     ctx_.load(sys, params);
   }

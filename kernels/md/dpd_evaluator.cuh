@@ -15,6 +15,7 @@
 #include "md/pair_force_cells.cuh"
 #include "md/pair_force_cluster.cuh"
 #include "md/pair_force_half.cuh"
+#include "md/sheared_image.cuh"
 #include "meso/cuda/check.hpp"
 #include "meso/physics/fast_math.hpp"
 #include "meso/physics/pair_noise.hpp"
@@ -33,7 +34,12 @@ namespace meso::cuda::dpd_split {
 // reduction (HOOMD-blue's threads-per-particle) was measured on the H200
 // (N = 1M, mixed): faster with morton2 ordering (580 -> 503 us), slower with
 // pow=fast,rng=tea,fuse=on (498 -> 567 us), whole-step TPS 2-3% lower in both.
-template <class P, class Pow, class Noise, bool TEA, bool PRED, bool MASKED>
+//
+// SHEARED: the traversal can run under Lees-Edwards shear (full rows: split
+// and masked); whether it does is a runtime branch on the shear rate. The
+// half, cluster and cells traversals, which the cuda backend refuses under
+// shear, keep the periodic MinImage and the registers it leaves them.
+template <class P, class Pow, class Noise, bool TEA, bool PRED, bool MASKED, bool SHEARED = false>
 struct DpdEvaluator {
   using Args = DpdForceArgs<typename P::S4>;
   using S4 = typename P::S4;
@@ -46,9 +52,14 @@ struct DpdEvaluator {
 
   const Args& a;
 
+  // Lees-Edwards shear (docs/walls.md; SHEARED): box_ takes the sheared
+  // minimum image and a pair across a z face sees its partner's image
+  // velocity, v_j + n gdot L_z along x (physics::le_relative_velocity), n
+  // from i's z (zi).
+  using Image = std::conditional_t<SHEARED, ShearedImage<A>, MinImage<A>>;
   struct Particle {
     const Args& a;
-    MinImage<A> box_;
+    Image box_;
     uint64_t step;
     physics::TeaPairKey key;
     const S4* vel;
@@ -56,8 +67,9 @@ struct DpdEvaluator {
     uint32_t tag_i, sig_i;
     const physics::DpdPairParams* row;
     A inv_sqrt_dt;
+    A zi;
 
-    __device__ __forceinline__ const MinImage<A>& box() const { return box_; }
+    __device__ __forceinline__ const Image& box() const { return box_; }
 
     // Whether the pair interacts: inside the r_cut of its types, r > 0.
     __device__ __forceinline__ bool in_range(const S4& pj, const A& rsq) const {
@@ -71,7 +83,11 @@ struct DpdEvaluator {
       if (!in_range(pj, rsq)) return false;
       const physics::DpdPairParams& pp = row[type_of(pj)];
       const S4 vj = ldg4(vel + j);
-      const A rdotv = dx * (A(vi.x) - A(vj.x)) + dy * (A(vi.y) - A(vj.y)) + dz * (A(vi.z) - A(vj.z));
+      A dvx = A(vi.x) - A(vj.x);
+      // dz is the raw separation's z less n L_z (pair_separation, ShearedImage).
+      if constexpr (SHEARED)
+        if (box_.sheared()) dvx -= box_.image_of(zi - A(pj.z) - dz) * box_.jump;
+      const A rdotv = dx * dvx + dy * (A(vi.y) - A(vj.y)) + dz * (A(vi.z) - A(vj.z));
       const uint32_t tag_j = __ldg(a.p.tag + j);
       decltype(Noise::philox(0u, 0u, 0ull, 0u)) xi;  // double, or float for noise=fp32
       if constexpr (TEA)
@@ -86,8 +102,16 @@ struct DpdEvaluator {
   __device__ __forceinline__ Particle begin(uint32_t i, const S4* pos, S4& pi,
                                             uint32_t& ti) const {
     const StepControl* ctl = a.ctl;
-    const MinImage<A> box(a.box);
     const uint64_t step = ctl->step;
+    // The offset of the step's time, t = step dt, as the reference's force.
+    const Image box = [&] {
+      if constexpr (SHEARED)
+        return Image(a.box, a.shear_rate != 0.0
+                                ? physics::lees_edwards_at(a.shear_rate, a.box.lengths(), double(step) * a.dt)
+                                : physics::LeesEdwards{});
+      else
+        return Image(a.box);
+    }();
     physics::TeaPairKey key{};
     if constexpr (TEA) key = {{ctl->tea_key[0], ctl->tea_key[1], ctl->tea_key[2], ctl->tea_key[3]}};
     const S4* vel = PRED ? a.p.vel_pred : a.p.vel;
@@ -98,7 +122,7 @@ struct DpdEvaluator {
     const uint32_t sig_i = TEA ? __ldg(a.p.signature + i) : 0u;
     const physics::DpdPairParams* row = a.params + ti * a.ntypes;
     const A inv_sqrt_dt = A(a.inv_sqrt_dt);
-    return {a, box, step, key, vel, vi, tag_i, sig_i, row, inv_sqrt_dt};
+    return {a, box, step, key, vel, vi, tag_i, sig_i, row, inv_sqrt_dt, A(pi.z)};
   }
 
   // The pair's virial r_ij . F_ij = f_over_r rsq, half to each side.
@@ -137,10 +161,10 @@ void launch3(const DpdForceArgs<typename P::S4>& a, bool pred, cudaStream_t s, c
     else
       half_pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false, false>, SUMS><<<blocks, kForceBlock, 0, s>>>(a, *h);
   } else if (pred)
-    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, true, MASKED>, 1, SUMS, FUSE>
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, true, MASKED, true>, 1, SUMS, FUSE>
         <<<blocks, kForceBlock, 0, s>>>(a);
   else
-    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false, MASKED>, 1, SUMS, FUSE>
+    pair_force_kernel<DpdEvaluator<P, Pow, Noise, TEA, false, MASKED, true>, 1, SUMS, FUSE>
         <<<blocks, kForceBlock, 0, s>>>(a);
   MESO_CUDA_CHECK(cudaGetLastError());
 }

@@ -92,6 +92,7 @@ struct DpdForceArgs {
   double* partials;        // 2 per block (energy, virial) when sums
   bool fuse_base_pred;     // fuse=on with velocity Verlet: v(t + dt/2) is in vel_pred
   DpdRecordOf<S4>* rec = nullptr;  // gather=record: n records
+  double shear_rate = 0.0;  // Lees-Edwards (gather=split and masked on full rows): 0 without shear
 };
 
 template <class P>

@@ -56,7 +56,8 @@ class CudaMethod : public IntegrationMethodOp, public DeviceMethod {
   IntegrateArgs integrate_args() const {
     const CudaContext<P>& c = ctx_;
     return {c.sys.box, c.mass.data(), c.params.dt, c.params.lambda,
-            physics::tea_seed_whitening(c.params.seed), c.tea, c.sys.wall.slit()};
+            physics::tea_seed_whitening(c.params.seed), c.tea, c.sys.wall.slit(),
+            c.sys.shear_rate};
   }
   ThermostatArgs thermostat_args() const {
     const RunParams& p = ctx_.params;

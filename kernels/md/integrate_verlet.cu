@@ -4,6 +4,7 @@
 // agree with the reference.
 #include "md/integrate_verlet.cuh"
 #include "meso/cuda/check.hpp"
+#include "meso/physics/lees_edwards.hpp"
 #include "meso/physics/pair_noise.hpp"
 #include "meso/physics/tea.hpp"
 // After the headers above: the order of the __shared__ variables
@@ -22,7 +23,8 @@ __device__ __forceinline__ void write_signature(ParticleView<S4> p, uint32_t i, 
 
 template <class S4>
 __device__ __forceinline__ void first_half_particle(ParticleView<S4> p, const IntegrateArgs& a,
-                                                    FirstHalfMode mode, uint32_t i, double& d2) {
+                                                    FirstHalfMode mode, uint64_t step, uint32_t i,
+                                                    double& d2) {
   const S4 r4 = p.pos[i];
   const uint32_t t = type_of(r4);
   const double m = a.type_mass[t];
@@ -35,6 +37,12 @@ __device__ __forceinline__ void first_half_particle(ParticleView<S4> p, const In
   else
     r += a.dt * v;
   Image img = p.image[i];
+  // Lees-Edwards: through a z face with x and v_x carried, at the offset of
+  // the drift's end, t = step dt, as the reference; v(t + dt/2) shifted is
+  // what this step's dissipative forces (and the gw prediction) read.
+  if (a.shear_rate != 0.0)
+    img.z += physics::le_wrap(r, v, a.box.lengths(),
+                              physics::lees_edwards_at(a.shear_rate, a.box.lengths(), double(step) * a.dt));
   a.box.wrap(r, img);
   const S4 stored = make4<S4>(r, r4.w);
   p.pos[i] = stored;
@@ -65,7 +73,10 @@ __global__ void first_half_kernel(ParticleView<S4> p, IntegrateArgs a, FirstHalf
   if (ctl->abort) return;  // every thread of every block: the counter stays untouched
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0.0;
-  if (i < p.n) first_half_particle(p, a, mode, i, d2);
+  // Under shear, the step this half-step advances (open_step counts it
+  // after every block's read).
+  const uint64_t step = a.shear_rate != 0.0 ? ctl->step + 1 : 0;
+  if (i < p.n) first_half_particle(p, a, mode, step, i, d2);
   record_max_displacement(d2, &ctl->list);
   if (last_block(&ctl->nh.blocks_done) && threadIdx.x == 0 && open.enabled)
     open_step(ctl, open.args, open.handle, open.graph, open.prune_handle);

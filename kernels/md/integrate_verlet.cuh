@@ -23,6 +23,7 @@ struct IntegrateArgs {
   uint32_t seed_whitening;  // TEA: signatures of the velocities the forces use
   bool tea;
   physics::SlitWall wall;   // slit walls: the drift reflects there (velocity Verlet only)
+  double shear_rate = 0.0;  // Lees-Edwards: the drift wraps through the z faces (vv and gw)
 };
 
 // The first half-step, with the displacement check of max_displacement

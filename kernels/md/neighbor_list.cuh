@@ -65,7 +65,48 @@ struct NlistBuildArgs {
   uint32_t n;        // local particles: rows are built for them; ghosts (members >= n) are candidates only
   uint32_t tpp = 1;  // nlist=atomic: lanes per particle (variant axis tpp)
   bool half = false;  // nlist=half: each pair in one row (the tiled builder only)
+  // Lees-Edwards shear (the ballot builder only): the sheared stencil below,
+  // and a pair across a z face listed when within r_list in y and z
+  // whatever its x, as the reference's NeighborList::build: the images'
+  // offset along x moves with time, and the list then holds for any offset.
+  bool sheared = false;
 };
+
+// The stencil of CellList::sheared_stencil (the reference): the layer of
+// cells across a z face of the box takes its whole rows along x, the others
+// the usual columns; z outer, x inner. The grid has at least 3 cells along z
+// under shear (the cuda backend refuses fewer), so a cell has three distinct
+// layers and at most one of them across a face.
+__device__ inline int sheared_stencil_size(const CellGrid& g, uint32_t c) {
+  int lx, hx, ly, hy;
+  CellGrid::offsets(g.nx, lx, hx);
+  CellGrid::offsets(g.ny, ly, hy);
+  const int wx = hx - lx + 1, wy = hy - ly + 1;
+  const int cz = int(c / uint32_t(g.nx * g.ny));
+  const bool face = cz == 0 || cz == g.nz - 1;
+  return wy * (3 * wx + (face ? g.nx - wx : 0));
+}
+
+__device__ inline uint32_t sheared_stencil_cell(const CellGrid& g, uint32_t c, int k) {
+  int lx, hx, ly, hy;
+  CellGrid::offsets(g.nx, lx, hx);
+  CellGrid::offsets(g.ny, ly, hy);
+  const int wx = hx - lx + 1, wy = hy - ly + 1;
+  const int cx = int(c % uint32_t(g.nx)), cy = int((c / uint32_t(g.nx)) % uint32_t(g.ny)),
+            cz = int(c / uint32_t(g.nx * g.ny));
+  for (int dz = -1; dz <= 1; ++dz) {
+    const int z = cz + dz;
+    const bool across = z < 0 || z >= g.nz;
+    const int w = across ? g.nx : wx;  // cells of a row
+    if (k < w * wy) {
+      const int y = (cy + ly + k / w + g.ny) % g.ny;
+      const int x = across ? k % w : (cx + lx + k % w + g.nx) % g.nx;
+      return uint32_t((((z + g.nz) % g.nz) * g.ny + y) * g.nx + x);
+    }
+    k -= w * wy;
+  }
+  return c;  // unreachable for k < sheared_stencil_size
+}
 
 // ballot (Tang & Karniadakis, CPC 2014, Alg. 3): one warp per cell.
 template <class S4>

@@ -78,35 +78,49 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
   const R r_list_sq = R(a.r_list_sq), r_core_sq = R(a.r_core_sq);
 
   // Rank the stencil cells by their first member (ties and empty cells by
-  // stencil position) so candidates come in ascending index order.
-  const int ns = g.stencil_size();
-  uint32_t sc = 0, first = 0xffffffffu, sz = 0;
-  if (int(lane) < ns) {
-    sc = g.stencil_cell(c, int(lane));
-    sz = a.cells.size(sc);
-    if (sz) first = a.cells.members[a.cells.begin(sc)];
-  }
-  uint32_t rank = 0;
-  for (int l = 0; l < ns; ++l) {
-    const uint32_t f = __shfl_sync(0xffffffffu, first, l);
-    if (int(lane) < ns && (f < first || (f == first && uint32_t(l) < lane))) ++rank;
-  }
-  if (int(lane) < ns) order[rank] = lane;
-  __syncwarp();
-  const uint32_t my_cell = int(lane) < ns ? g.stencil_cell(c, int(order[lane])) : 0;
-  const uint32_t my_size = int(lane) < ns ? a.cells.size(my_cell) : 0;
-  uint32_t incl = my_size;
-  for (int d = 1; d < 32; d <<= 1) {
-    const uint32_t v = __shfl_up_sync(0xffffffffu, incl, d);
-    if (int(lane) >= d) incl += v;
-  }
-  prefix[lane] = incl - my_size;
-  const uint32_t total = __shfl_sync(0xffffffffu, incl, 31);
-  // From here on order[r] holds the first member slot of the rank-r cell.
-  const uint32_t my_begin = int(lane) < ns ? a.cells.begin(my_cell) : 0;
-  __syncwarp();
-  order[lane] = my_begin;
-  __syncwarp();
+  // stencil position) so candidates come in ascending index order, one
+  // chunk of up to 32 stencil cells (a lane each) at a time: one chunk of at
+  // most 27 cells, ranked once, without shear; under shear a cell next to a
+  // z face has whole rows across it (sheared_stencil_size), several chunks
+  // ranked again for each group of the cell.
+  const int ns_all = a.sheared ? sheared_stencil_size(g, c) : g.stencil_size();
+  int ns = 0;          // cells of the chunk ranked now
+  uint32_t total = 0;  // its candidates
+  auto rank_chunk = [&](int k0) {
+    const auto stencil_at = [&](int k) {
+      return a.sheared ? sheared_stencil_cell(g, c, k0 + k) : g.stencil_cell(c, k0 + k);
+    };
+    ns = min(32, ns_all - k0);
+    __syncwarp();  // the previous chunk's order and prefix are read
+    uint32_t first = 0xffffffffu;
+    if (int(lane) < ns) {
+      const uint32_t sc = stencil_at(int(lane));
+      if (a.cells.size(sc)) first = a.cells.members[a.cells.begin(sc)];
+    }
+    uint32_t rank = 0;
+    for (int l = 0; l < ns; ++l) {
+      const uint32_t f = __shfl_sync(0xffffffffu, first, l);
+      if (int(lane) < ns && (f < first || (f == first && uint32_t(l) < lane))) ++rank;
+    }
+    if (int(lane) < ns) order[rank] = lane;
+    __syncwarp();
+    const uint32_t my_cell = int(lane) < ns ? stencil_at(int(order[lane])) : 0;
+    const uint32_t my_size = int(lane) < ns ? a.cells.size(my_cell) : 0;
+    uint32_t incl = my_size;
+    for (int d = 1; d < 32; d <<= 1) {
+      const uint32_t v = __shfl_up_sync(0xffffffffu, incl, d);
+      if (int(lane) >= d) incl += v;
+    }
+    prefix[lane] = incl - my_size;
+    total = __shfl_sync(0xffffffffu, incl, 31);
+    // From here on order[r] holds the first member slot of the rank-r cell.
+    const uint32_t my_begin = int(lane) < ns ? a.cells.begin(my_cell) : 0;
+    __syncwarp();
+    order[lane] = my_begin;
+    __syncwarp();
+  };
+  int ranked = 0;
+  rank_chunk(0);
 
   const uint32_t m_c = a.cells.size(c);
   const uint32_t b_c = a.cells.begin(c);
@@ -121,62 +135,70 @@ __global__ void ballot_kernel(const S4* __restrict__ pos, NlistBuildArgs a) {
     }
     n_core[lane] = 0;
     n_skin[lane] = 0;
-    // Rank whose candidate range holds this lane's candidate k. A lane's k
-    // only grow within a group (t = lane, lane + 32, ... of batches b0 =
-    // 0, kBatch, ...), so the scan over the ranks resumes where it stopped
-    // instead of restarting from rank 0 for every candidate (up to 27 shared
-    // loads each before): the same rank, found once per group and lane.
-    int rk = 0;
-    for (uint32_t b0 = 0; b0 < total; b0 += kBatch) {
-      const uint32_t bs = min(kBatch, total - b0);
-      __syncwarp();
-      for (uint32_t t = lane; t < bs; t += 32) {
-        const uint32_t k = b0 + t;
-        while (rk + 1 < ns && prefix[rk + 1] <= k) ++rk;
-        const uint32_t j = a.cells.members[order[rk] + (k - prefix[rk])];
-        cand[t] = j;
-        const S4 rj = ldg4(pos + j);
-        cpos[t] = R(rj.x);
-        cpos[kBatch + t] = R(rj.y);
-        cpos[2 * kBatch + t] = R(rj.z);
+    for (int k0 = 0; k0 < ns_all; k0 += 32) {  // the stencil's chunks
+      if (k0 != ranked) {
+        rank_chunk(k0);
+        ranked = k0;
       }
-      __syncwarp();
-      for (uint32_t r = 0; r < gs; ++r) {
-        const uint32_t i = __shfl_sync(0xffffffffu, my_i, r);
-        if (i >= a.n) continue;  // a ghost (several ranks): a candidate, not a row; warp-uniform
-        const R rix = R(__shfl_sync(0xffffffffu, my_r.x, r));
-        const R riy = R(__shfl_sync(0xffffffffu, my_r.y, r));
-        const R riz = R(__shfl_sync(0xffffffffu, my_r.z, r));
-        uint32_t cc = n_core[r], ss = n_skin[r];
-        uint32_t* trow = tile + size_t(r) * row;
-        for (uint32_t t0 = 0; t0 < bs; t0 += 32) {
-          const uint32_t t = t0 + lane;
-          bool in_list = false, in_core = false;
-          uint32_t j = 0;
-          if (t < bs) {
-            j = cand[t];
-            R dx = rix - cpos[t], dy = riy - cpos[kBatch + t], dz = riz - cpos[2 * kBatch + t];
-            mi.apply(dx, dy, dz);
-            const R d2 = dx * dx + dy * dy + dz * dz;
-            in_list = j != i && d2 < r_list_sq;
-            in_core = in_list && d2 < r_core_sq;
-          }
-          const uint32_t mc = __ballot_sync(0xffffffffu, in_core);
-          const uint32_t ms = __ballot_sync(0xffffffffu, in_list && !in_core);
-          const uint32_t pc = __popc(mc), ps = __popc(ms);
-          if (cc + ss + pc + ps <= cap) {  // else overflow: count only
-            if (in_core) trow[cc + __popc(mc & lt)] = j;
-            else if (in_list) trow[cap - 1 - (ss + __popc(ms & lt))] = j;
-          }
-          cc += pc;
-          ss += ps;
+      // Rank whose candidate range holds this lane's candidate k. A lane's k
+      // only grow within a group (t = lane, lane + 32, ... of batches b0 =
+      // 0, kBatch, ...), so the scan over the ranks resumes where it stopped
+      // instead of restarting from rank 0 for every candidate (up to 27 shared
+      // loads each before): the same rank, found once per group, chunk and lane.
+      int rk = 0;
+      for (uint32_t b0 = 0; b0 < total; b0 += kBatch) {
+        const uint32_t bs = min(kBatch, total - b0);
+        __syncwarp();
+        for (uint32_t t = lane; t < bs; t += 32) {
+          const uint32_t k = b0 + t;
+          while (rk + 1 < ns && prefix[rk + 1] <= k) ++rk;
+          const uint32_t j = a.cells.members[order[rk] + (k - prefix[rk])];
+          cand[t] = j;
+          const S4 rj = ldg4(pos + j);
+          cpos[t] = R(rj.x);
+          cpos[kBatch + t] = R(rj.y);
+          cpos[2 * kBatch + t] = R(rj.z);
         }
         __syncwarp();
-        if (lane == 0) {
-          n_core[r] = cc;
-          n_skin[r] = ss;
+        for (uint32_t r = 0; r < gs; ++r) {
+          const uint32_t i = __shfl_sync(0xffffffffu, my_i, r);
+          if (i >= a.n) continue;  // a ghost (several ranks): a candidate, not a row; warp-uniform
+          const R rix = R(__shfl_sync(0xffffffffu, my_r.x, r));
+          const R riy = R(__shfl_sync(0xffffffffu, my_r.y, r));
+          const R riz = R(__shfl_sync(0xffffffffu, my_r.z, r));
+          uint32_t cc = n_core[r], ss = n_skin[r];
+          uint32_t* trow = tile + size_t(r) * row;
+          for (uint32_t t0 = 0; t0 < bs; t0 += 32) {
+            const uint32_t t = t0 + lane;
+            bool in_list = false, in_core = false;
+            uint32_t j = 0;
+            if (t < bs) {
+              j = cand[t];
+              R dx = rix - cpos[t], dy = riy - cpos[kBatch + t], dz = riz - cpos[2 * kBatch + t];
+              // Across a sheared z face: y and z only, whatever the images' offset.
+              const bool across = a.sheared && mi.rnd(dz * mi.ilz) != R(0);
+              mi.apply(dx, dy, dz);
+              const R d2 = (across ? R(0) : dx * dx) + dy * dy + dz * dz;
+              in_list = j != i && d2 < r_list_sq;
+              in_core = in_list && d2 < r_core_sq;
+            }
+            const uint32_t mc = __ballot_sync(0xffffffffu, in_core);
+            const uint32_t ms = __ballot_sync(0xffffffffu, in_list && !in_core);
+            const uint32_t pc = __popc(mc), ps = __popc(ms);
+            if (cc + ss + pc + ps <= cap) {  // else overflow: count only
+              if (in_core) trow[cc + __popc(mc & lt)] = j;
+              else if (in_list) trow[cap - 1 - (ss + __popc(ms & lt))] = j;
+            }
+            cc += pc;
+            ss += ps;
+          }
+          __syncwarp();
+          if (lane == 0) {
+            n_core[r] = cc;
+            n_skin[r] = ss;
+          }
+          __syncwarp();
         }
-        __syncwarp();
       }
     }
     __syncwarp();
@@ -214,7 +236,9 @@ void build_nlist_ballot(const S4* pos, const NlistBuildArgs& a, cudaStream_t s) 
     throw std::runtime_error("ballot neighbor list: capacity " + std::to_string(a.nl.cap) +
                              " needs " + std::to_string(per_warp) +
                              " bytes of shared memory per warp (limit " +
-                             std::to_string(kSmemLimit) + "); use nlist=atomic");
+                             std::to_string(kSmemLimit) + "); " +
+                             (a.sheared ? "the rows next to a sheared z face grow with L_x: shear a shorter box"
+                                        : "use nlist=atomic"));
   int warps = kMaxWarpsPerBlock;
   while (warps > 1 && per_warp * warps > 96 * 1024) --warps;
   const size_t smem = per_warp * warps;

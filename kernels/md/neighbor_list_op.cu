@@ -181,7 +181,8 @@ class CudaNeighborList final : public NeighborListOp,
     // a pair inside r_c + skin.
     const double widen = std::is_same_v<S4, float4> ? 1.0 + std::ldexp(1.0, -20) : 1.0;
     NlistBuildArgs a{ctx_.grid, ctx_.cells, outer_view(), ctx_.sys.box, rl * rl * widen, rc * rc,
-                     ctx_.ctl.data(), ctx_.n, tpp_, kind_ == NlistKind::half};
+                     ctx_.ctl.data(), ctx_.n, tpp_, kind_ == NlistKind::half,
+                     ctx_.sys.shear_rate != 0.0};
     // Several ranks: a pair with a ghost stays in the local's half row (and
     // in the ghost's on its owner's rank), so no force goes back to an owner.
     const S4* pos = ctx_.pos.data();

@@ -128,7 +128,7 @@ class CudaDpdForce final : public CudaPairForce<P> {
     DpdForceArgs<S4> a{ctx_.view(), this->rows_view(), c.sys.box, params_.data(), c.mass.data(),
                        c.sys.ntypes(), c.sys.body_force, c.params.dt, 1.0 / std::sqrt(c.params.dt),
                        c.params.seed, c.ctl.data(), this->partials_.data(), base_in_pred,
-                       rec_.data()};
+                       rec_.data(), c.sys.shear_rate};
     DpdForceConfig cfg;
     cfg.fast_math = c.variant.pow == PowKind::fast;
     cfg.tea = c.tea;

@@ -34,46 +34,20 @@ System slit_fluid(uint64_t seed) {
   return s;
 }
 
-// The largest difference of position and velocity components by tag.
-double max_difference(const ParticleData<double>& a, const ParticleData<double>& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.n_local; ++i) {
-    const Vec3d dr = a.position[i] - b.position[i], dv = a.velocity[i] - b.velocity[i];
-    d = std::max({d, std::fabs(dr.x), std::fabs(dr.y), std::fabs(dr.z), std::fabs(dv.x), std::fabs(dv.y),
-                  std::fabs(dv.z)});
-  }
-  return d;
-}
-
 TEST(DpdWallGpu, StepsMatchReference) {
   REQUIRE_GPU();
   const BackendRegistry reg = make_registry();
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const System sys = slit_fluid(seed);
-  struct Case {
-    const char* variant;
-    Integrator integrator;
-    uint64_t steps;
-    double tolerance;
-  };
-  for (const Case& c : {Case{"precision=double", Integrator::velocity_verlet, 20, 1e-9},
-                        Case{"precision=double,reorder=morton2,sort=5", Integrator::velocity_verlet, 20, 1e-9},
-                        Case{"precision=double,nlist=half", Integrator::velocity_verlet, 20, 1e-9},
-                        Case{"precision=double", Integrator::groot_warren, 20, 1e-9},
-                        Case{"precision=mixed,nlist=half,noise=fp32", Integrator::velocity_verlet, 1, 2e-4}}) {
+  for (const ReferenceCase& c :
+       {ReferenceCase{"precision=double", Integrator::velocity_verlet, 20, 1e-9},
+        ReferenceCase{"precision=double,reorder=morton2,sort=5", Integrator::velocity_verlet, 20, 1e-9},
+        ReferenceCase{"precision=double,nlist=half", Integrator::velocity_verlet, 20, 1e-9},
+        ReferenceCase{"precision=double", Integrator::groot_warren, 20, 1e-9},
+        ReferenceCase{"precision=mixed,nlist=half,noise=fp32", Integrator::velocity_verlet, 1, 2e-4}}) {
     SCOPED_TRACE(std::string(c.variant) + " " + to_string(c.integrator));
-    RunParams rp;
-    rp.dt = 0.01;
-    rp.integrator = c.integrator;
-    rp.seed = uint32_t(seed);
-    Simulation cpu(reg.create("cpu", Variant{}), sys, rp);
-    Simulation gpu(reg.create("cuda", Variant::parse(c.variant)), sys, rp);
-    cpu.run(c.steps);
-    gpu.run(c.steps);
-    const ParticleData<double> a = cpu.particles(), b = gpu.particles();
-    ASSERT_EQ(a.n_local, b.n_local);
-    EXPECT_LT(max_difference(a, b), c.tolerance);
+    const ParticleData<double> b = run_against_reference(reg, sys, c, seed).second;
     for (std::size_t i = 0; i < b.n_local; ++i) ASSERT_LE(std::fabs(b.position[i].z), sys.wall.h * (1 + 1e-6));
   }
 }

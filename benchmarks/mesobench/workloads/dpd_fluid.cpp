@@ -58,7 +58,7 @@ class DpdFluid final : public Workload {
     add_param("lambda", "", "Groot-Warren predictor weight (0.65)", ParamRange{0.0, 1.0},
               [](BenchCase& c, const std::string& v) { c.run.lambda = parse_param_double("lambda", v); });
     add_param("shear_rate", "1/tau",
-              "Lees-Edwards shear, flow x, gradient z; cpu, one rank (0)",
+              "Lees-Edwards shear, flow x, gradient z; one rank (0)",
               ParamRange{-10.0, 10.0},
               [f](BenchCase& c, const std::string& v) { f(c).shear_rate = parse_param_double("shear_rate", v); });
     add_param("seed", "", "seed of the initial configuration (12345)",
