@@ -147,7 +147,7 @@ fi
 # OpenMM's DPD crashed at 1M particles three times (CUDA_ERROR_ILLEGAL_ADDRESS in its first
 # steps, after its context was ready; issue 58): whether it runs now, last.
 M='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=1048576$'
-om1=(--mesobench "$MB" --filter "$M" --platform CUDA --precision mixed --phase-seconds 20)
+om1=(--mesobench "$MB" --filter "$M" --platform CUDA --precision mixed --max-equilibrate-seconds 30 --phase-seconds 20)
 if [[ -z ${PEERS_PARAM:-} ]] && want "openmm CUDA dpd-fluid 1M"; then
   timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py "${om1[@]}" -o "$O/openmm-cuda-dpd-1M.json" \
     > "$O/openmm-cuda-dpd-1M.log" 2>&1

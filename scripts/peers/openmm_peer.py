@@ -198,7 +198,8 @@ def main():
     ap.add_argument("--precision", default="mixed", help="CUDA/OpenCL precision (default mixed)")
     ap.add_argument("--phase-seconds", type=float, default=60,
                     help="a phase (context, untimed steps, warm-up, timed repeats, checks) that outlasts its planned "
-                         "time by this much is stopped with every thread's stack and recorded (default 60; 0: never)")
+                         "time by this much is stopped with every thread's stack and recorded (default 60; 0: never); "
+                         "the untimed steps are planned to take --max-equilibrate-seconds")
     ap.add_argument("--start", choices=("case", "lattice"), default="case",
                     help="first positions: the case's (DPD at random, LJ on a lattice; default) or a lattice for both")
     args = ap.parse_args()
