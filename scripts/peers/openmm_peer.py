@@ -22,29 +22,30 @@ system in OpenMM from them. Reduced units map to OpenMM's as r_c (or sigma)
   term read with the energy only; NVT by OpenMM's NoseHooverIntegrator with
   one thermostat (collision frequency 1/tau).
 
-Each case: --equilibrate-steps untimed steps (the start, random for DPD and a
-lattice for LJ, is far from the thermostat's temperature; --start lattice
+Each case: --equilibrate-steps untimed steps (the start, random for DPD and
+a lattice for LJ, is far from the thermostat's temperature; --start lattice
 starts DPD on the lattice too), a warm-up of --warmup-time seconds in all,
 then --repeats timed runs of at least --min-time seconds each (steps per
-second, the state read back at the end of each, which waits for the device). The physics is checked before
-the speed is quoted: the mean kinetic temperature over the timed runs
-against the case's kT (within --temperature-tolerance, default 10%), the
-mean potential energy per particle against mesobench's own final state
-for the same case (--reference: a `mesobench run --json` of it; within
---potential-tolerance 2% plus --potential-floor 0.02), and the final
-frame's g(r) against mesobench's final frame (--reference-frame: its H5MD
-trajectory of the case; every bin of 0.5..2.5 within --rdf-z = 5 combined
-standard errors, rdf.py); without a reference each is recorded, not checked;
-OpenMM reports no pressure. A case that fails a check, crashes, or cannot be
-built is listed under "peer_failures" with the reason, and its speed is not
-reported. Progress lines with the time go to stderr as each phase begins
-and ends, and --max-equilibrate-seconds gives up a case whose untimed steps
-run too slowly, with the rate as its reason. No phase (context, untimed
-steps, warm-up, timed repeats, checks) may outlast its planned time by
---phase-seconds: a watchdog (phase_watch.py) then prints the phase, its
-step count and every thread's stack, records that in "peer_failures" and
-ends the process (exit 3); while a phase runs, the file names it as where
-the case stopped, so that a crash or a kill leaves that record.
+second, the state read back at the end of each, which waits for the device).
+The physics is checked before the speed is quoted: the mean kinetic
+temperature over the timed runs against the case's kT (within
+--temperature-tolerance, default 10%), the mean potential energy per
+particle against mesobench's own final state for the same case (--reference:
+a `mesobench run --json` of it; within --potential-tolerance 2% plus
+--potential-floor 0.02), and the final frame's g(r) against mesobench's
+final frame (--reference-frame: its H5MD trajectory of the case; every bin
+of 0.5..2.5 within --rdf-z = 5 combined standard errors, rdf.py); without a
+reference each is recorded, not checked; OpenMM reports no pressure. A case
+that fails a check, crashes, or cannot be built is listed under
+"peer_failures" with the reason, and its speed is not reported. Progress
+lines with the time go to stderr as each phase begins and ends, and
+--max-equilibrate-seconds gives up a case whose untimed steps run too
+slowly, with the rate as its reason. No phase (context, untimed steps,
+warm-up, timed repeats, checks) may outlast its planned time by
+--phase-seconds: a watchdog (phase_watch.py) then prints the phase, its step
+count and every thread's stack, records that in "peer_failures" and ends the
+process (exit 3); while a phase runs, the file names it as where the case
+stopped, so that a crash or a kill leaves that record.
 """
 import os
 import random
