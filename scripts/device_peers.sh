@@ -9,7 +9,7 @@
 #            case (lj-liquid first), so that one that hangs cannot take the other's time
 #   lammps   LAMMPS on the CPU, one rank, all cores as OpenMP threads (lammps_peer.py);
 #            its SRD on one core (lammps_srd_peer.py: the closest case and its viscosity)
-# and, last, OpenMM's dpd-fluid at 1M particles (it crashed there twice), with a timeout on
+# and, last, OpenMM's dpd-fluid at 1M particles (it crashed there thrice), with a timeout on
 # each and LIMIT (default 450 s) on the whole, so that it stays under 8 minutes; each step's
 # exit status is stamped into status.txt. The binaries come built (.carry/bins.tar.xz:
 # mesobench), RE2 from .deps/re2, the peers from .deps/peers (scripts/peer_deps.sh),
@@ -21,6 +21,10 @@
 # PEERS_PARAM=key=value passes one --param to every dpd and lj run (PEERS_PARAM=N=500: a
 # dry run of the plumbing on a small machine; SRD then runs its L=10 case); PEERS_PLATFORM=CPU
 # runs OpenMM's dpd and lj cases on its CPU platform (a dry run without a GPU).
+# PEERS_ONLY=ERE runs only the steps whose status.txt names match it, and the diagnoses of
+# OpenMM's DPD at 1M ("diagnose ...", at the end) only when it names them: OpenMM's LJ liquid
+# with what it is checked against and the diagnoses, in about a minute:
+#   PEERS_ONLY='^(mesobench cuda|mesobench frame lj-liquid|openmm CUDA lj-liquid|diagnose .*)$'
 # Usage: scripts/device_peers.sh [output dir, default /tmp/peers]
 set -u
 O=${1:-/tmp/peers}
@@ -65,61 +69,110 @@ mkdir -p "$FR"
 # limit S: a step's timeout, S seconds or what is left of LIMIT (default 450 s) for the whole
 # script, whichever is less; a step with under 10 s left is not started (rc 124).
 limit() { local left=$(( ${LIMIT:-450} - SECONDS )); (( left < $1 )) && echo $(( left > 10 ? left : 1 )) || echo "$1"; }
+# want NAME: whether the step NAME (as status.txt stamps it) runs: with PEERS_ONLY unset,
+# every step but the diagnoses; else those whose names match PEERS_ONLY (an ERE).
+want() { if [[ -n ${PEERS_ONLY:-} ]]; then [[ $1 =~ $PEERS_ONLY ]]; else [[ $1 != diagnose* ]]; fi; }
 R=(--repeats 5 --min-time 0.3 --warmup-time 0.3)
-timeout "$(limit 60)" "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" "${X[@]}" \
-  --json "$O/mesobench-cuda.json" > "$O/mesobench-cuda.log" 2>&1
-stamp "mesobench cuda rc=$?"
-timeout "$(limit 30)" "$MB" run --backend cuda --filter "$S" "${R[@]}" --json "$O/mesobench-cuda-srd.json" \
-  > "$O/mesobench-cuda-srd.log" 2>&1
-stamp "mesobench cuda srd-fluid rc=$?"
+if want "mesobench cuda"; then
+  timeout "$(limit 60)" "$MB" run --backend cuda --filter "$F" --variant precision=mixed "${R[@]}" "${X[@]}" \
+    --json "$O/mesobench-cuda.json" > "$O/mesobench-cuda.log" 2>&1
+  stamp "mesobench cuda rc=$?"
+fi
+if want "mesobench cuda srd-fluid"; then
+  timeout "$(limit 30)" "$MB" run --backend cuda --filter "$S" "${R[@]}" --json "$O/mesobench-cuda-srd.json" \
+    > "$O/mesobench-cuda-srd.log" 2>&1
+  stamp "mesobench cuda srd-fluid rc=$?"
+fi
 # The reference frames: 20 tau of the DPD fluid from its random start, 50 tau of the LJ
 # liquid (the timed runs above end near 40 and 85 tau); the last frame is the reference.
-timeout "$(limit 30)" "$MB" run --backend cuda --filter "$D" --variant precision=mixed "${X[@]}" --steps $FD \
-  --every $FD --trajectory "$FR/ours-dpd.h5md" --quiet > "$O/mesobench-frames.log" 2>&1
-stamp "mesobench frame dpd-fluid rc=$?"
-timeout "$(limit 30)" "$MB" run --backend cuda --filter "$L" --variant precision=mixed "${X[@]}" --steps $FL \
-  --every $FL --trajectory "$FR/ours-lj.h5md" --quiet >> "$O/mesobench-frames.log" 2>&1
-stamp "mesobench frame lj-liquid rc=$?"
+if want "mesobench frame dpd-fluid"; then
+  timeout "$(limit 30)" "$MB" run --backend cuda --filter "$D" --variant precision=mixed "${X[@]}" --steps $FD \
+    --every $FD --trajectory "$FR/ours-dpd.h5md" --quiet > "$O/mesobench-frames.log" 2>&1
+  stamp "mesobench frame dpd-fluid rc=$?"
+fi
+if want "mesobench frame lj-liquid"; then
+  timeout "$(limit 30)" "$MB" run --backend cuda --filter "$L" --variant precision=mixed "${X[@]}" --steps $FL \
+    --every $FL --trajectory "$FR/ours-lj.h5md" --quiet >> "$O/mesobench-frames.log" 2>&1
+  stamp "mesobench frame lj-liquid rc=$?"
+fi
 # Our viscosity at LAMMPS's rotation, 90 degrees (the gate compares with the 130-degree
 # theory and fails: exit 1 is expected; the measured eta and its SE are what is read).
-timeout "$(limit 60)" "$MB" validate --backend cuda --filter '^srd-viscosity$' --param angle=90 "${V[@]}" \
-  --json "$O/mesobench-srd-viscosity-90.json" > "$O/mesobench-srd-viscosity-90.log" 2>&1
-stamp "mesobench srd-viscosity angle=90 rc=$? (1 expected: the 130-degree gate)"
+if want "mesobench srd-viscosity angle=90"; then
+  timeout "$(limit 60)" "$MB" validate --backend cuda --filter '^srd-viscosity$' --param angle=90 "${V[@]}" \
+    --json "$O/mesobench-srd-viscosity-90.json" > "$O/mesobench-srd-viscosity-90.log" 2>&1
+  stamp "mesobench srd-viscosity angle=90 rc=$? (1 expected: the 130-degree gate)"
+fi
 ref=(); [[ -s $O/mesobench-cuda.json ]] && ref=(--reference "$O/mesobench-cuda.json")
 for f in "$FR"/ours-dpd.h5md "$FR"/ours-lj.h5md; do [[ -s $f ]] && ref+=(--reference-frame "$f"); done
-# OpenMM: a process a case, the LJ liquid first (it ran out of its time in the last call);
-# untimed steps that would take over 40 s are given up with their rate as the reason.
+# OpenMM: a process a case, the LJ liquid first; untimed steps that would take over 40 s are
+# given up with their rate as the reason, and a phase 20 s past its plan is stopped by the
+# driver's watchdog with every thread's stack (exit 3; the log and the JSON say where).
 omm=(--mesobench "$MB" --platform "${PEERS_PLATFORM:-CUDA}" --precision mixed --max-equilibrate-seconds 40
-     --frames "$FR" "${X[@]}" "${ref[@]}")
-timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$L" -o "$O/openmm-cuda-lj.json" \
-  > "$O/openmm-cuda-lj.log" 2>&1
-stamp "openmm CUDA lj-liquid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-lj.log") timed"
-timeout "$(limit 90)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$D" -o "$O/openmm-cuda-dpd.json" \
-  > "$O/openmm-cuda-dpd.log" 2>&1
-stamp "openmm CUDA dpd-fluid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-dpd.log") timed"
+     --phase-seconds 20 --frames "$FR" "${X[@]}" "${ref[@]}")
+if want "openmm CUDA lj-liquid"; then
+  timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$L" -o "$O/openmm-cuda-lj.json" \
+    > "$O/openmm-cuda-lj.log" 2>&1
+  stamp "openmm CUDA lj-liquid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-lj.log") timed"
+fi
+if want "openmm CUDA dpd-fluid"; then
+  timeout "$(limit 90)" python3 scripts/peers/openmm_peer.py "${omm[@]}" --filter "$D" -o "$O/openmm-cuda-dpd.json" \
+    > "$O/openmm-cuda-dpd.log" 2>&1
+  stamp "openmm CUDA dpd-fluid rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-dpd.log") timed"
+fi
 # LAMMPS on the CPU: DPD settles within a few hundred steps (gamma = 4.5), so fewer
 # untimed steps at 262144 particles; the LJ liquid starts from a lattice and keeps 2000.
 lmp=(--mesobench "$MB" --cpu-threads "$(nproc)" --repeats 3 --min-time 0.5 --frames "$FR" "${X[@]}" "${ref[@]}")
-timeout "$(limit 100)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 400 \
-  -o "$O/lammps-cpu-dpd.json" > "$O/lammps-cpu-dpd.log" 2>&1
-stamp "lammps dpd-fluid rc=$?"
-timeout "$(limit 50)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$L" -o "$O/lammps-cpu-lj.json" \
-  > "$O/lammps-cpu-lj.log" 2>&1
-stamp "lammps lj-liquid rc=$?"
+if want "lammps dpd-fluid"; then
+  timeout "$(limit 100)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$D" --equilibrate-steps 400 \
+    -o "$O/lammps-cpu-dpd.json" > "$O/lammps-cpu-dpd.log" 2>&1
+  stamp "lammps dpd-fluid rc=$?"
+fi
+if want "lammps lj-liquid"; then
+  timeout "$(limit 50)" python3 scripts/peers/lammps_peer.py "${lmp[@]}" --filter "$L" -o "$O/lammps-cpu-lj.json" \
+    > "$O/lammps-cpu-lj.log" 2>&1
+  stamp "lammps lj-liquid rc=$?"
+fi
 eta=$O/mesobench-srd-viscosity-90.json
 [[ -s $eta ]] && VL+=(--ours-viscosity "$eta")
-timeout "$(limit 100)" python3 scripts/peers/lammps_srd_peer.py --mesobench "$MB" --filter "$S" "${VL[@]}" \
-  -o "$O/lammps-cpu-srd.json" > "$O/lammps-cpu-srd.log" 2>&1
-stamp "lammps srd-fluid rc=$?"
-timeout "$(limit 50)" "$MB" run --backend cpu --filter "$F|$S" --variant reorder=cell --repeats 3 --min-time 1 \
-  --warmup-time 0.5 "${X[@]}" --json "$O/mesobench-cpu.json" > "$O/mesobench-cpu.log" 2>&1
-stamp "mesobench cpu rc=$?"
-# OpenMM's DPD crashed at 1M particles twice (issue 58): whether it runs now, last.
-if [[ -z ${PEERS_PARAM:-} ]]; then
-  timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py --mesobench "$MB" \
-    --filter 'dpd-fluid/.*/rho=3/rc=1/s=0.5/N=1048576$' --platform CUDA --precision mixed \
-    -o "$O/openmm-cuda-dpd-1M.json" > "$O/openmm-cuda-dpd-1M.log" 2>&1
+if want "lammps srd-fluid"; then
+  timeout "$(limit 100)" python3 scripts/peers/lammps_srd_peer.py --mesobench "$MB" --filter "$S" "${VL[@]}" \
+    -o "$O/lammps-cpu-srd.json" > "$O/lammps-cpu-srd.log" 2>&1
+  stamp "lammps srd-fluid rc=$?"
+fi
+if want "mesobench cpu"; then
+  timeout "$(limit 50)" "$MB" run --backend cpu --filter "$F|$S" --variant reorder=cell --repeats 3 --min-time 1 \
+    --warmup-time 0.5 "${X[@]}" --json "$O/mesobench-cpu.json" > "$O/mesobench-cpu.log" 2>&1
+  stamp "mesobench cpu rc=$?"
+fi
+# OpenMM's DPD crashed at 1M particles three times (CUDA_ERROR_ILLEGAL_ADDRESS in its first
+# steps, after its context was ready; issue 58): whether it runs now, last.
+M='dpd-fluid/.*/rho=3/rc=1/s=0.5/N=1048576$'
+om1=(--mesobench "$MB" --filter "$M" --platform CUDA --precision mixed --max-equilibrate-seconds 30 --phase-seconds 20)
+if [[ -z ${PEERS_PARAM:-} ]] && want "openmm CUDA dpd-fluid 1M"; then
+  timeout "$(limit 60)" python3 scripts/peers/openmm_peer.py "${om1[@]}" -o "$O/openmm-cuda-dpd-1M.json" \
+    > "$O/openmm-cuda-dpd-1M.log" 2>&1
   stamp "openmm CUDA dpd-fluid 1M rc=$?"
 fi
+# Its diagnoses, run only when PEERS_ONLY names them. A suspect: OpenMM's DPDIntegrator
+# kernel (integrateDPDPart2, platforms/common/src/kernels/dpd.cc) walks interactionCount[0]
+# tiles of the neighbor list without the `numTiles > maxTiles` guard of its nonbonded
+# kernels, so a list that outgrew its buffer is read past its end (OpenMM's issue 3511: the
+# same error with a CustomNonbondedForce from 2^19 particles). "lattice": the fluid from a
+# lattice start (if it runs, the random start is what breaks it, and 1M can be measured
+# from a lattice); "memcheck": compute-sanitizer names the kernel and the address (10
+# steps from the random start; mesobench, which gives the case's definitions, left out).
+if [[ -z ${PEERS_PARAM:-} ]] && want "diagnose openmm dpd-fluid 1M lattice"; then
+  timeout "$(limit 30)" python3 scripts/peers/openmm_peer.py "${om1[@]}" --start lattice --equilibrate-steps 200 \
+    --repeats 3 -o "$O/openmm-cuda-dpd-1M-lattice.json" > "$O/openmm-cuda-dpd-1M-lattice.log" 2>&1
+  stamp "diagnose openmm dpd-fluid 1M lattice rc=$? $(grep -c ' TPS ' "$O/openmm-cuda-dpd-1M-lattice.log") timed"
+fi
+if [[ -z ${PEERS_PARAM:-} ]] && want "diagnose openmm dpd-fluid 1M memcheck"; then
+  timeout "$(limit 50)" compute-sanitizer --tool memcheck --target-processes application-only --print-limit 8 \
+    python3 scripts/peers/openmm_peer.py "${om1[@]}" --phase-seconds 40 --equilibrate-steps 10 --repeats 1 \
+    -o "$O/openmm-cuda-dpd-1M-memcheck.json" > "$O/openmm-cuda-dpd-1M-memcheck.log" 2>&1
+  stamp "diagnose openmm dpd-fluid 1M memcheck rc=$? $(grep -m3 -E 'Invalid|=  +at |ERROR SUMMARY' \
+    "$O/openmm-cuda-dpd-1M-memcheck.log" | tr -s '= \n' ' ' | cut -c1-160)"
+fi
 stamp "done in ${SECONDS} s"
-grep -h -E 'TPS \(median|not run in|g\(r\)|viscosity' "$O"/openmm-*.log "$O"/lammps-*.log | cut -c1-160
+grep -h -E 'TPS \(median|not run in|g\(r\)|viscosity|watchdog' "$O"/openmm-*.log "$O"/lammps-*.log 2> /dev/null |
+  cut -c1-160

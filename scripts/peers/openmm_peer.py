@@ -22,24 +22,30 @@ system in OpenMM from them. Reduced units map to OpenMM's as r_c (or sigma)
   term read with the energy only; NVT by OpenMM's NoseHooverIntegrator with
   one thermostat (collision frequency 1/tau).
 
-Each case: --equilibrate-steps untimed steps (the start, random for DPD and a
-lattice for LJ, is far from the thermostat's temperature), a warm-up of
---warmup-time seconds, then --repeats timed runs of
-at least --min-time seconds each (steps per second, the state read back at
-the end of each, which waits for the device). The physics is checked before
-the speed is quoted: the mean kinetic temperature over the timed runs
-against the case's kT (within --temperature-tolerance, default 10%), the
-mean potential energy per particle against mesobench's own final state
-for the same case (--reference: a `mesobench run --json` of it; within
---potential-tolerance 2% plus --potential-floor 0.02), and the final
-frame's g(r) against mesobench's final frame (--reference-frame: its H5MD
-trajectory of the case; every bin of 0.5..2.5 within --rdf-z = 5 combined
-standard errors, rdf.py); without a reference each is recorded, not checked;
-OpenMM reports no pressure. A case that fails a check, crashes, or cannot be
-built is listed under "peer_failures" with the reason, and its speed is not
-reported. Progress lines with the time go to stderr as each phase ends
-(context, untimed steps and their rate), and --max-equilibrate-seconds gives
-up a case whose untimed steps run too slowly, with the rate as its reason.
+Each case: --equilibrate-steps untimed steps (the start, random for DPD and
+a lattice for LJ, is far from the thermostat's temperature; --start lattice
+starts DPD on the lattice too), a warm-up of --warmup-time seconds in all,
+then --repeats timed runs of at least --min-time seconds each (steps per
+second, the state read back at the end of each, which waits for the device).
+The physics is checked before the speed is quoted: the mean kinetic
+temperature over the timed runs against the case's kT (within
+--temperature-tolerance, default 10%), the mean potential energy per
+particle against mesobench's own final state for the same case (--reference:
+a `mesobench run --json` of it; within --potential-tolerance 2% plus
+--potential-floor 0.02), and the final frame's g(r) against mesobench's
+final frame (--reference-frame: its H5MD trajectory of the case; every bin
+of 0.5..2.5 within --rdf-z = 5 combined standard errors, rdf.py); without a
+reference each is recorded, not checked; OpenMM reports no pressure. A case
+that fails a check, crashes, or cannot be built is listed under
+"peer_failures" with the reason, and its speed is not reported. Progress
+lines with the time go to stderr as each phase begins and ends, and
+--max-equilibrate-seconds gives up a case whose untimed steps run too
+slowly, with the rate as its reason. No phase (context, untimed steps,
+warm-up, timed repeats, checks) may outlast its planned time by
+--phase-seconds: a watchdog (phase_watch.py) then prints the phase, its step
+count and every thread's stack, records that in "peer_failures" and ends the
+process (exit 3); while a phase runs, the file names it as where the case
+stopped, so that a crash or a kill leaves that record.
 """
 import os
 import random
@@ -48,6 +54,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common as pc  # noqa: E402
+import phase_watch  # noqa: E402
 
 BOLTZ = 0.0083144626181532  # kJ/mol/K: kT = 1 kJ/mol is this many kelvin's inverse
 
@@ -124,27 +131,36 @@ def build(case, openmm, unit):
     settings["neighbor_list"] = "OpenMM's own (its skin and rebuilds are not set or reported)"
     if p.get("skin") is not None:
         differs["skin"] = f"the suite's list skin {p['skin']:g} has no OpenMM setting"
-    positions = pc.lattice(n, box) if case["workload"] == "lj-liquid" else None
-    return system, integrator, positions, settings, differs, temperature
+    return system, integrator, settings, differs, temperature
 
 
-def measure(case, args, openmm, unit, references):
-    """The result entry of one case (or raises with the reason it failed)."""
-    system, integrator, positions, settings, differs, temperature = build(case, openmm, unit)
+def start(case, lattice):
+    """The first positions: the LJ liquid's on a lattice (no overlaps), the DPD
+    fluid's at random as the suite's, or on the lattice too (--start lattice)."""
     n, box = int(case["N"]), case["parameters"]["box"]
-    if positions is None:
-        rng = random.Random(int(case["parameters"].get("seed", 12345)))
-        positions = [(rng.random() * box[0], rng.random() * box[1], rng.random() * box[2]) for _ in range(n)]
+    if lattice or case["workload"] == "lj-liquid":
+        return pc.lattice(n, box), "simple cubic lattice"
+    rng = random.Random(int(case["parameters"].get("seed", 12345)))
+    return [(rng.random() * box[0], rng.random() * box[1], rng.random() * box[2]) for _ in range(n)], "random"
+
+
+def measure(case, args, openmm, unit, references, watch):
+    """The result entry of one case (or raises with the reason it failed)."""
+    watch = watch or phase_watch.Unwatched()
+    system, integrator, settings, differs, temperature = build(case, openmm, unit)
+    n, box = int(case["N"]), case["parameters"]["box"]
+    positions, settings["start"] = start(case, args.start == "lattice")
     plat = openmm.Platform.getPlatformByName(args.platform)
     props = {"Precision": args.precision} if args.platform in ("CUDA", "OpenCL", "HIP") else {}
     if args.platform == "CPU" and args.cpu_threads:
         props["Threads"] = str(args.cpu_threads)
     t0 = time.perf_counter()
     pc.log(f"OpenMM {case['workload']} N={n}: creating the {args.platform} context")
-    context = openmm.Context(system, integrator, plat, props)
-    context.setPositions(positions)
-    context.setVelocitiesToTemperature(temperature, int(case["parameters"].get("seed", 12345)))
-    context.getState(getEnergy=True)
+    with watch.phase("context", 0):
+        context = openmm.Context(system, integrator, plat, props)
+        context.setPositions(positions)
+        context.setVelocitiesToTemperature(temperature, int(case["parameters"].get("seed", 12345)))
+        context.getState(getEnergy=True)
     setup = time.perf_counter() - t0
     pc.log(f"OpenMM {case['workload']} N={n}: context ready in {setup:.1f} s")
     samples = []
@@ -154,31 +170,39 @@ def measure(case, args, openmm, unit, references):
         state = context.getState(getEnergy=True)
         samples.append((state.getKineticEnergy().value_in_unit(kj), state.getPotentialEnergy().value_in_unit(kj)))
 
-    steps, tps = pc.timed_repeats(pc.clock(integrator.step, wait), args)
-    timed = samples[-args.repeats:]  # after the equilibration and the warm-up
-    t_reduced = 2.0 * sum(k for k, _ in timed) / len(timed) / (3 * n - 3)  # in units of kT = 1 kJ/mol
-    energy = sum(u for _, u in timed) / len(timed) / n
-    kT = float(case["parameters"]["kT"])
-    check = {"temperature": t_reduced, "kT": kT, "temperature_tolerance": args.temperature_tolerance,
-             "pressure": "not checked: OpenMM reports no pressure (virial)"}
-    pc.check_temperature(t_reduced, kT, args.temperature_tolerance)
-    cases, frames = references
-    pc.check_against_ours(case, cases, {"potential_energy_per_particle": energy}, args, check)
-    final = context.getState(getPositions=True, enforcePeriodicBox=True)
-    pc.check_structure(case, frames, final.getPositions(asNumpy=True).value_in_unit(unit.nanometer), box, args,
-                       check, "openmm")
-    variant = f"engine=openmm,platform={args.platform}" + (f",precision={args.precision}" if "Precision" in props else "")
-    peer = {"version": openmm.version.full_version, "platform": args.platform,
-            "platform_properties": {k: plat.getPropertyValue(context, k) for k in plat.getPropertyNames()},
-            "settings": settings, "differs": differs, "check": check}
-    return pc.entry(case, "openmm", "cuda" if args.platform == "CUDA" else "cpu", variant, steps, tps, setup,
-                    {"temperature": t_reduced, "potential_energy_per_particle": energy}, peer)
+    steps, tps = pc.timed_repeats(pc.clock(integrator.step, wait), args, watch)
+    with watch.phase("checks", 0):
+        timed = samples[-args.repeats:]  # after the equilibration and the warm-up
+        t_reduced = 2.0 * sum(k for k, _ in timed) / len(timed) / (3 * n - 3)  # in units of kT = 1 kJ/mol
+        energy = sum(u for _, u in timed) / len(timed) / n
+        kT = float(case["parameters"]["kT"])
+        check = {"temperature": t_reduced, "kT": kT, "temperature_tolerance": args.temperature_tolerance,
+                 "pressure": "not checked: OpenMM reports no pressure (virial)"}
+        pc.check_temperature(t_reduced, kT, args.temperature_tolerance)
+        cases, frames = references
+        pc.check_against_ours(case, cases, {"potential_energy_per_particle": energy}, args, check)
+        final = context.getState(getPositions=True, enforcePeriodicBox=True)
+        pc.check_structure(case, frames, final.getPositions(asNumpy=True).value_in_unit(unit.nanometer), box, args,
+                           check, "openmm")
+        variant = f"engine=openmm,platform={args.platform}"
+        variant += f",precision={args.precision}" if "Precision" in props else ""
+        peer = {"version": openmm.version.full_version, "platform": args.platform,
+                "platform_properties": {k: plat.getPropertyValue(context, k) for k in plat.getPropertyNames()},
+                "settings": settings, "differs": differs, "check": check}
+        return pc.entry(case, "openmm", "cuda" if args.platform == "CUDA" else "cpu", variant, steps, tps, setup,
+                        {"temperature": t_reduced, "potential_energy_per_particle": energy}, peer)
 
 
 def main():
     ap = pc.common_arguments(__doc__, "CPU platform threads (default: OpenMM's, all cores)")
     ap.add_argument("--platform", default="CPU", help="OpenMM platform: CPU, CUDA, OpenCL, Reference")
     ap.add_argument("--precision", default="mixed", help="CUDA/OpenCL precision (default mixed)")
+    ap.add_argument("--phase-seconds", type=float, default=60,
+                    help="a phase (context, untimed steps, warm-up, timed repeats, checks) that outlasts its planned "
+                         "time by this much is stopped with every thread's stack and recorded (default 60; 0: never); "
+                         "the untimed steps are planned to take --max-equilibrate-seconds")
+    ap.add_argument("--start", choices=("case", "lattice"), default="case",
+                    help="first positions: the case's (DPD at random, LJ on a lattice; default) or a lattice for both")
     args = ap.parse_args()
     if pc.refuse_existing(args.output, "openmm_peer"):
         return 2
@@ -200,8 +224,13 @@ def main():
         return 2
     suite = pc.suite_cases(args.mesobench, args.filter, args.param, "openmm_peer")
     prov = pc.provenance(suite, f"OpenMM {openmm.version.full_version}", "peer: openmm", args.platform == "CUDA")
-    results, failures = pc.run_cases(suite, lambda case: measure(case, args, openmm, unit, references), "OpenMM",
-                                     lambda res, fail: pc.write_result(args.output, prov, res, fail, quiet=True))
+
+    def save(res, fail):
+        pc.write_result(args.output, prov, res, fail, quiet=True)
+
+    watch = phase_watch.PhaseWatch(pc.log, args.phase_seconds) if args.phase_seconds > 0 else None
+    results, failures = pc.run_cases(suite, lambda case: measure(case, args, openmm, unit, references, watch),
+                                     "OpenMM", save, watch)
     return pc.write_result(args.output, prov, results, failures)
 
 

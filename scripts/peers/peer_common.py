@@ -14,6 +14,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 
+import phase_watch
 import rdf
 
 
@@ -56,21 +57,41 @@ def median(values):
     return s[mid] if len(s) % 2 else 0.5 * (s[mid - 1] + s[mid])
 
 
-def timed_repeats(run, args):
+def timed_repeats(run, args, watch=None):
     """The suite's protocol for a peer: --equilibrate-steps untimed steps, a
-    warm-up of at least --warmup-time seconds that also sizes a repeat, then
-    --repeats timed repeats of at least --min-time seconds. run(steps) steps
-    the engine and returns the seconds it took (after the engine is done).
-    Returns (steps per repeat, [TPS per repeat])."""
-    equilibrate(run, args.equilibrate_steps, args.max_equilibrate_seconds)
-    log("warm-up: 1 step")  # OpenMM's LJ liquid stopped answering after its untimed steps
-    steps, spent = 1, run(1)
-    while spent < args.warmup_time:
-        steps = max(1, min(steps * 4, int(steps * args.min_time / max(spent, 1e-9)) + 1))
-        spent = run(steps)
+    warm-up of at least --warmup-time seconds in all (as `mesobench run`'s)
+    whose last run sizes a repeat, then --repeats timed repeats of at least
+    --min-time seconds. run(steps) steps the engine and returns the seconds it
+    took (after the engine is done). Each of the three is a phase of watch (a
+    phase_watch.PhaseWatch), planned to take --max-equilibrate-seconds,
+    --warmup-time and --repeats x --min-time. Returns (steps per repeat, [TPS per repeat])."""
+    watch = watch or phase_watch.Unwatched()
+    run = watch.counting(run)
+    with watch.phase("untimed steps", args.max_equilibrate_seconds):
+        equilibrate(run, args.equilibrate_steps, args.max_equilibrate_seconds)
+    with watch.phase("warm-up", args.warmup_time):
+        steps, spent = warm_up(run, args.warmup_time, args.min_time)
     steps = max(1, int(steps * args.min_time / max(spent, 1e-9)) + 1)
     log(f"warm-up done ({spent:.3g} s for the last run); {args.repeats} timed repeats of {steps} steps")
-    return steps, [steps / run(steps) for _ in range(args.repeats)]
+    with watch.phase("timed repeats", args.repeats * args.min_time):
+        return steps, [steps / run(steps) for _ in range(args.repeats)]
+
+
+def warm_up(run, warmup_time, min_time):
+    """Runs of 1, 4, 16, ... steps, each at most what fills min_time, until
+    they sum to warmup_time seconds: (steps, seconds) of the last. The sum,
+    not the last run, ends it: runs sized to fill min_time never reach a
+    warmup_time above it, and OpenMM's LJ liquid (min 0.2 s, warm-up 0.3 s)
+    ran such runs silently until its timeout (issue 58)."""
+    steps, spent = 1, run(1)
+    total = spent
+    while total < warmup_time:
+        if steps > 1 << 40:
+            raise RuntimeError(f"warm-up: {steps} steps ran in {spent:.3g} s: the engine's clock does not advance")
+        steps = max(1, min(steps * 4, int(steps * min_time / max(spent, 1e-9)) + 1))
+        spent = run(steps)
+        total += spent
+    return steps, spent
 
 
 class PeerTooSlow(RuntimeError):
@@ -287,14 +308,19 @@ def refuse_existing(path, tool):
     return False
 
 
-def run_cases(suite, measure, engine_name, save):
+def run_cases(suite, measure, engine_name, save, watch=None):
     """measure(case) for every case: (results, failures). A peer that crashes
     or cannot run a case is recorded as such, with the reason. save(results,
-    failures) after each case keeps what ran if a timeout stops the rest."""
+    failures) after each case keeps what ran if a timeout stops the rest; a
+    failure is saved before its engine's objects are freed (OpenMM's CUDA
+    context, freed after an illegal address, aborts the process). With watch
+    (a phase_watch.PhaseWatch), each phase's record lists the running case as
+    stopped there until it ends, so that the file says where a process died."""
     results, failures = [], []
     for case in suite["results"]:
-        if results or failures:
-            save(results, failures)
+        if watch:
+            watch.record = lambda reason, name=case["name"]: save(
+                results, failures + [{"suite_case": name, "reason": reason}])
         try:
             results.append(measure(case))
             r = results[-1]
@@ -304,7 +330,10 @@ def run_cases(suite, measure, engine_name, save):
             failures.append({"suite_case": case["name"], "reason": f"{type(e).__name__}: {e}"})
             if getattr(e, "check", None):
                 failures[-1]["check"] = e.check
-            print(f"{case['name']}: not run in {engine_name}: {failures[-1]['reason']}", file=sys.stderr)
+            print(f"{case['name']}: not run in {engine_name}: {failures[-1]['reason']}", file=sys.stderr, flush=True)
+            save(results, failures)  # now, while e's frames still hold the engine
+        else:
+            save(results, failures)
     return results, failures
 
 

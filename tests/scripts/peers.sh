@@ -4,7 +4,8 @@
 # written in the results schema with the engine, its version and settings;
 # a case whose physics check fails is recorded with the reason, not timed;
 # its potential energy per particle is checked against mesobench's own run
-# of the case; an existing output is refused. Exit 77 (skip) without OpenMM
+# of the case; a phase past its budget is stopped by the driver's watchdog and
+# recorded; an existing output is refused. Exit 77 (skip) without OpenMM
 # (pip install openmm) or jsonschema.
 # Usage: peers.sh <mesobench> <source dir>
 set -euo pipefail
@@ -77,6 +78,21 @@ doc = json.load(open(sys.argv[1]))
 assert doc["results"] == [] and len(doc["peer_failures"]) == 1, doc
 assert "so its speed is not quoted" in doc["peer_failures"][0]["reason"], doc["peer_failures"]
 print("a failed physics check is recorded, not timed")
+PY
+# A phase past its budget (a million untimed steps, 1 s): the watchdog stops the driver inside
+# OpenMM's step() with exit 3, prints every thread's stack and records where it was.
+rc=0
+python3 "$P" "${small[@]}" --filter 'lj-liquid/.*N=64000$' --param N=500 --equilibrate-steps 1000000 \
+  --phase-seconds 1 -o "$T/hung.json" 2> "$T/hung.err" || rc=$?
+[[ $rc -eq 3 ]] || { echo "FAIL: a phase past its budget exited $rc"; cat "$T/hung.err"; exit 1; }
+grep -q 'File ".*openmm\.py", line [0-9]* in step' "$T/hung.err" || { echo "FAIL: no stack"; exit 1; }
+python3 - "$T/hung.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+reason = doc["peer_failures"][0]["reason"] if len(doc["peer_failures"]) == 1 else doc
+assert doc["results"] == [] and reason.startswith("untimed steps passed its budget of 1 s ("), reason
+assert " steps done, " in reason and "the main thread was in step (openmm.py:" in reason, reason
+print("a phase past its budget is stopped and recorded:", reason[:90])
 PY
 rc=0; python3 "$P" "${small[@]}" --filter x -o "$T/peer.json" 2> "$T/err" || rc=$?
 [[ $rc -eq 2 ]] && grep -q "exists: give a new file" "$T/err" || { echo "FAIL: an existing output was not refused"; exit 1; }

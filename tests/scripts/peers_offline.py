@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 mesobench, source = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(source, "scripts", "peers"))
@@ -79,6 +80,31 @@ assert steps == 21 and calls[-3:] == [21] * 3 and len(tps) == 3, (steps, calls)
 assert all(abs(t - 1000) < 1e-6 for t in tps), tps
 assert pc.median([3, 1, 2]) == 2 and pc.median([4, 1, 2, 3]) == 2.5
 
+
+# The warm-up ends when its runs sum to --warmup-time, also when a run sized to fill --min-time
+# never reaches it: OpenMM's LJ liquid on the H200 (2,317 steps/s, min 0.2 s, warm-up 0.3 s)
+# ran runs of 0.2 s until its timeout when the last run alone had to reach 0.3 s.
+def steady(rate, limit=200):
+    calls.clear()
+
+    def run(steps):
+        calls.append(steps)
+        if len(calls) > limit:
+            raise AssertionError(f"the warm-up never ended: runs of {calls[-5:]} steps")
+        return steps / rate + 1e-3  # and a millisecond to read the state back
+    return run
+
+
+class DeviceDefaults:
+    equilibrate_steps, warmup_time, min_time, repeats, max_equilibrate_seconds = 0, 0.3, 0.2, 5, 0
+
+
+steps, tps = pc.timed_repeats(steady(2317.0), DeviceDefaults)
+warm = calls[:-5]
+assert warm[:4] == [1, 4, 16, 64] and len(warm) <= 8, warm  # about 0.33 s of warm-up in all
+assert sum(k / 2317.0 + 1e-3 for k in warm) >= 0.3 > sum(k / 2317.0 + 1e-3 for k in warm[:-1]), warm
+assert 0.2 <= steps / 2317.0 + 1e-3 < 0.21 and calls[-5:] == [steps] * 5, (steps, calls)
+
 # Each case is saved as it finishes (a timeout keeps what ran); a case that raises is
 # recorded with its reason and the next still runs.
 saved = []
@@ -93,7 +119,7 @@ def fake_measure(case):
 results, failures = pc.run_cases(suite, fake_measure, "X", lambda r, f: saved.append((len(r), len(f))))
 assert [r["name"] for r in results] == [lj["name"]], results
 assert failures == [{"suite_case": dpd["name"], "reason": "RuntimeError: CUDA_ERROR_OUT_OF_MEMORY"}], failures
-assert saved == [(0, 1)] if suite["results"][0] is dpd else saved == [(1, 0)], saved
+assert saved == ([(0, 1), (1, 1)] if suite["results"][0] is dpd else [(1, 0), (1, 1)]), saved
 
 # The checks' bounds, just inside and just past them.
 pc.check_temperature(1.0999, 1.0, 0.1)
@@ -154,6 +180,24 @@ for step in ("mesobench cuda", "mesobench cuda srd-fluid", "mesobench frame dpd-
     assert f'stamp "{step} rc=$?' in text, step
 assert "--no-index" in text and 'peers.tar' in text and "--reference-frame" in text
 assert text.index("openmm CUDA lj-liquid") < text.index("openmm CUDA dpd-fluid"), "the LJ liquid first"
+# Each step runs when PEERS_ONLY (an ERE over those names) selects it; the diagnoses of
+# OpenMM's DPD at 1M only when it names them. The selection the script's usage gives runs
+# OpenMM's LJ liquid, what it is checked against, and the diagnoses.
+steps = [line.split('"')[1] for line in text.splitlines() if line.startswith("if ") and 'want "' in line]
+assert len(steps) == 14 and len(set(steps)) == 14 and all(f'stamp "{n} rc=$?' in text for n in steps), steps
+want = next(line for line in text.splitlines() if line.startswith("want() {"))
+usage = next(line for line in text.splitlines() if line.startswith("#   PEERS_ONLY='")).split("'")[1]
+
+
+def selected(only):
+    env = {k: v for k, v in os.environ.items() if k != "PEERS_ONLY"}
+    env.update({"PEERS_ONLY": only} if only else {})
+    return [n for n in steps if subprocess.run(["bash", "-c", want + '\nwant "$1"', "want", n], env=env).returncode == 0]
+
+
+assert selected(None) == [n for n in steps if not n.startswith("diagnose")] and len(selected(None)) == 12
+assert selected(usage) == ["mesobench cuda", "mesobench frame lj-liquid", "openmm CUDA lj-liquid",
+                           "diagnose openmm dpd-fluid 1M lattice", "diagnose openmm dpd-fluid 1M memcheck"], usage
 
 # Untimed steps in chunks, their rate logged; a peer too slow for its budget is given up
 # with the rate as the reason (the OpenMM LJ liquid ran out of its whole step once).
@@ -166,6 +210,50 @@ try:
     raise AssertionError("200 s of untimed steps passed a budget of 60 s")
 except pc.PeerTooSlow as e:
     assert calls == [100] and "100 of 2000 untimed steps took 10.0 s (10 steps/s)" in str(e), (calls, e)
+
+# The phase watchdog (phase_watch.py), in a child process each (it ends its process): a phase
+# past its budget is stopped with its name, step count and every thread's stack, recorded, exit
+# 3; a call that holds the GIL (as creating an OpenMM Context does) is stopped by faulthandler's
+# own thread after the grace, exit 1, and the record written when the phase began names it.
+WATCHED = """
+import ctypes, json, sys, time
+sys.path.insert(0, sys.argv[1])
+import phase_watch
+records = []
+def record(reason):
+    records.append(reason)
+    json.dump(records, open(sys.argv[2], "w"))
+watch = phase_watch.PhaseWatch(lambda line: print(line, file=sys.stderr, flush=True), slack=0.2, grace=0.3)
+watch.record = record
+with watch.phase("context", 0):
+    pass
+run = watch.counting(lambda steps: time.sleep(steps * 1e-3) or steps * 1e-3)
+with watch.phase("warm-up", 0.1):
+    run(5)
+    if sys.argv[3] == "sleep":
+        run(100000)  # 100 s in a call that releases the GIL, as OpenMM's step() does
+    else:
+        ctypes.PyDLL(None).sleep(100)  # 100 s in a call that holds it
+"""
+with tempfile.TemporaryDirectory() as tmp:
+    rec = os.path.join(tmp, "record.json")
+    for how, status, line in (("sleep", 3, 17), ("hold", 1, 19)):
+        t0 = time.monotonic()
+        done = subprocess.run([sys.executable, "-c", WATCHED, os.path.join(source, "scripts", "peers"), rec, how],
+                              capture_output=True, text=True, timeout=60)
+        spent, records = time.monotonic() - t0, json.load(open(rec))
+        assert done.returncode == status and spent < 10, (how, done.returncode, spent, done.stderr)
+        assert "context: begins (budget 0.2 s)" in done.stderr and records[0].startswith("stopped in context"), records
+        assert records[1].startswith("stopped in warm-up (budget 0.3 s): the process ended there"), records
+        assert f'File "<string>", line {line} in <module>' in done.stderr, done.stderr  # the main thread's stack
+        if how == "sleep":
+            assert len(records) == 3 and records[2].startswith("warm-up passed its budget of 0.3 s ("), records
+            assert ("5 steps done, 100000 in the call still running; the main thread was in <lambda> (<string>:13), "
+                    "called from counted (phase_watch.py:") in records[2], records
+            assert records[2].endswith("), called from <module> (<string>:17)"), records
+            assert f"watchdog: {records[2]}; every thread's stack:" in done.stderr, done.stderr
+        else:
+            assert len(records) == 2 and "Timeout (0:00:00.6" in done.stderr, (records, done.stderr)
 
 # g(r) (rdf.py): two independent ideal gases agree within 5 standard errors in every bin;
 # an ideal gas and a fluid with a hard core (no pair within 0.9) do not. The standard
