@@ -43,6 +43,7 @@ import plot_poiseuille  # noqa: E402
 import plot_scaling  # noqa: E402
 import plot_srd_momentum  # noqa: E402
 import result_files  # noqa: E402
+from png_palette import shrink_png  # noqa: E402
 from report_output import check_output, file_digest, remove_report, report_files, writable  # noqa: E402
 
 
@@ -110,18 +111,6 @@ def describe_axes(fig):
                      "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
                      "series": [l for l in ax.get_legend_handles_labels()[1] if not l.startswith("_")]})
     return axes
-
-
-def shrink_png(path):
-    """Line plots need few colours: a 64-colour palette makes the PNGs about
-    3x smaller (they are committed under docs/). Pillow comes with matplotlib."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return
-    with Image.open(path) as im:
-        small = im.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
 
 
 # Errors of writing the report's files (full disk, read-only file system,
