@@ -18,7 +18,8 @@ profile, as the fit's residual gives it.
 
     scripts/plot_walls.py results/walls/h200-2026-11-29/*slit-poiseuille-long-*.json.xz -o walls.png
 
-With both kinds in the inputs it writes OUT-slit.png and OUT-couette.png, with one kind OUT.
+With both kinds in the inputs it writes OUT-slit.png and OUT-couette.png, with one kind (or
+--only) OUT.
 """
 import argparse
 import json
@@ -218,20 +219,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json", nargs="+", help="outputs of `mesobench validate --json` (.json, .json.xz, .json.gz)")
     ap.add_argument("-o", "--output", required=True, help="the figure (PNG); two figures: OUT-slit, OUT-couette")
+    ap.add_argument("--only", choices=("slit", "couette"), help="draw the one figure of these gates (into OUT)")
     args = ap.parse_args()
+    wanted = {"slit": SLIT, "couette": COUETTE}.get(args.only, SLIT + COUETTE)
     found = {}  # case name -> [(doc, case, path)]
     for path in args.json:
         try:
             with open_json(path) as f:
                 doc = json.load(f)
             for case in doc["cases"]:
-                if case["name"] in SLIT + COUETTE and not case.get("partial"):
+                if case["name"] in wanted and not case.get("partial"):
                     found.setdefault(case["name"], []).append((doc, case, path))
         except (OSError, KeyError, TypeError, ValueError, lzma.LZMAError, EOFError) as e:
             print(f"plot_walls: cannot read {path}: {e}", file=sys.stderr)
             return 2
     if not found:
-        print(f"plot_walls: no {', '.join(SLIT + COUETTE)} case in the inputs", file=sys.stderr)
+        print(f"plot_walls: no {', '.join(wanted)} case in the inputs", file=sys.stderr)
         return 2
     for name, runs in found.items():
         labels = [label(doc, case, path, False) for doc, case, path in runs]
