@@ -267,7 +267,12 @@ def main():
         print(f"plot_walls: a result lacks what the figure needs: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
     for fig, docs, out in figures:
-        save(fig, docs, out)
+        try:
+            save(fig, docs, out)
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as e:
+            # A wrong -o; a full or read-only disk propagates (`mesobench report` fails on it).
+            print(f"plot_walls: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+            return 2
     return 0
 
 
