@@ -4,7 +4,8 @@ them (what `mesobench report DIR -o OUT` runs). Every JSON result below DIR
 is read (docs/results.md: benchmark, validation, scaling and Google Benchmark
 files); each figure is drawn by the plotting script that owns it
 (plot_benchmarks, plot_peers, plot_micro_tables, plot_scaling, plot_nve_drift,
-plot_srd_momentum, plot_poiseuille, plot_dpd_temperature, plot_dppc_density) and a figure whose
+plot_srd_momentum, plot_poiseuille, plot_dpd_temperature, plot_dppc_density,
+plot_walls) and a figure whose
 data is absent is skipped with a line on the page saying so.
 
 OUT gets README.md (the page), one PNG per figure and report.json: per figure
@@ -42,7 +43,9 @@ import plot_peers  # noqa: E402
 import plot_poiseuille  # noqa: E402
 import plot_scaling  # noqa: E402
 import plot_srd_momentum  # noqa: E402
+import plot_walls  # noqa: E402
 import result_files  # noqa: E402
+from png_palette import shrink_png  # noqa: E402
 from report_output import check_output, file_digest, remove_report, report_files, writable  # noqa: E402
 
 
@@ -110,18 +113,6 @@ def describe_axes(fig):
                      "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
                      "series": [l for l in ax.get_legend_handles_labels()[1] if not l.startswith("_")]})
     return axes
-
-
-def shrink_png(path):
-    """Line plots need few colours: a 64-colour palette makes the PNGs about
-    3x smaller (they are committed under docs/). Pillow comes with matplotlib."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return
-    with Image.open(path) as im:
-        small = im.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
 
 
 # Errors of writing the report's files (full disk, read-only file system,
@@ -210,12 +201,18 @@ def build(root, out, dpi):
         """A figure of Rows (plot_benchmarks, plot_micro_tables): absent when empty."""
         return (sorted(data.sources), lambda p: plot(data, p)) if data.rows else None
 
-    def script_figure(cases, module):
+    def script_figure(cases, module, options=()):
         """A figure of the preferred validation files, drawn by a script's main()."""
         if not cases:
             return None
         rels, paths = preferred_files(cases)
-        return rels, lambda p: _main(module, paths + ["-o", p])
+        return rels, lambda p: _main(module, paths + list(options) + ["-o", p])
+
+    def walls_figure(kind, names):
+        """The wall and shear gates of one kind, per (case, precision)."""
+        return script_figure(best_validation(results, lambda c: c["name"] in names,
+                                             key=lambda c, d: (c["name"], c["data"].get("precision"))),
+                             plot_walls, ["--only", kind])
 
     def flow_figure(name, fn):
         flows = best_validation(results, lambda c: c["name"] == name)
@@ -302,6 +299,15 @@ def build(root, out, dpi):
          "Number density of the N, P, G, C and W beads of the MD-SCF DPPC bilayer across the membrane "
          "(GALAMOST Fig. 5), with the CPU reference run of a GPU long form dashed.",
          "no complete dppc-density validation result"),
+        ("Slit Poiseuille between walls (SRD, DPD)", "walls-slit", lambda: walls_figure("slit", plot_walls.SLIT),
+         "Plane Poiseuille flow between no-slip walls: u_x(z) with the fitted parabola, each wall's no-slip plane a "
+         "slip length beyond it, and the SRD residuals or the DPD density between the walls (docs/walls.md).",
+         "no complete srd-slit-poiseuille or dpd-slit-poiseuille validation result"),
+        ("Couette flow under Lees-Edwards shear (SRD, DPD)", "walls-couette",
+         lambda: walls_figure("couette", plot_walls.COUETTE),
+         "u_x(z) against the imposed gdot z, and the shear stress against the shear rate with the reference "
+         "viscosity's band (docs/walls.md).",
+         "no complete srd-couette or dpd-couette validation result"),
         ("Per-kernel fraction of the device's speed of light", "speed-of-light",
          lambda: rows_figure(plot_benchmarks.kernel_rows(bench), plot_benchmarks.plot_kernels),
          "Achieved bandwidth of each kernel as a fraction of the measured device copy bandwidth (bytes each "

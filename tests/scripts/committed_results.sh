@@ -7,7 +7,8 @@
 #     gives exactly the committed merged result (a change to the analysis
 #     must come with regenerated results);
 #  2. the plotting scripts draw the committed results (validation and
-#     lj-liquid, living-polymerization), and the provenance line
+#     lj-liquid, living-polymerization, the wall and shear gates of results/walls/
+#     with a fresh smoke run of each Couette gate), and the provenance line
 #     of a merged result names where its shards ran, not where they were joined.
 # Usage: committed_results.sh <mesobench> <source dir>. Exit 77 (skip) only for
 # part 2 when matplotlib is missing.
@@ -63,7 +64,26 @@ python3 "$S/scripts/plot_nve_drift.py" "$S"/results/validation/nve-drift-long-{s
 python3 "$S/scripts/plot_dpd_temperature.py" "$S/results/validation/dpd-temperature-short.json.xz" -o dpd.png
 python3 "$S/scripts/plot_lj_liquid.py" "$S"/results/cuda-lj/lj-liquid-*.json -o lj.png
 python3 "$S/scripts/plot_living_polymerization.py" "$S/results/validation/living-polymerization-long.json" -o lp.png
-for f in transient.png nve.png dpd.png lj.png lp.png; do
+# The wall and shear gates: every result of theirs under results/walls/, and a
+# smoke run of each Couette gate (a second, about: not a result) so that their
+# figure is drawn from today's JSON whether or not a long form is committed.
+"$B" validate --filter '^srd-couette$' --backend cpu --param L=4 --param production=10 \
+  --param equilibration=1 --json srd-couette.json > /dev/null || [[ $? -eq 1 ]]
+OMP_NUM_THREADS=1 "$B" validate --filter '^dpd-couette$' --backend cpu --long --param cross=3 \
+  --param height=4 --param production=0.2 --param equilibration=0.05 --param blocks=2 \
+  --json dpd-couette.json > /dev/null || [[ $? -eq 1 ]]
+mapfile -t walls < <(find "$S/results/walls" -name '*-slit-poiseuille-*.json*' -o -name '*-couette-*.json*')
+[[ ${#walls[@]} -ge 4 ]] || { echo "results/walls/ holds ${#walls[@]} slit or Couette results" >&2; exit 1; }
+python3 "$S/scripts/plot_walls.py" "${walls[@]}" srd-couette.json dpd-couette.json -o walls.png > /dev/null
+for f in transient.png nve.png dpd.png lj.png lp.png walls-slit.png walls-couette.png; do
   [[ $(stat -c %s "$f") -gt 10000 ]] || { echo "$f is empty or tiny" >&2; exit 1; }
 done
+# Figures committed beside the results stay small (scripts/plot_walls.py's palette and dpi).
+for f in walls-slit.png walls-couette.png; do
+  [[ $(stat -c %s "$f") -le 61440 ]] || { echo "$f is $(stat -c %s "$f") bytes, over 60 kB" >&2; exit 1; }
+done
+python3 "$S/scripts/plot_walls.py" "$S/results/validation/dpd-temperature-short.json.xz" -o none.png 2> err.txt \
+  && { echo "plot_walls drew a file without a wall gate" >&2; exit 1; }
+grep -q "^plot_walls: no srd-slit-poiseuille, .* case in the inputs$" err.txt
+[[ ! -e none.png ]] || { echo "plot_walls wrote a figure of nothing" >&2; exit 1; }
 echo "plots drawn"

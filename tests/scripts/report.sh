@@ -66,6 +66,10 @@ want = {
     "peers.png": [("N (particles)", "million particle-steps per second (median)", ["lammps 20250722 CPU ("]),
                   ("N (particles)", "million particle-steps per second (median)",
                    ["lammps 20250722 CPU (", "HOOMD-blue 0.11.3, GTX Titan (GK110) (published)"])],
+    # The wall gates: srd-slit-poiseuille's profile, the slip at its walls, its residual.
+    "walls-slit.png": [("z (a)", "u_x", ["parabola fitted to 16 bins", "walls"]),
+                       ("distance from the wall (a)", "u_x", ["no-slip plane: b = 0.187", "|b| allowed: 0.25 a"]),
+                       ("z (a)", "u_x - parabola", ["u_x - parabola"])],
     "poiseuille-transient.png": [("z (gradient direction)", "u_x", []),
                                  ("published time T", "relative L2 difference", ["L2 / u_steady"]),
                                  ("x", "u_z", [])],
@@ -91,7 +95,7 @@ for name in ("throughput.png", "speedup.png", "precision.png", "speed-of-light.p
 assert "bench/peers-lammps-cpu.json" in figs["peers.png"]["sources"], figs["peers.png"]["sources"]
 skipped = {s["section"] for s in rep["skipped"]}
 for s in ("Weak scaling", "Strong scaling", "DPPC density profiles", "DPD temperature against dt",
-          "Poiseuille profile and viscosity (SRD)"):
+          "Poiseuille profile and viscosity (SRD)", "Couette flow under Lees-Edwards shear (SRD, DPD)"):
     assert s in skipped, f"{s} not reported as skipped: {sorted(skipped)}"
 page = open(f"{out}/README.md").read()
 for name in want:

@@ -64,3 +64,5 @@ d = load("srd/srd-momentum-long-mixed.json")
 d["cases"][0]["data"].pop("thermostat_temperature")  # one shorter than time: would thin out of step
 save(thin_all(d), "validation/srd-momentum-long-mixed.json")
 save(thin_all(load("validation/poiseuille-short.json.xz")), "validation/poiseuille-short.json")
+# The walls: srd-slit-poiseuille's long form in mixed (its profile is short already).
+save(load("walls/h200-2026-11-29/srd-slit-poiseuille-long-mixed.json.xz"), "validation/srd-slit-poiseuille-long-mixed.json")
