@@ -85,6 +85,7 @@ P2 = "cuda-dpd/issue13-part2/"
 HL = "cuda-dpd/half-list/bench-h200/"
 HL100 = "cuda-dpd/half-list/bench-h100/"
 CNT = "scaling/h200x4-counts-84cd4ea/"
+PB, PC = "peers/h200-2026-11-29b/", "peers/h200-2026-11-29c/"
 
 
 def median(rel, n, backend, device, unit="TPS"):
@@ -233,6 +234,18 @@ ROWS = [
     ("srd-strong-L100-eff", f"{SRD} strong L = 100", "2 / 4 H200s", "mixed",
      efficiencies([CNT + "8-final-strong-sockets/srd-strong-nccl-new-1/summary.json"], "H200"), (">=", (None, 0.80)),
      [CNT + "8-final-strong-sockets/srd-strong-nccl-new-1/summary.json"]),
+    # A peer on the same GPU (results/peers/): OpenMM's CUDA platform, and mesobench over it,
+    # both from one device call (one folder), the peer's physics checked against ours first.
+    ("dpd-262k-h200-openmm", f"{DPD} N = 262144", "H200", "OpenMM 8.6.1, CUDA mixed",
+     median(PB + "openmm-cuda-dpd.json", K262, "cuda", "H200"), None, [PB + "openmm-cuda-dpd.json"]),
+    ("dpd-262k-over-openmm", f"{DPD} N = 262144, ours/OpenMM", "H200, one call", "mixed / CUDA mixed",
+     ratio((PB + "mesobench-cuda.json", K262, "cuda", "H200"), (PB + "openmm-cuda-dpd.json", K262, "cuda", "H200"),
+           1, "x"), None, [PB + "mesobench-cuda.json", PB + "openmm-cuda-dpd.json"]),
+    ("lj-64k-h200-openmm", f"{LJ} N = 64000", "H200", "OpenMM 8.6.1, CUDA mixed",
+     median(PC + "openmm-cuda-lj.json", K64, "cuda", "H200"), None, [PC + "openmm-cuda-lj.json"]),
+    ("lj-64k-over-openmm", f"{LJ} N = 64000, ours/OpenMM", "H200, one call", "mixed / CUDA mixed",
+     ratio((PC + "mesobench-cuda.json", K64, "cuda", "H200"), (PC + "openmm-cuda-lj.json", K64, "cuda", "H200"),
+           1, "x"), None, [PC + "mesobench-cuda.json", PC + "openmm-cuda-lj.json"]),
 ]
 
 
@@ -299,7 +312,8 @@ def page(rows, link_prefix):
         "README.md, docs/scaling.md and the results READMEs quote its rows in generated blocks.",
         "Each figure is the median over the repeats of one case in one result file (numbered below),",
         "or the quotient of two such medians (x: GPU over the CPU reference on all cores of the GPU's",
-        "host; mixed/double: the same workload in the two precisions), or a sweep's parallel",
+        "host, or ours/OpenMM: mesobench's default over OpenMM on the same GPU in one device call;",
+        "mixed/double: the same workload in the two precisions), or a sweep's parallel",
         "efficiencies (each point against the one-GPU point of the same sweep; the better of two",
         "rounds alternated in one call where two files are named). TPS: steps per second",
         "of the whole step; collisions/s: SRD collision steps per second. \"default\" is the variant",
