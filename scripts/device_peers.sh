@@ -153,14 +153,12 @@ if [[ -z ${PEERS_PARAM:-} ]] && want "openmm CUDA dpd-fluid 1M"; then
     > "$O/openmm-cuda-dpd-1M.log" 2>&1
   stamp "openmm CUDA dpd-fluid 1M rc=$?"
 fi
-# Its diagnoses, run only when PEERS_ONLY names them. A suspect: OpenMM's DPDIntegrator
-# kernel (integrateDPDPart2, platforms/common/src/kernels/dpd.cc) walks interactionCount[0]
-# tiles of the neighbor list without the `numTiles > maxTiles` guard of its nonbonded
-# kernels, so a list that outgrew its buffer is read past its end (OpenMM's issue 3511: the
-# same error with a CustomNonbondedForce from 2^19 particles). "lattice": the fluid from a
-# lattice start (if it runs, the random start is what breaks it, and 1M can be measured
-# from a lattice); "memcheck": compute-sanitizer names the kernel and the address (10
-# steps from the random start; mesobench, which gives the case's definitions, left out).
+# Its diagnoses, run only when PEERS_ONLY names them. "lattice": the fluid from a lattice
+# start (if it runs, the random start is what breaks it, and 1M can be measured from a
+# lattice); "memcheck": compute-sanitizer names the kernel and the address (10 steps from
+# the random start; mesobench, which gives the case's definitions, left out). Both ran on
+# an H200 (results/peers/h200-2026-11-29c/): the lattice start fails too, and memcheck
+# names a 12-byte read one particle past the positions in OpenMM's integrateDPDPart2.
 if [[ -z ${PEERS_PARAM:-} ]] && want "diagnose openmm dpd-fluid 1M lattice"; then
   timeout "$(limit 30)" python3 scripts/peers/openmm_peer.py "${om1[@]}" --start lattice --equilibrate-steps 200 \
     --repeats 3 -o "$O/openmm-cuda-dpd-1M-lattice.json" > "$O/openmm-cuda-dpd-1M-lattice.log" 2>&1
