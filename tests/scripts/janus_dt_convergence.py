@@ -62,7 +62,7 @@ def experiment(folder, **change):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    rc, out = reading(os.path.join(COMMITTED, "l005.json"), os.path.join(COMMITTED, "l001.json"))
+    rc, out = reading(os.path.join(COMMITTED, "l005.json.xz"), os.path.join(COMMITTED, "l001.json.xz"))
     expect("committed Langevin dt 0.005 against 0.001", rc, out, 1, r"langevin +1 +0\.005 +0\.001 +0\.668 .*NOT converged",
            "langevin: no step converged")
 
