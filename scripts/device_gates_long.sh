@@ -134,16 +134,19 @@ shards control-nve-drift-rigid-ssd-cubic-narrow-long-mixed-s1 4 300 480 --filter
 # "Convergence in the time step", stated before the run): the long form's system (L = 20, 24,000
 # particles) with Langevin (gamma 4.5, gamma_r 1, the bulk held at kT = 1) at dt = 0.0005, 0.001
 # and 0.002, seed 11 each, and a second seed (12) at dt = 0.001; the last frame of the dt = 0.002
-# run to t = 600 for the lattice (scripts/janus_lattice.py). 1.8x10^6 steps in all, about 6,700 TPS
+# run to t = 600 for the lattice (scripts/janus_lattice.py reads it here, after the runs, into
+# janus-lattice.txt; the 8 MB frame stays behind). 1.8x10^6 steps in all, about 6,700 TPS
 # each alone on an H200 (the gate's 15 s a seed of 10^5 steps), less than a tenth of the GPU's
 # threads each: side by side under MPS about 2-3 minutes, 4.5 if they do not overlap at all.
-# scripts/janus_dt_convergence.py reads the four JSONs.
+# scripts/janus_dt_convergence.py reads the four JSONs here too (janus-dt-convergence.txt).
+JDT_FRAME=/tmp/janus-dt-frame.h5md
+rm -f $JDT_FRAME
 JDT=(--filter '^janus-assembly$' --long --param langevin=1 --param runs=1 --variant precision=double)
 go janus-dt-langevin-0.0005-t300-double-s11 200 480 "${JDT[@]}" --param dt=0.0005 --param time=300 --seed 11
 go janus-dt-langevin-0.001-t600-double-s12 200 480 "${JDT[@]}" --param dt=0.001 --param time=600 --seed 12
 go janus-dt-langevin-0.001-t300-double-s11 120 480 "${JDT[@]}" --param dt=0.001 --param time=300 --seed 11
 go janus-dt-langevin-0.002-t600-double-s11 120 480 "${JDT[@]}" --param dt=0.002 --param time=600 --seed 11 \
-  --trajectory "$O/json/janus-dt-langevin-0.002-t600-double-s11.h5md" --every 300000
+  --trajectory $JDT_FRAME --every 300000
 go vesicle-formation-long-double-s20 200 480 --filter '^vesicle-formation$' --long --variant precision=double --seed 20
 go vesicle-formation-long-mixed-s10 140 480 --filter '^vesicle-formation$' --long --variant $VES_MIXED --seed 10
 go surface-polymerization-long-double-s1 150 420 --filter '^surface-polymerization$' --long \
@@ -200,4 +203,13 @@ go dpd-couette-long-double-s1 60 300 --filter '^dpd-couette$' --long --variant p
 [[ ${DRY:-0} == 1 ]] && exit 0
 wait
 [[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control
+# janus-dt: the reading stated before the run, and the lattice of the last frame.
+if compgen -G "$O/json/janus-dt-*.json" > /dev/null; then
+  python3 scripts/janus_dt_convergence.py "$O"/json/janus-dt-*.json > "$O/janus-dt-convergence.txt" 2>&1
+  stamp "janus-dt convergence rc=$? $(tail -1 "$O/janus-dt-convergence.txt")"
+fi
+if [[ -f $JDT_FRAME ]]; then
+  python3 scripts/janus_lattice.py $JDT_FRAME > "$O/janus-lattice.txt" 2>&1
+  stamp "janus-dt lattice rc=$? $(tail -1 "$O/janus-lattice.txt")"
+fi
 stamp "done"
