@@ -26,6 +26,9 @@
 #     dt-x2, poiseuille-transient g-1.1, poiseuille-viscosity gamma-1.5, polymer-hydrodynamics
 #     drag-thinning-0.4, ibi-melt alpha-0.02, dppc-density chi-0.1 (mixed)
 #                                                         seconds to a minute each
+#   janus-dt-langevin-{0.0005-t300,0.001-t600}       ~90 s  6x10^5 steps of 24,000 particles at
+#   janus-dt-langevin-{0.001-t300,0.002-t600}        ~45 s  3x10^5; ~6,700 TPS (the gate's long
+#                                                                 form: 15 s a seed of 10^5 steps)
 #   srd-viscosity, srd-slit-poiseuille, dpd-slit-poiseuille long (mixed, seed 1; never run)
 #                                                         ~20-60 s each, estimated
 # Alone they sum to about 20 GPU-minutes, but all but the vesicles are small systems that
@@ -37,9 +40,9 @@
 # three long runs, srd-viscosity's long form and polymer-hydrodynamics' control timed out at
 # 420-460 s: a second call with ONLY='surface-polymerization-long|rate-1.1|srd-viscosity|drag'
 # and fewer beside them (MAXJ=6).
-# The second list (not in this script; each needs more than one call): the janus-assembly
-# gate at a converged time step (issue 57 item 2, not built), the nve-drift long forms
-# (done, results/validation/).
+# The second list (not in this script; each needs more than one call): the nve-drift long
+# forms (done, results/validation/). The janus-dt runs (issue 57 item 2) are the experiment that
+# decides janus-assembly's converged step; alone (ONLY='^janus-dt-') they take about 2-4 minutes.
 #
 # Binaries: $BINS or .carry/bins.tar.xz (mesobench built for sm_90, and kernels_test if its
 # CudaPolymerize tests should run first) when present, else the
@@ -127,6 +130,23 @@ fi
 VES_MIXED=precision=mixed,nlist=tiled,reorder=morton2,sort=100,noise=fp32
 shards control-nve-drift-rigid-ssd-cubic-narrow-long-mixed-s1 4 300 480 --filter '^nve-drift-rigid-ssd$' --long \
   --control cubic-narrow --param runs=4 --param long_steps=1e6 --variant precision=mixed,tpp=32 --seed 1
+# janus-assembly at a converged time step (issue 57 item 2; validation/janus-assembly/README.md,
+# "Convergence in the time step", stated before the run): the long form's system (L = 20, 24,000
+# particles) with Langevin (gamma 4.5, gamma_r 1, the bulk held at kT = 1) at dt = 0.0005, 0.001
+# and 0.002, seed 11 each, and a second seed (12) at dt = 0.001; the last frame of the dt = 0.002
+# run to t = 600 for the lattice (scripts/janus_lattice.py reads it here, after the runs, into
+# janus-lattice.txt; the 8 MB frame stays behind). 1.8x10^6 steps in all, about 6,700 TPS
+# each alone on an H200 (the gate's 15 s a seed of 10^5 steps), less than a tenth of the GPU's
+# threads each: side by side under MPS about 2-3 minutes, 4.5 if they do not overlap at all.
+# scripts/janus_dt_convergence.py reads the four JSONs here too (janus-dt-convergence.txt).
+JDT_FRAME=/tmp/janus-dt-frame.h5md
+rm -f $JDT_FRAME
+JDT=(--filter '^janus-assembly$' --long --param langevin=1 --param runs=1 --variant precision=double)
+go janus-dt-langevin-0.0005-t300-double-s11 200 480 "${JDT[@]}" --param dt=0.0005 --param time=300 --seed 11
+go janus-dt-langevin-0.001-t600-double-s12 200 480 "${JDT[@]}" --param dt=0.001 --param time=600 --seed 12
+go janus-dt-langevin-0.001-t300-double-s11 120 480 "${JDT[@]}" --param dt=0.001 --param time=300 --seed 11
+go janus-dt-langevin-0.002-t600-double-s11 120 480 "${JDT[@]}" --param dt=0.002 --param time=600 --seed 11 \
+  --trajectory $JDT_FRAME --every 300000
 go vesicle-formation-long-double-s20 200 480 --filter '^vesicle-formation$' --long --variant precision=double --seed 20
 go vesicle-formation-long-mixed-s10 140 480 --filter '^vesicle-formation$' --long --variant $VES_MIXED --seed 10
 go surface-polymerization-long-double-s1 150 420 --filter '^surface-polymerization$' --long \
@@ -185,4 +205,13 @@ go dpd-couette-long-double-s1 60 300 --filter '^dpd-couette$' --long --variant p
 [[ ${DRY:-0} == 1 ]] && exit 0
 wait
 [[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control
+# janus-dt: the reading stated before the run, and the lattice of the last frame.
+if compgen -G "$O/json/janus-dt-*.json" > /dev/null; then
+  python3 scripts/janus_dt_convergence.py "$O"/json/janus-dt-*.json > "$O/janus-dt-convergence.txt" 2>&1
+  stamp "janus-dt convergence rc=$? $(tail -1 "$O/janus-dt-convergence.txt")"
+fi
+if [[ -f $JDT_FRAME ]]; then
+  python3 scripts/janus_lattice.py $JDT_FRAME > "$O/janus-lattice.txt" 2>&1
+  stamp "janus-dt lattice rc=$? $(tail -1 "$O/janus-lattice.txt")"
+fi
 stamp "done"
