@@ -180,7 +180,7 @@ Wall wall_around(const Box& box, const std::vector<Vec3d>& x, const std::vector<
   }
   d.clear();
   for (const auto& b : cone)
-    for (const auto& [r, i] : b) d.push_back(r);
+    for (const auto& ri : b) d.push_back(ri.first);
   std::sort(d.begin(), d.end());
   const Spread all = spread_of(d);
   out.extent = all.width;
