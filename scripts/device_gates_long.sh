@@ -12,8 +12,8 @@
 #   name                                                  alone   from
 #   control-nve-drift-rigid-ssd-cubic-narrow (4 shards)  ~250 s  1e6 steps at 4,500/s/shard
 #                                                                 (ssd-switch-h200)
-#   vesicle-formation-long-double-s20 (seeds 21-23)      ~165 s  3 x 54 s at 3,700 TPS
-#   vesicle-formation-long-mixed-s10 (seeds 11-13)       ~110 s  3 x 36 s at 5,600 TPS
+#   vesicle-formation-long-double-s40 (seeds 41-43)      ~165 s  3 x 54 s at 3,700 TPS
+#   vesicle-formation-long-mixed-s30 (seeds 31-33)       ~110 s  3 x 36 s at 5,600 TPS
 #   surface-polymerization-long-{double-s1,mixed-s2}     ~120 s  never run: 8 x 2x10^5 steps of
 #   control-surface-polymerization-rate-1.1-long-s3      ~120 s  48k WCA beads, estimated
 #   ssd-water-long-{mixed-s11,double-s12}                 ~40 s  4096 molecules, 260 ps
@@ -147,8 +147,10 @@ go janus-dt-langevin-0.001-t600-double-s12 200 480 "${JDT[@]}" --param dt=0.001 
 go janus-dt-langevin-0.001-t300-double-s11 120 480 "${JDT[@]}" --param dt=0.001 --param time=300 --seed 11
 go janus-dt-langevin-0.002-t600-double-s11 120 480 "${JDT[@]}" --param dt=0.002 --param time=600 --seed 11 \
   --trajectory $JDT_FRAME --every 300000
-go vesicle-formation-long-double-s20 200 480 --filter '^vesicle-formation$' --long --variant precision=double --seed 20
-go vesicle-formation-long-mixed-s10 140 480 --filter '^vesicle-formation$' --long --variant $VES_MIXED --seed 10
+# vesicle-formation's lumen rule after the wall's thickness replaced the aggregate's spread
+# (its README): seeds 31-33 and 41-43, stated before the run (call 1's 11-13 and 21-23 failed).
+go vesicle-formation-long-double-s40 200 480 --filter '^vesicle-formation$' --long --variant precision=double --seed 40
+go vesicle-formation-long-mixed-s30 140 480 --filter '^vesicle-formation$' --long --variant $VES_MIXED --seed 30
 go surface-polymerization-long-double-s1 150 420 --filter '^surface-polymerization$' --long \
   --variant precision=double --seed 1
 go surface-polymerization-long-mixed-s2 150 420 --filter '^surface-polymerization$' --long \

@@ -1,5 +1,7 @@
 // analyse_morphology (meso/analysis/morphology.hpp) on configurations built by hand:
-// a hollow shell is one closed vesicle of the shell's radius, a membrane
+// a hollow shell is one closed vesicle of the shell's radius (also fused with
+// a micelle or another vesicle, whose beads its thickness leaves out), a
+// pocket in a ball has a wall thicker than it is wide, a membrane
 // across the periodic box is a sheet with no pocket (two stacked membranes
 // too: the solvent between them reaches its own image), a ball of beads is a
 // micelle, scattered beads are no aggregate. And make_dpd_vesicle builds
@@ -68,10 +70,10 @@ TEST(Morphology, AHollowShellIsOneClosedVesicle) {
   const Aggregate& g = m.aggregates[0];
   EXPECT_EQ(g.kind, AggregateKind::vesicle);
   EXPECT_FALSE(g.spans);
-  // The shell's mean radius: (3/4)(7^4 - 5^4)/(7^3 - 5^3) = 6.11; the
+  // The shell's median radius: ((5^3 + 7^3) / 2)^(1/3) = 6.16; the
   // lumen's centre within a voxel of c; the 5-95% spread of a uniform
   // shell 0.9 of its 2 thickness.
-  EXPECT_NEAR(g.radius, 0.75 * (2401.0 - 625.0) / (343.0 - 125.0), 0.1);
+  EXPECT_NEAR(g.radius, std::cbrt(0.5 * (125.0 + 343.0)), 0.1);
   const Vec3d off = box.min_image(g.centre - c);
   EXPECT_LT(std::sqrt(dot(off, off)), 0.5);
   EXPECT_NEAR(g.thickness, 1.8, 0.3);
@@ -106,6 +108,74 @@ TEST(Morphology, EachLumenOfAMultiCompartmentVesicleCounts) {
   EXPECT_EQ(m.aggregates[0].kind, AggregateKind::vesicle);
   EXPECT_EQ(m.aggregates[0].pockets, 3u);
   EXPECT_EQ(m.vesicles, 3u);
+}
+
+// The diameter of the sphere of a lumen's volume, which the vesicle-formation
+// gate asks to be at least the bilayer's thickness.
+double lumen_diameter(const Aggregate& g) { return 2.0 * std::cbrt(3.0 * g.lumen_volume / (4.0 * std::numbers::pi)); }
+
+TEST(Morphology, AFusedVesicleHasItsBilayersThicknessNotItsAggregatesExtent) {
+  // A vesicle as small as the long form's (core 2.2-3.8, 1.6 thick, around
+  // c), fused with a micelle (a ball of radius 2 touching it) or with a
+  // second such vesicle (two compartments sharing the wall between them):
+  // one aggregate each. Its figures are its wall's: the median radius
+  // ((2.2^3 + 3.8^3) / 2)^(1/3) = 3.20, the spread 1.40 (the 5th and 95th
+  // percentiles of distances weighted by r^2: 2.34 and 3.75), and its lumen
+  // wider than that. The spread of all the aggregate's beads about the
+  // lumen's centre (`extent`, the gate's thickness until 2026-11-29) is 3.7
+  // and 6.2 here: the extent of what fused.
+  const Box box(30.0);
+  const Vec3d c{10.0, -3.0, 2.0};  // the second lobe crosses the box's face
+  auto shell = [&](const Vec3d& r, const Vec3d& at) {
+    const Vec3d d = box.min_image(r - at);
+    const double s = std::sqrt(dot(d, d));
+    return s >= 2.2 && s <= 3.8;
+  };
+  const Vec3d micelle = c + Vec3d{5.5, 0.0, 0.0};
+  const auto with_micelle = fill(box, [&](const Vec3d& r) {
+    const Vec3d e = box.min_image(r - micelle);
+    return shell(r, c) || dot(e, e) < 2.0 * 2.0;
+  });
+  // Two shells 6 apart, each cut at the plane between them (their caps
+  // there make the shared wall), joined by a ring of membrane.
+  const Vec3d other = c + Vec3d{6.0, 0.0, 0.0};
+  const auto two_lobes = fill(box, [&](const Vec3d& r) {
+    const Vec3d d = box.min_image(r - c);
+    const double rho = std::sqrt(d.y * d.y + d.z * d.z);
+    return (shell(r, c) && d.x < 3.0) || (shell(r, other) && d.x > 3.0) ||
+           (std::fabs(d.x - 3.0) < 1.0 && rho > 2.2 && rho < 3.8);
+  });
+  for (const auto* p : {&with_micelle, &two_lobes}) {
+    SCOPED_TRACE(p == &with_micelle ? "with a micelle" : "two lobes");
+    const Morphology m = analyse_morphology(box, *p, params());
+    ASSERT_EQ(m.aggregates.size(), 1u);
+    const Aggregate& g = m.aggregates[0];
+    ASSERT_EQ(g.kind, AggregateKind::vesicle);
+    EXPECT_EQ(g.pockets, p == &with_micelle ? 1u : 2u);
+    EXPECT_NEAR(g.thickness, 1.4, 0.3);
+    EXPECT_NEAR(g.radius, std::cbrt(0.5 * (2.2 * 2.2 * 2.2 + 3.8 * 3.8 * 3.8)), 0.3);
+    EXPECT_GE(lumen_diameter(g), g.thickness);
+    EXPECT_GT(g.extent, 2.0 * g.thickness);
+  }
+}
+
+TEST(Morphology, APocketInABlobHasAWallThickerThanItsLumen) {
+  // Solvent trapped in a ball of B beads (radius 8, the pocket's 2): the
+  // wall is the ball, 6 thick in every direction (its 5th-95th percentile
+  // distances, weighted by r^2, 3.21 and 7.87), and the gate's rule (a
+  // lumen at least as wide as its wall is thick) says it is no vesicle's:
+  // the pocket's lumen reads about 3.8 wide.
+  const Box box(24.0);
+  const auto p = fill(box, [&](const Vec3d& r) {
+    const double s = std::sqrt(dot(r, r));
+    return s >= 2.0 && s <= 8.0;
+  });
+  const Morphology m = analyse_morphology(box, p, params());
+  ASSERT_EQ(m.aggregates.size(), 1u);
+  const Aggregate& g = m.aggregates[0];
+  ASSERT_EQ(g.kind, AggregateKind::vesicle);
+  EXPECT_NEAR(g.thickness, 4.66, 0.4);
+  EXPECT_LT(lumen_diameter(g), g.thickness);
 }
 
 TEST(Morphology, MembranesAcrossTheBoxAreSheetsWithoutPockets) {

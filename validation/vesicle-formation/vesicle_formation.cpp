@@ -72,7 +72,7 @@ nlohmann::json to_json(const Run& r) {
   for (const Aggregate& g : r.last.aggregates)
     if (g.kind == AggregateKind::vesicle)
       ves.push_back({{"chains", g.chains}, {"beads", g.beads}, {"lumens", g.pockets}, {"radius", g.radius},
-                     {"thickness", g.thickness}, {"area_per_chain", g.area_per_chain},
+                     {"thickness", g.thickness}, {"extent", g.extent}, {"area_per_chain", g.area_per_chain},
                      {"lumen_volume", g.lumen_volume}, {"lumen_diameter", lumen_diameter(g)}});
   return {{"seed", r.seed},         {"N", r.n},
           {"time", r.time},         {"chain_fraction", r.fraction},
@@ -130,7 +130,10 @@ Result run_vesicle_formation(const Context& ctx) {
   }
   // Each seed must hold a closed vesicle at t_end whose lumen persisted
   // over the last frames and is at least as wide as its bilayer is thick
-  // (README.md: a pocket trapped inside an aggregate is smaller).
+  // (README.md: a pocket trapped inside an aggregate is smaller). The
+  // thickness is the lumen's wall's (analyse_morphology); until 2026-11-29
+  // it was the spread of the whole aggregate, `extent` in the JSON, which
+  // failed vesicles fused with others (README.md).
   int with = 0;
   double thick = 0.0, area = 0.0;
   int nves = 0;

@@ -63,7 +63,8 @@ TEST(Validation, VesicleFormationCommittedFrameHoldsItsVesicle) {
   // long form's own rule holds too, the lumen as wide as the bilayer thick.
   EXPECT_NEAR(v.radius, 3.0, 0.5);
   const double lumen_diameter = 2.0 * std::cbrt(3.0 * v.lumen_volume / (4.0 * std::numbers::pi));
-  std::cout << "vesicle: radius " << v.radius << ", thickness " << v.thickness << ", lumen " << v.lumen_volume
+  std::cout << "vesicle: radius " << v.radius << ", thickness " << v.thickness << " (extent " << v.extent
+            << "), lumen " << v.lumen_volume
             << " (diameter " << lumen_diameter << "), area per chain " << v.area_per_chain << "\n";
   EXPECT_GE(lumen_diameter, v.thickness);
 }

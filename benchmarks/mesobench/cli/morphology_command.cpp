@@ -85,6 +85,7 @@ class MorphologyCommand final : public Command {
           a["lumens"] = g.pockets;
           a["radius"] = g.radius;
           a["thickness"] = g.thickness;
+          a["extent"] = g.extent;
           a["lumen_volume"] = g.lumen_volume;
           a["area_per_chain"] = g.area_per_chain;
           a["centre"] = {g.centre.x, g.centre.y, g.centre.z};

@@ -114,6 +114,82 @@ bool unwrap(const Box& box, const std::vector<Vec3d>& x, const std::vector<uint3
   return spans;
 }
 
+// The 5th to 95th percentile spread and the median of sorted distances.
+struct Spread {
+  double median, width;
+};
+Spread spread_of(const std::vector<double>& d) {
+  auto at = [&](double f) { return d[std::min(d.size() - 1, std::size_t(f * double(d.size() - 1) + 0.5))]; };
+  return {at(0.5), at(0.95) - at(0.05)};
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// The membrane around a lumen, seen from the lumen's centre c along 32 cones
+// of equal solid angle (4 bands of cos(theta), 8 sectors of phi): in each,
+// the aggregate's hydrophobic beads from the innermost outwards until a gap
+// in distance of `link` (nothing beyond it links to the wall inside that
+// cone). A cone's wall lies at its beads' median distance and is their 5th
+// to 95th percentile spread thick; the lumen's radius and bilayer thickness
+// are the medians over the cones holding at least kMinWallBeads. Per cone,
+// because an aggregate that holds a lumen has often fused with micelles,
+// discs or other vesicles: about one lumen's centre, the spread of all its
+// beads is the aggregate's extent (up to 11 r_c in the long form's frames,
+// results/validation/gates-h200-2026-11-29/) and not its bilayer's 1.5-2.
+// `beads` holds every cone's wall beads; `extent` is the spread of all the
+// aggregate's beads (what the thickness was until 2026-11-29).
+struct Wall {
+  double radius = 0.0, thickness = 0.0, extent = 0.0;
+  std::vector<uint32_t> beads;
+};
+constexpr int kBands = 4, kSectors = 8;
+constexpr std::size_t kMinWallBeads = 3;
+
+Wall wall_around(const Box& box, const std::vector<Vec3d>& x, const std::vector<uint32_t>& members, const Vec3d& c,
+                 double link) {
+  std::array<std::vector<std::pair<double, uint32_t>>, kBands * kSectors> cone;
+  for (uint32_t i : members) {
+    const Vec3d e = box.min_image(x[i] - c);
+    const double r = std::sqrt(dot(e, e));
+    const double z = r > 0.0 ? std::clamp(e.z / r, -1.0, 1.0) : 0.0;
+    const int band = std::min(kBands - 1, int((z + 1.0) * 0.5 * kBands));
+    const int sector =
+        std::min(kSectors - 1, int((std::atan2(e.y, e.x) + std::numbers::pi) / (2.0 * std::numbers::pi) * kSectors));
+    cone[std::size_t(band * kSectors + sector)].emplace_back(r, i);
+  }
+  Wall out;
+  std::vector<double> radii, widths, d;
+  for (auto& b : cone) {
+    if (b.empty()) continue;
+    std::sort(b.begin(), b.end());
+    std::size_t n = 1;
+    while (n < b.size() && b[n].first - b[n - 1].first < link) ++n;
+    d.clear();
+    for (std::size_t k = 0; k < n; ++k) {
+      d.push_back(b[k].first);
+      out.beads.push_back(b[k].second);
+    }
+    if (n < kMinWallBeads) continue;
+    const Spread s = spread_of(d);
+    radii.push_back(s.median);
+    widths.push_back(s.width);
+  }
+  d.clear();
+  for (const auto& b : cone)
+    for (const auto& ri : b) d.push_back(ri.first);
+  std::sort(d.begin(), d.end());
+  const Spread all = spread_of(d);
+  out.extent = all.width;
+  if (radii.empty()) return {all.median, all.width, all.width, members};  // too few beads for any cone
+  out.radius = median(radii);
+  out.thickness = median(widths);
+  return out;
+}
+
 }  // namespace
 
 const char* to_string(AggregateKind k) {
@@ -281,16 +357,14 @@ Morphology analyse_morphology(const Box& box, const ParticleData<double>& p, con
     box.wrap(c, im);
     g.centre = c;
     g.lumen_volume = double(R.voxels) * w[0] * w[1] * w[2];
-    std::vector<double> d;
-    for (uint32_t i : members[std::size_t(wall->first)]) {
-      const Vec3d e = box.min_image(x[i] - c);
-      d.push_back(std::sqrt(dot(e, e)));
-    }
-    std::sort(d.begin(), d.end());
-    g.radius = std::accumulate(d.begin(), d.end(), 0.0) / double(d.size());
-    auto pct = [&](double f) { return d[std::min(d.size() - 1, std::size_t(f * double(d.size() - 1) + 0.5))]; };
-    g.thickness = pct(0.95) - pct(0.05);
-    g.area_per_chain = g.chains ? 4.0 * std::numbers::pi * g.radius * g.radius / double(g.chains) : 0.0;
+    const Wall around = wall_around(box, x, members[std::size_t(wall->first)], c, m.link);
+    g.radius = around.radius;
+    g.thickness = around.thickness;
+    g.extent = around.extent;
+    std::unordered_set<uint64_t> chains;
+    for (uint32_t i : around.beads)
+      if (tag[i] < chain_tags) chains.insert(tag[i] / m.chain_length);
+    g.area_per_chain = chains.empty() ? 0.0 : 4.0 * std::numbers::pi * g.radius * g.radius / double(chains.size());
   }
   for (std::size_t a = 0; a < na; ++a) {
     Aggregate& g = out.aggregates[a];

@@ -27,10 +27,15 @@
 //      box); otherwise the gyration tensor decides: a sheet when its
 //      smallest eigenvalue is below `flat` times the middle one (a disk; a
 //      rod, with two small ones, is a micelle), else a micelle.
-//   4. A vesicle's radius is the mean distance of its hydrophobic beads from
-//      the centre of its largest lumen; its bilayer thickness is the spread
-//      of those distances (the 5th to the 95th percentile), and its area per
-//      chain 4 pi R^2 over the chains with a bead in it.
+//   4. A vesicle's figures are its largest lumen's wall's, seen from the
+//      lumen's centre along 32 cones of equal solid angle: in each cone the
+//      hydrophobic beads from the innermost outwards until a gap in distance
+//      of `link`. The radius is the median over the cones of their wall's
+//      median distance, the bilayer thickness the median of their walls'
+//      spreads (5th to 95th percentile), the area per chain 4 pi R^2 over the
+//      chains with a bead in the wall. Per cone, because the aggregates that
+//      hold lumens fuse with micelles, discs and other vesicles: the spread
+//      of all their beads about one lumen is the aggregate's extent.
 #pragma once
 
 #include <cstdint>
@@ -66,10 +71,14 @@ struct Aggregate {
   uint64_t chains = 0;  // chains with a hydrophobic bead in it
   bool spans = false;   // reaches its own periodic image
   uint32_t pockets = 0; // lumens it encloses (vesicles)
-  // Vesicles: the largest lumen's centre, the radius and thickness above
-  // around it, that lumen's volume, and the area per chain.
+  // Vesicles: the largest lumen's centre, its wall's radius and thickness
+  // (step 4 above), that lumen's volume, and the area per chain.
   Vec3d centre{0, 0, 0};
   double radius = 0.0, thickness = 0.0, lumen_volume = 0.0, area_per_chain = 0.0;
+  // The 5th-95th percentile spread of all its hydrophobic beads' distances
+  // from that centre: the thickness for a lone spherical vesicle, the
+  // extent of what fused with it otherwise.
+  double extent = 0.0;
 };
 
 struct Morphology {
