@@ -2,6 +2,8 @@
 // FILE appears only at close(), and a writer abandoned by an error leaves
 // nothing behind. The layout against the H5MD 1.1 spec is checked with
 // h5py, as MDAnalysis reads it, by tests/cli/h5md.sh.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,8 +26,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A file of this process and test alone: ctest runs tests in parallel, each
+// its own process, and two of them writing /tmp/meso_h5md_layout.h5 at once
+// read each other's half-written file ("not an HDF5 file").
 std::string temp_file(const std::string& name) {
-  return (fs::temp_directory_path() / ("meso_h5md_" + name)).string();
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return (fs::temp_directory_path() /
+          ("meso_h5md_" + std::to_string(::getpid()) + "_" + test->name() + "_" + name))
+      .string();
 }
 
 struct Frame {
