@@ -111,11 +111,6 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
       throw_input_error("MD particles with an MPCD solvent (embed_types = ", ctx_.mpcd.sys.params.embed_types,
                         ") are not decomposed over cuda ranks yet (", comm_->size(),
                         " ranks): run them on one GPU, or on cpu ranks");
-    // The layer kernels of the shared cells take no virtual particles yet
-    // (the CPU ranks' collision does: reference/src/mpcd).
-    if (comm_ && ctx_.mpcd.sys.params.wall.active())
-      throw_input_error("MPCD slit walls are not decomposed over cuda ranks yet (", comm_->size(),
-                        " ranks; the shared cells' virtual particles): run them on one GPU, or on cpu ranks");
     if (comm_ && !ranks_) ranks_ = std::make_unique<MpcdRankCollision<P>>(ctx_);
   }
   double copy_seconds() const override { return ranks_ ? ranks_->copy_seconds() : 0.0; }
