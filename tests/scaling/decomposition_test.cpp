@@ -218,13 +218,12 @@ TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
 // wall force (its noise keyed by tag) and the bounce-back act on each local
 // particle, so the walled, driven fluid agrees with one rank as the periodic
 // one does, on the grid chosen for it (which would split z without the
-// walls) and, on 4 ranks, on 2x2x1. On CUDA ranks also with the interior
-// rows' forces first (overlap=always): the walls' force then follows the edge
-// rows' kernel, once a step.
+// walls; 8 ranks: 4x2x1). On CUDA ranks also with the interior rows' forces
+// first (overlap=always): the walls' force then follows the edge rows'
+// kernel, once a step.
 TEST(Decomposition, DpdSlitWallsAgreeWithOneRank) {
   const Case c = test::dpd_slit_case();
   compare_with_one_rank(c);
-  if (world_size() == 4) compare_with_one_rank(c, {2, 2, 1});
 #ifdef MESO_DECOMPOSITION_CUDA
   if (world_size() > 1) compare_with_one_rank(c, {0, 0, 0}, Transport::ipc, "overlap=always");
 #endif
