@@ -124,7 +124,9 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport t
   Simulation many(cpu(axes), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport));
   EXPECT_EQ(many.ranks(), world_size());
   const bool walls = c.sys.wall.active();
-  if (walls) EXPECT_EQ(many.communicator().domain().grid[2], 1) << "a grid across the slit walls";
+  if (walls) {
+    EXPECT_EQ(many.communicator().domain().grid[2], 1) << "a grid across the slit walls";
+  }
 
   // Forces of t = 0.
   {
@@ -161,7 +163,9 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport t
   EXPECT_LT(std::fabs(b.kinetic_energy - a.kinetic_energy), 1e-6 * a.kinetic_energy);
   // Momentum is conserved by the pair forces on any number of ranks (the
   // walls and the body force exchange it with the outside).
-  if (!walls) EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
+  if (!walls) {
+    EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
+  }
   // And the particles of both runs are still near each other (the runs did
   // not diverge beyond round-off growth).
   EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-6) << c.name << ": largest position difference after 100 steps";
