@@ -70,10 +70,11 @@ struct DecomposedBox {
   Box box;
   double width = 0.0;
   double density = 0.0;  // particles per unit volume (the rank grid's cost model)
+  bool slit_walls = false;  // one rank along z (docs/walls.md)
 };
 DecomposedBox decomposed_box(const SimulationSetup& s) {
   const Vec3d L = s.box().lengths();
-  return {s.box(), s.ghost_width(), double(s.size()) / (L.x * L.y * L.z)};
+  return {s.box(), s.ghost_width(), double(s.size()) / (L.x * L.y * L.z), s.slit_walls()};
 }
 
 int cpu_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
@@ -219,8 +220,8 @@ int cmd_scale(const ScaleOptions& o) {
     const BenchCase c = scaling_case(o.workload, o.params, point_n(o, r));
     const DecomposedBox d = decomposed_box(c.make_setup_by_rank());
 #ifdef MESO_HAVE_MPI
-    if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width, d.density);
-    else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width);
+    if (o.grid.empty()) scaling::choose_rank_grid(r, d.box, d.width, d.density, d.slit_walls);
+    else scaling::check_rank_grid(scaling::parse_rank_grid(o.grid), r, d.box, d.width, d.slit_walls);
 #else
     (void)d;
 #endif
@@ -311,8 +312,9 @@ int cmd_scale_point(const ScalePointOptions& o, const scaling::MpiSession* mpi) 
   SimulationSetup whole = c.make_setup_by_rank();
   const uint64_t n_total = whole.size();
   const DecomposedBox dbox = decomposed_box(whole);
-  const scaling::RankGrid grid = o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width, dbox.density)
-                                                : scaling::parse_rank_grid(o.grid);
+  const scaling::RankGrid grid =
+      o.grid.empty() ? scaling::choose_rank_grid(ranks, dbox.box, dbox.width, dbox.density, dbox.slit_walls)
+                     : scaling::parse_rank_grid(o.grid);
   const scaling::Transport transport = scaling::parse_transport(
       o.transport.empty() ? default_transport(o.workload, o.backend, ranks, mpi) : o.transport);
   const auto t_setup = Clock::now();

@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(256)
                   physics::mpcd_cell_sum(q[2], ps, pmax)};
   // Slit walls: a cell they cut takes Lamura et al.'s virtual particles into
   // its centre of mass and skips the cell thermostat, as in the reference
-  // (one rank only: key is the cell).
+  // (key: the global cell; on ranks the shared cells' are mpcd_collide_shared's).
   bool cut = false;
   physics::SlitFill fill;
   if (a.wall.active() && n > 0) {

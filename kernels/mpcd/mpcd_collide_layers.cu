@@ -24,13 +24,13 @@
 namespace meso::cuda {
 namespace {
 
-// A listed cell's combined count, mass and centre-of-mass velocity; the mass
-// is m n, as the one-rank kernel forms it (what the fixed-point sum of n
-// equal masses gives).
+// A listed cell's combined count, mass, momentum and centre-of-mass
+// velocity; the mass is m n, as the one-rank kernel forms it (what the
+// fixed-point sum of n equal masses gives).
 struct Combined {
   uint32_t n = 0;
   double vmax = 0.0, pmax = 0.0, mass = 0.0;
-  Vec3d u{0.0, 0.0, 0.0};
+  Vec3d momentum{0.0, 0.0, 0.0}, u{0.0, 0.0, 0.0};
 };
 __device__ Combined combined(const MpcdLayerArgs& l, uint32_t k, double m, bool with_u) {
   Combined c;
@@ -40,9 +40,9 @@ __device__ Combined combined(const MpcdLayerArgs& l, uint32_t k, double m, bool 
   c.mass = m * double(c.n);
   if (with_u && c.n > 0) {
     const int ps = physics::fixed_point_shift(c.pmax, c.n);
-    const Vec3d mom{physics::mpcd_cell_sum(l.q2[3 * k], ps, c.pmax), physics::mpcd_cell_sum(l.q2[3 * k + 1], ps, c.pmax),
-                    physics::mpcd_cell_sum(l.q2[3 * k + 2], ps, c.pmax)};
-    c.u = (1.0 / c.mass) * mom;
+    c.momentum = {physics::mpcd_cell_sum(l.q2[3 * k], ps, c.pmax), physics::mpcd_cell_sum(l.q2[3 * k + 1], ps, c.pmax),
+                  physics::mpcd_cell_sum(l.q2[3 * k + 2], ps, c.pmax)};
+    c.u = (1.0 / c.mass) * c.momentum;
   }
   return c;
 }
@@ -114,7 +114,8 @@ __global__ void __launch_bounds__(256)
 
 // The members' new velocities from the combined properties: the one-rank
 // kernel's update (mpcd_collide.cu), keyed by the global cell. A cell of
-// fewer than two members over all ranks is left as it is.
+// fewer than two members over all ranks (with its virtual particles, where a
+// slit wall cuts it) is left as it is.
 template <class S4>
 __global__ void __launch_bounds__(256)
     mpcd_collide_shared_kernel(MpcdView<S4> p, MpcdCellView c, MpcdLayerArgs l, MpcdCollideArgs a) {
@@ -124,10 +125,11 @@ __global__ void __launch_bounds__(256)
   const uint32_t cell = l.list[k];
   const uint32_t mine = c.count[cell];
   const Combined cc = combined(l, k, a.mass, true);
-  if (cc.n < 2 || mine == 0) return;
+  if (cc.n == 0 || mine == 0) return;
   const uint32_t* row = c.members + c.start[cell];
   const uint64_t step = a.w->step;
-  if (a.at) {
+  if (a.at) {  // never with slit walls (MpcdParams::validate)
+    if (cc.n < 2) return;
     const int xs = physics::fixed_point_shift(physics::mpcd_at_momentum_bound(a.kT, a.mass), cc.n);
     const Vec3d mean = (1.0 / cc.mass) * Vec3d{physics::from_fixed_point(l.q3[4 * k + 1], xs),
                                                physics::from_fixed_point(l.q3[4 * k + 2], xs),
@@ -142,8 +144,18 @@ __global__ void __launch_bounds__(256)
     return;
   }
   const uint32_t key = a.range.global_of(cell);
+  // Slit walls: a cut cell's virtual particles, drawn from the global cell
+  // and the count over all ranks as the one-rank kernel draws them; they join
+  // the centre of mass, and the thermostat leaves the cell alone.
+  physics::SlitFill fill;
+  const double shift_z = a.w->shift[2];
+  const bool cut =
+      a.wall.active() && physics::slit_cut(a.wall, physics::slit_cell_lower_z(a.grid, key, shift_z), a.grid.a) != 0;
+  if (cut) fill = physics::slit_fill(a.wall, a.grid, key, shift_z, cc.n, a.mass, a.kT, step, a.seed);
+  if (cc.n + fill.count < 2) return;
+  const Vec3d u = cut ? physics::slit_cell_velocity(cc.momentum, cc.mass, fill) : cc.u;
   double f = 1.0;
-  if (a.thermostat) {
+  if (a.thermostat && !cut) {
     const double eb = physics::mpcd_ke_rel_bound(a.mass, cc.vmax);
     const double ke_rel = physics::mpcd_cell_sum(l.q3[4 * k], physics::fixed_point_shift(eb, cc.n), eb);
     f = physics::srd_thermostat_factor(cc.n, ke_rel, a.kT, key, step, a.seed);
@@ -152,7 +164,7 @@ __global__ void __launch_bounds__(256)
   for (uint32_t s = lane; s < mine; s += kLanes) {
     S4* q = p.vel + row[s];
     const S4 v4 = *q;
-    *q = make4<S4>(cc.u + f * physics::srd_rotate(xyz(v4) - cc.u, axis, a.cos_a, a.sin_a), double(v4.w));
+    *q = make4<S4>(u + f * physics::srd_rotate(xyz(v4) - u, axis, a.cos_a, a.sin_a), double(v4.w));
   }
 }
 

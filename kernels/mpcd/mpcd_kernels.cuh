@@ -114,8 +114,8 @@ struct MpcdCollideArgs {
   // map to the global cells that key the draws.
   bool ranged = false;
   MpcdRangeView range{};
-  // Slit walls (one rank): the cells they cut get virtual particles
-  // (physics::slit_fill) and no cell thermostat; the grid places the cells.
+  // Slit walls: the cells they cut get virtual particles (physics::slit_fill)
+  // and no cell thermostat; the (global) grid places the cells.
   physics::SlitWall wall{};
   physics::MpcdGrid grid{};
   // Lees-Edwards shear (one rank, srd, no embedded members): the members of

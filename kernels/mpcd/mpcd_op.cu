@@ -118,8 +118,6 @@ class CudaMpcdCollide final : public MpcdCollideOp, public DeviceOp, public Mpcd
   void collide(uint64_t step) override {
     auto& m = ctx_.mpcd;
     if (comm_) {
-      if (m.sys.params.wall.active())
-        throw_input_error("MPCD slit walls are not decomposed over ranks yet: run them on one rank");
       ranks_->collide(step, *comm_, args());
       return;
     }

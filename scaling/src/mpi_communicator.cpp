@@ -46,12 +46,12 @@ const char* to_string(Transport t) {
 }
 
 MpiCommunicator::MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid,
-                                 Transport transport)
+                                 Transport transport, bool slit_walls)
     : kind_(transport) {
   int n = 1;
   MPI_Comm_size(comm, &n);
-  if (grid[0] == 0) grid = choose_rank_grid(n, box, ghost_width);
-  check_rank_grid(grid, n, box, ghost_width);
+  if (grid[0] == 0) grid = choose_rank_grid(n, box, ghost_width, 0.0, slit_walls);
+  check_rank_grid(grid, n, box, ghost_width, slit_walls);
   const int periods[3] = {1, 1, 1};
   // No reordering: rank r of comm keeps its number (and its GPU).
   check(MPI_Cart_create(comm, 3, grid.data(), periods, 0, &cart_), "MPI_Cart_create");
@@ -94,8 +94,9 @@ MpiCommunicator::~MpiCommunicator() {
 }
 
 CommunicatorFactory MpiCommunicator::factory(MPI_Comm comm, RankGrid grid, Transport transport) {
-  return [comm, grid, transport](const Box& box, double ghost_width) -> std::unique_ptr<Communicator> {
-    return std::make_unique<MpiCommunicator>(comm, box, ghost_width, grid, transport);
+  return [comm, grid, transport](const Box& box, double ghost_width,
+                                 bool slit_walls) -> std::unique_ptr<Communicator> {
+    return std::make_unique<MpiCommunicator>(comm, box, ghost_width, grid, transport, slit_walls);
   };
 }
 

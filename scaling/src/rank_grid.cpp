@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <sstream>
+#include <string>
 
 #include "meso/core/error.hpp"
 
@@ -34,7 +35,7 @@ double rank_grid_cost(const RankGrid& g, const Box& box, double ghost_width, dou
   return outer - inner + round_volume * rounds;
 }
 
-RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double density) {
+RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double density, bool slit_walls) {
   if (ranks < 1) throw_input_error("the number of ranks must be at least 1, not ", ranks);
   const double round_volume = density > 0.0 ? kRoundGhosts / density : 0.0;
   RankGrid best{0, 0, 0};
@@ -44,7 +45,7 @@ RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double 
     for (int py = ranks / px; py >= 1; --py) {
       if ((ranks / px) % py) continue;
       const RankGrid g{px, py, ranks / (px * py)};
-      if (too_thin(g, box, ghost_width) >= 0) continue;
+      if (too_thin(g, box, ghost_width) >= 0 || (slit_walls && g[2] > 1)) continue;
       const double cost = rank_grid_cost(g, box, ghost_width, round_volume);
       if (cost < best_cost * (1.0 - 1e-12)) {
         best_cost = cost;
@@ -55,15 +56,26 @@ RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double 
   if (best[0] == 0) {
     const Vec3d L = box.lengths();
     throw_input_error("no grid of ", ranks, " ranks splits the box ", L.x, " x ", L.y, " x ", L.z,
+                      slit_walls ? " along x and y (slit walls keep z whole)" : "",
                       " into domains at least as wide as the ghost layer (", ghost_width, ": r_c + skin, or two cells of an MPCD solvent",
                       "): use fewer ranks or a larger system");
   }
   return best;
 }
 
-void check_rank_grid(const RankGrid& g, int ranks, const Box& box, double ghost_width) {
+void check_rank_grid(const RankGrid& g, int ranks, const Box& box, double ghost_width, bool slit_walls) {
   if (g[0] < 1 || g[1] < 1 || g[2] < 1 || g[0] * g[1] * g[2] != ranks)
     throw_input_error("rank grid ", to_string(g), " does not have ", ranks, " ranks");
+  if (slit_walls && g[2] > 1) {
+    // A grid of the same ranks that keeps z whole, if the box has one.
+    std::string instead = to_string(RankGrid{g[0] * g[2], g[1], 1});
+    try {
+      instead = to_string(choose_rank_grid(ranks, box, ghost_width, 0.0, true));
+    } catch (const InputError&) {
+    }
+    throw_input_error("rank grid ", to_string(g), " splits z, the axis normal to the slit walls: walls run on ",
+                      "grids of one rank along z (such as --grid ", instead, ")");
+  }
   const int a = too_thin(g, box, ghost_width);
   if (a >= 0)
     throw_input_error("rank grid ", to_string(g), " makes domains ", length(box, a) / g[a], " wide along ",

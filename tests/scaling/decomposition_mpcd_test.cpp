@@ -154,6 +154,40 @@ TEST(Decomposition, SrdVariantsAreBitwiseOneRank) {
   compare_solvent_with_one_rank("sorted", srd_case(MpcdParams{}), srd_variant("reorder=cell,sort=3"), 10);
 }
 
+// Slit walls (docs/walls.md) on grids of one rank along z: bounce-back is
+// each particle's, and a cell a wall cuts draws its virtual particles from
+// its global index, the collision and the seed, with its count summed over
+// the ranks (mpcd_collide_decomposed.cpp; on CUDA ranks the shared cells'
+// kernel, mpcd_collide_layers.cu), so the solvent driven between moving
+// walls is bitwise one rank's, with and without the cell thermostat (which
+// leaves the cut cells alone); on CUDA ranks in fp64 and in mixed precision.
+// The grid chosen keeps z whole (without the walls two ranks would split z);
+// a grid that splits z is refused.
+TEST(Decomposition, SrdSlitWallsAreBitwiseOneRank) {
+  MpcdParams prm;
+  prm.seed = 5;
+  prm.body_force.g = {0.02, 0.0, 0.0};
+  prm.wall.speed = 0.1;
+  MpcdParams thermo = prm;
+  thermo.thermostat = true;
+  compare_solvent_with_one_rank("slit", test::srd_slit_case(prm), srd_variant(), 20);
+  compare_solvent_with_one_rank("slit, thermostat", test::srd_slit_case(thermo), srd_variant(), 10);
+#ifdef MESO_DECOMPOSITION_CUDA
+  compare_solvent_with_one_rank("slit, mixed", test::srd_slit_case(thermo), Variant::parse("precision=mixed"), 10);
+#endif
+  if (world_size() == 1) return;
+  Simulation many(backend(srd_variant()), test::srd_slit_case(prm), MpiCommunicator::factory(MPI_COMM_WORLD));
+  EXPECT_EQ(many.communicator().domain().grid[2], 1) << "a grid across the slit walls";
+  try {
+    Simulation split(backend(srd_variant()), test::srd_slit_case(prm),
+                     MpiCommunicator::factory(MPI_COMM_WORLD, {1, 1, world_size()}));
+    ADD_FAILURE() << "slit walls on a grid that splits z were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("splits z, the axis normal to the slit walls"), std::string::npos)
+        << e.what();
+  }
+}
+
 #ifdef MESO_DECOMPOSITION_CUDA
 // The srd-fluid default on CUDA ranks: fp32 storage (relative to the box
 // centre), sorted every 25 collisions. Records carry the stored values, so

@@ -81,6 +81,14 @@ void expect_each_tag_once(const ParticleData<double>& p, std::size_t n, uint64_t
     ASSERT_EQ(p.tag[k], k) << "after step " << step << ": tag " << k << " is missing or duplicated";
 }
 
+// Every particle between the slit walls at z = +-h (the 1e-6 relative slack
+// of System::validate: fp32 storage rounds a particle on a wall outwards).
+void expect_between_walls(const ParticleData<double>& p, double h, uint64_t step) {
+  for (std::size_t k = 0; k < p.n_local; ++k)
+    ASSERT_LE(std::fabs(p.position[k].z), h * (1.0 + 1e-6))
+        << "after step " << step << ": tag " << p.tag[k] << " left the slit";
+}
+
 // How the ghosts travelled in `many`: on CUDA ranks of one node (every
 // run of decomposition_gpu_test) the exchanges after the first and every
 // update go GPU to GPU unless the transport is the host; on the CPU never.
@@ -115,6 +123,10 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport t
   Simulation other_order(cpu(axes), reversed(c.sys), c.rp);
   Simulation many(cpu(axes), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, grid, transport));
   EXPECT_EQ(many.ranks(), world_size());
+  const bool walls = c.sys.wall.active();
+  if (walls) {
+    EXPECT_EQ(many.communicator().domain().grid[2], 1) << "a grid across the slit walls";
+  }
 
   // Forces of t = 0.
   {
@@ -131,6 +143,7 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport t
     many.run(1);
     const ParticleData<double> got = many.particles();
     if (rank == 0) expect_each_tag_once(got, n, s);
+    if (rank == 0 && walls) expect_between_walls(got, c.sys.wall.h, s);
     // Every rank stops together (the next step's collectives need them all).
     int failed = ::testing::Test::HasFatalFailure() ? 1 : 0;
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -148,8 +161,11 @@ void compare_with_one_rank(const Case& c, RankGrid grid = {0, 0, 0}, Transport t
   EXPECT_NEAR(m.temperature, a.temperature, bound(a.temperature, b.temperature)) << c.name;
   // The yardstick itself is round-off, not physics: tiny compared with E.
   EXPECT_LT(std::fabs(b.kinetic_energy - a.kinetic_energy), 1e-6 * a.kinetic_energy);
-  // Momentum is conserved by the pair forces on any number of ranks.
-  EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
+  // Momentum is conserved by the pair forces on any number of ranks (the
+  // walls and the body force exchange it with the outside).
+  if (!walls) {
+    EXPECT_LT(std::fabs(m.momentum.x) + std::fabs(m.momentum.y) + std::fabs(m.momentum.z), 1e-9);
+  }
   // And the particles of both runs are still near each other (the runs did
   // not diverge beyond round-off growth).
   EXPECT_LT(largest_displacement(c.sys.box, got, ref), 1e-6) << c.name << ": largest position difference after 100 steps";
@@ -199,6 +215,40 @@ TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
   for (const char* mode : modes) {
     SCOPED_TRACE(std::string("overlap=") + mode);
     compare_with_one_rank(c, {r, 1, 1}, Transport::ipc, std::string("overlap=") + mode);
+  }
+}
+
+// Slit walls normal to z (docs/walls.md) on grids of one rank along z: the
+// wall force (its noise keyed by tag) and the bounce-back act on each local
+// particle, so the walled, driven fluid agrees with one rank as the periodic
+// one does, on the grid chosen for it (which would split z without the
+// walls; 8 ranks: 4x2x1). On CUDA ranks also with the interior rows' forces
+// first (overlap=always): the walls' force then follows the edge rows'
+// kernel, once a step.
+TEST(Decomposition, DpdSlitWallsAgreeWithOneRank) {
+  const Case c = test::dpd_slit_case();
+  compare_with_one_rank(c);
+#ifdef MESO_DECOMPOSITION_CUDA
+  if (world_size() > 1) compare_with_one_rank(c, {0, 0, 0}, Transport::ipc, "overlap=always");
+#endif
+}
+
+// A grid that splits z puts the walls' normal across domains: refused on
+// every rank alike, before anything runs, naming the grid and one to use.
+TEST(Decomposition, SlitWallsRefuseAGridThatSplitsZ) {
+  const int r = world_size();
+  if (r == 1) GTEST_SKIP() << "one rank splits nothing";
+  const Case c = test::dpd_slit_case();
+  try {
+    Simulation many(cpu(), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD, {1, 1, r}));
+    ADD_FAILURE() << "slit walls on a grid of " << r << " ranks along z were accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    const std::string instead = r == 2 ? "2x1x1" : r == 4 ? "4x1x1" : "4x2x1";
+    EXPECT_NE(msg.find("rank grid 1x1x" + std::to_string(r) + " splits z, the axis normal to the slit walls"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("--grid " + instead), std::string::npos) << msg;
   }
 }
 

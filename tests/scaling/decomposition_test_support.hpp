@@ -2,7 +2,7 @@
 // decomposition_mpcd_test.cpp; both in decomposition_test and, built with
 // MESO_DECOMPOSITION_CUDA, decomposition_gpu_test): this rank and the number
 // of ranks, the backend the ranks run (CPU reference or CUDA), and the DPD
-// and LJ systems and the SRD solvent they compare.
+// and LJ systems and the SRD solvent they compare, with and without slit walls.
 #pragma once
 
 #include <mpi.h>
@@ -21,6 +21,7 @@
 #include "meso/cuda/device_info.hpp"
 #include "../support/test_variant.hpp"
 #endif
+#include "meso/core/dpd_slit.hpp"
 #include "meso/core/init.hpp"
 #include "meso/core/mpcd.hpp"
 #include "meso/run/simulation.hpp"
@@ -96,6 +97,26 @@ inline Case lj_case() {
   return c;
 }
 
+// dpd-channel's fluid between slit walls normal to z (docs/walls.md), the
+// upper moving at +0.2 and the lower at -0.2 along x, driven along x: 1080
+// particles in a slit 6 x 6 x 10 (box 6 x 6 x 12). Taller than wide, so
+// that without the walls the grid of two ranks would split z (1x1x2); with
+// them every grid keeps z whole (8 ranks: 4x2x1, domains 1.5 x 3 > r_c +
+// skin).
+inline Case dpd_slit_case() {
+  DpdSlitParams p;
+  p.fluid.lx = p.fluid.ly = 6.0;
+  p.fluid.seed = 9;
+  p.height = 10.0;
+  p.wall_speed = 0.2;
+  Case c{"dpd slit", make_dpd_slit(p), {}};
+  c.sys.body_force.g = {0.05, 0.0, 0.0};
+  c.rp.dt = 0.01;
+  c.rp.skin = 0.3;
+  c.rp.seed = 19;
+  return c;
+}
+
 // The same system with its particles stored in reverse order: the same
 // physics, summed in another order (the round-off yardstick of the
 // comparisons with one rank).
@@ -117,6 +138,17 @@ inline MpcdSystem srd_case(const MpcdParams& prm, double L = 8.0) {
   f.rho = 10.0;
   f.seed = 17;
   return make_srd_fluid(f, prm);
+}
+
+// The SRD solvent between slit walls 8 cells apart (box 8 x 8 x 10 cells):
+// without the walls the grid of two ranks would split z; with them 8 ranks
+// make 4x2x1, domains of 2 x 4 cells.
+inline MpcdSystem srd_slit_case(const MpcdParams& prm) {
+  SrdSlitParams f;
+  f.lx = f.ly = 8.0;
+  f.height = 8.0;
+  f.seed = 23;
+  return make_srd_slit(f, prm);
 }
 
 }  // namespace meso::scaling::test

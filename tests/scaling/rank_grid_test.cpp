@@ -76,6 +76,33 @@ TEST(RankGrid, DomainsThinnerThanTheGhostLayerAreAvoidedOrRefused) {
   EXPECT_THROW(check_rank_grid({2, 2, 1}, 8, Box(40.0), 1.3), InputError);  // 4 ranks, not 8
 }
 
+// Slit walls normal to z keep z whole: the grid of least cost among those of
+// one rank along z (the tall box's 1x1x2 would cut across the walls), and a
+// grid that splits z is refused, naming it and one that does not.
+TEST(RankGrid, SlitWallsKeepZWhole) {
+  const Box tall(10.0, 10.0, 40.0);
+  EXPECT_EQ(choose_rank_grid(2, tall, 1.3), (RankGrid{1, 1, 2}));
+  EXPECT_EQ(choose_rank_grid(2, tall, 1.3, 0.0, true), (RankGrid{2, 1, 1}));
+  EXPECT_EQ(choose_rank_grid(8, Box(20.0), 1.3, 3.0, true), (RankGrid{8, 1, 1}));
+  EXPECT_EQ(choose_rank_grid(27, Box(30.0), 1.3, 0.0, true), (RankGrid{9, 3, 1}));  // 27x1x1: 1.1 < 1.3
+  try {
+    choose_rank_grid(4, Box(2.0, 2.0, 40.0), 1.3, 0.0, true);
+    FAIL() << "4 domains of a 2 x 2 cross-section with a ghost layer of 1.3 were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("along x and y (slit walls keep z whole)"), std::string::npos) << e.what();
+  }
+  try {
+    check_rank_grid({1, 1, 2}, 2, tall, 1.3, true);
+    FAIL() << "a grid across the slit walls was accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("rank grid 1x1x2 splits z, the axis normal to the slit walls"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--grid 2x1x1"), std::string::npos) << msg;
+  }
+  EXPECT_NO_THROW(check_rank_grid({2, 1, 1}, 2, tall, 1.3, true));
+  EXPECT_NO_THROW(check_rank_grid({1, 1, 2}, 2, tall, 1.3));
+}
+
 TEST(RankGrid, ParsesAndPrints) {
   EXPECT_EQ(parse_rank_grid("2x1x4"), (RankGrid{2, 1, 4}));
   EXPECT_EQ(to_string(RankGrid{2, 1, 4}), "2x1x4");

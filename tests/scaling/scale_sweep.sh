@@ -1,7 +1,8 @@
 #!/bin/bash
 # mesobench scale end to end on CPU ranks (label mpi): a weak and a strong
 # sweep through mpirun, their summaries checked against the results schema
-# and for the efficiency definition; the Slurm scripts it emits; bad input.
+# and for the efficiency definition; a walled fluid's grid; the Slurm scripts
+# it emits; bad input.
 # Usage: scale_sweep.sh MESOBENCH WORKDIR
 set -euo pipefail
 MB=$1
@@ -54,6 +55,16 @@ print("summaries ok")
 PY
 python3 "$ROOT/scripts/validate_results.py" "$W/weak" "$W/strong" "$W/srd"
 
+# Slit walls on ranks: the grid keeps z whole (10 x 10 x 12: without the
+# walls two ranks would split z, 1x1x2), and the walled fluid runs.
+"$MB" scale --mode strong --workload dpd-channel --ranks 2 --total 3000 --steps 10 --warmup 2 --repeats 1 \
+  --backend cpu --out "$W/channel" "${extra[@]}"
+python3 - "$W/channel/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["workload"] == "dpd-channel" and [p["grid"] for p in d["points"]] == ["2x1x1"], d["points"]
+PY
+
 # Slurm scripts: one per point and submit-all.sh, nothing run.
 "$MB" scale --mode strong --workload dpd-fluid --ranks 2,8 --total 24000 --backend cuda --emit slurm "$W/jobs" \
   --partition gpu --time 00:10:00 --tasks-per-node 4
@@ -91,6 +102,8 @@ expect_refused "MD-SCF workload" "not decomposed over ranks yet" \
 expect_refused "Lees-Edwards on ranks" "Lees-Edwards shear is not decomposed over ranks yet" \
   "$MB" scale --mode strong --workload dpd-fluid --ranks 1,2 --total 3000 --backend cpu --param shear_rate=0.1 \
   --out "$W/sheared"
+expect_refused "slit walls across z" "rank grid 1x1x2 splits z, the axis normal to the slit walls" \
+  "$MB" scale --mode strong --workload dpd-channel --ranks 2 --total 3000 --grid 1x1x2 --backend cpu --out "$W/thin"
 expect_refused "MPCD domains under two cells" "two cells of an MPCD solvent" \
   "$MB" scale --mode strong --workload srd-fluid --ranks 2 --total 270 --backend cpu --out "$W/thin"
 [ ! -e "$W/thin" ] || fail "a refused sweep left $W/thin behind"

@@ -68,8 +68,6 @@ class DpdChannel final : public Workload {
     return "dpd-fluid's fluid between slit walls (wall force, bounce-back), driven along x";
   }
 
-  std::string decomposition_refusal() const override { return "the slit walls are not decomposed yet"; }
-
   std::vector<BenchCase> cases() const override {
     std::vector<BenchCase> v;
     for (uint64_t n : {32768ull, 262144ull, 1048576ull}) {

@@ -271,7 +271,7 @@ void Simulation::start_solvent() {
   sys.validate();  // the parameters (and the particles, when they come whole)
   if (!solvent_owned_) n_solvent_ = sys.particles.size();
   std::unique_ptr<Communicator> comm;
-  if (make_comm_) comm = make_comm_(sys.box, 2.0 * sys.params.cell_size);
+  if (make_comm_) comm = make_comm_(sys.box, 2.0 * sys.params.cell_size, sys.params.wall.active());
   if (solvent_owned_) {
     // Each rank builds its own solvent particles; set_mpcd checks them.
     sys.particles = as_solvent(build_owned(solvent_owned_, comm.get(), sys.box, 2.0 * sys.params.cell_size,
@@ -298,7 +298,7 @@ void Simulation::start_md(const Checkpoint* from) {
   if (md_owned_) {
     // Each rank builds its own particles, checked on each rank.
     const double width = system_.max_rcut() + params_.skin;
-    if (make_comm_) comm = make_comm_(system_.box, width);
+    if (make_comm_) comm = make_comm_(system_.box, width, system_.wall.active());
     system_.particles = build_owned(md_owned_, comm.get(), system_.box, width, n_md_, "MD particles");
     if (system_.particles.n_local > 0) {
       system_.validate(params_.skin);
@@ -309,7 +309,7 @@ void Simulation::start_md(const Checkpoint* from) {
     }
   } else {
     system_.validate(params_.skin);
-    if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin);
+    if (make_comm_) comm = make_comm_(system_.box, system_.max_rcut() + params_.skin, system_.wall.active());
   }
   if (comm && comm->size() > 1) {
     if (from) return continue_on_ranks(*from, std::move(comm));

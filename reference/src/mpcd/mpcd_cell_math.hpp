@@ -107,6 +107,18 @@ void at_draw_sums(const Members<Real>& mem, const MpcdCellProps& p, double kT, u
   }
 }
 
+// Whether a slit wall cuts cell c (global index) of grid g under the grid
+// shift's z component; if so, `fill` gets its virtual particles for a cell of
+// n members (the whole cell's count: on several ranks, summed over them).
+// The draw is keyed by the global cell, so every rank that shares the cell
+// draws the same fill.
+inline bool wall_fill(const MpcdParams& prm, const physics::MpcdGrid& g, uint32_t c, double shift_z, uint32_t n,
+                      uint64_t step, physics::SlitFill& fill) {
+  if (physics::slit_cut(prm.wall, physics::slit_cell_lower_z(g, c, shift_z), g.a) == 0) return false;
+  fill = physics::slit_fill(prm.wall, g, c, shift_z, n, prm.mass, prm.kT, step, prm.seed);
+  return true;
+}
+
 // The collision of the members [first, last) of cell c (global index: it
 // keys the rotation axis and the thermostat) with the cell's properties p.
 // AT: the mean draw `at_mean`, or, when null, the sum over these members

@@ -54,6 +54,7 @@ using mpcd_detail::collide_cell;
 using mpcd_detail::DecomposedScratch;
 using mpcd_detail::Members;
 using mpcd_detail::mpcd_collide_decomposed;
+using mpcd_detail::wall_fill;
 
 template <class Real>
 void mpcd_cell_properties(const CpuMpcd<Real>& s, const MpcdCellList& cells,
@@ -95,8 +96,7 @@ void mpcd_collide(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Vec3d& s
   for (int64_t ci = 0; ci < int64_t{nc}; ++ci) {
     const uint32_t c = static_cast<uint32_t>(ci);
     physics::SlitFill fill;
-    const bool cut = physics::slit_cut(prm.wall, physics::slit_cell_lower_z(s.grid, c, shift.z), s.grid.a) != 0;
-    if (cut) fill = physics::slit_fill(prm.wall, s.grid, c, shift.z, s.props[c].n, prm.mass, prm.kT, step, prm.seed);
+    const bool cut = wall_fill(prm, s.grid, c, shift.z, s.props[c].n, step, fill);
     collide_cell(mem, rule, prm, step, c, s.props[c], members + start[c], members + start[c + 1], nullptr, cos_a,
                  sin_a, store, cut ? &fill : nullptr);
   }
@@ -121,8 +121,6 @@ class CpuMpcdCollide final : public MpcdCollideOp {
     c_.mpcd.require_loaded(name);
     const uint32_t embed = c_.mpcd.params.embed_types;
     const bool ranks = comm_ && comm_->size() > 1;
-    if (ranks && c_.mpcd.params.wall.active())
-      throw_input_error("MPCD slit walls are not decomposed over ranks yet: run them on one rank");
     if (embed == 0) {
       if (ranks)
         mpcd_collide_decomposed(c_.mpcd, rule_, step, *comm_, scratch_);

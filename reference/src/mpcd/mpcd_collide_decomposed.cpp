@@ -27,9 +27,10 @@ namespace meso::reference::mpcd_detail {
 // (and, with solutes, of mass; the solvent alone's is n m), then those of
 // the relative kinetic energy (thermostat) and of the AT draws. Integer
 // sums combine exactly, so every cell's properties, and the collision, are
-// bitwise those of one rank. The inner cells' sums run while the first
-// exchange is in flight and their collisions during the second (Howard et
-// al.'s outer/inner split).
+// bitwise those of one rank; so are a cut cell's virtual particles (slit
+// walls), drawn from its global index and its combined count. The inner
+// cells' sums run while the first exchange is in flight and their
+// collisions during the second (Howard et al.'s outer/inner split).
 template <class Real>
 void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, const Communicator& comm,
                              DecomposedScratch& x, const MpcdEmbedded<Real>* md) {
@@ -176,8 +177,10 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
     each_cell(
         false,
         [&](std::size_t l, uint32_t c) {
+          physics::SlitFill fill;
+          const bool cut = wall_fill(prm, g, c, shift.z, props[l].n, step, fill);
           collide_cell(mem, rule, prm, step, c, props[l], members.data() + start[l], members.data() + start[l + 1],
-                       nullptr, cos_a, sin_a, store);
+                       nullptr, cos_a, sin_a, store, cut ? &fill : nullptr);
         },
         progress);
   });
@@ -220,8 +223,10 @@ void mpcd_collide_decomposed(CpuMpcd<Real>& s, MpcdRule rule, uint64_t step, con
   // they would grow with the global system).
   s.props.clear();
   each_cell(true, [&](std::size_t l, uint32_t c) {
+    physics::SlitFill fill;
+    const bool cut = wall_fill(prm, g, c, shift.z, props[l].n, step, fill);
     collide_cell(mem, rule, prm, step, c, props[l], members.data() + start[l], members.data() + start[l + 1],
-                 at ? &at_mean[l] : nullptr, cos_a, sin_a, store);
+                 at ? &at_mean[l] : nullptr, cos_a, sin_a, store, cut ? &fill : nullptr);
   });
 }
 

@@ -232,7 +232,10 @@ class SingleRankCommunicator final : public Communicator {
 };
 
 // Makes the communicator of a run once the system and ghost width are known
-// (Simulation takes one; null: the single rank).
-using CommunicatorFactory = std::function<std::unique_ptr<Communicator>(const Box& box, double ghost_width)>;
+// (Simulation takes one; null: the single rank). `slit_walls`: the system has
+// slit walls normal to z (docs/walls.md), which run on rank grids of one rank
+// along z.
+using CommunicatorFactory =
+    std::function<std::unique_ptr<Communicator>(const Box& box, double ghost_width, bool slit_walls)>;
 
 }  // namespace meso

@@ -53,6 +53,8 @@ struct SimulationSetup {
   // skin for MD, two cells for a solvent alone (a domain holds whole
   // shifted cells).
   double ghost_width() const { return md ? md->max_rcut() + run.skin : 2.0 * solvent->params.cell_size; }
+  // Slit walls normal to z: the rank grid keeps z whole (docs/walls.md).
+  bool slit_walls() const { return md ? md->wall.active() : solvent->params.wall.active(); }
 };
 
 // Everything needed to continue a run exactly: the step counter (it keys the

@@ -47,9 +47,9 @@ const char* to_string(Transport t);
 class MpiCommunicator final : public Communicator {
  public:
   // grid {0, 0, 0}: choose_rank_grid. Throws InputError for a grid that
-  // does not fit (naming the sizes).
+  // does not fit (naming the sizes), or that splits z across slit walls.
   MpiCommunicator(MPI_Comm comm, const Box& box, double ghost_width, RankGrid grid = {0, 0, 0},
-                  Transport transport = Transport::ipc);
+                  Transport transport = Transport::ipc, bool slit_walls = false);
   ~MpiCommunicator() override;
 
   // The factory Simulation takes (meso/run/simulation.hpp).

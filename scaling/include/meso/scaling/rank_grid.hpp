@@ -34,14 +34,18 @@ inline constexpr double kRoundGhosts = 48000.0;
 // domains are all at least `ghost_width` wide along every split axis
 // (particle density `density`: round_volume = kRoundGhosts / density; 0:
 // ghost volume alone). Ties go to the grid that splits x most, then y.
+// `slit_walls`: the system has slit walls normal to z (docs/walls.md), which
+// run on grids of one rank along z, so that both walls lie in every domain.
 // Throws InputError naming the box, the rank count and the ghost width when
 // no grid fits.
-RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double density = 0.0);
+RankGrid choose_rank_grid(int ranks, const Box& box, double ghost_width, double density = 0.0,
+                          bool slit_walls = false);
 
 // Checks a given grid (product == ranks, domains not thinner than the ghost
-// width); throws InputError naming the axis, the domain width and the ghost
-// width.
-void check_rank_grid(const RankGrid& grid, int ranks, const Box& box, double ghost_width);
+// width, one rank along z with slit walls); throws InputError naming the
+// axis, the domain width and the ghost width, or the grid that splits z
+// across the walls and one that does not.
+void check_rank_grid(const RankGrid& grid, int ranks, const Box& box, double ghost_width, bool slit_walls = false);
 
 // "2x2x1" <-> {2, 2, 1}; parse throws InputError on anything else.
 RankGrid parse_rank_grid(const std::string& s);
