@@ -44,13 +44,14 @@ constexpr double kYehHummerXi = 2.837297, kViscosityPaS = 0.890e-3;
 // - the NVE run's within 3 combined standard errors of its bath's: the two
 //   runs' own and the energy-matched start's (the bath's mean energy per
 //   molecule over SSD/RF's published heat capacity, C_p = 23.83 cal/(mol K));
-// - the bath's within 3 of its standard errors and kDtResidualK of 298.15 K:
-//   BAOAB's rigid-body sampling at 2 fs holds the liquid below its target
-//   by a residual the correction does not remove (-0.86 +- 0.20 K; 1.5 K
-//   is it and 3 of its standard errors). Its standard error at least the
-//   spread of the bath's mean measured between seeds.
+// - the bath's within t_tol_K of 298.15 K, the bound the gate had before
+//   seed 11 failed (1 K long, 6 K short), not widened: the rigid-body BAOAB
+//   step at 2 fs holds the liquid below its target by a residual the
+//   correction does not remove (-0.86 +- 0.20 K on the CPU reference), a
+//   finding the gate is there to show, not to absorb (README.md). The
+//   bath's standard error (at least the spread of its mean between seeds)
+//   is reported beside it.
 constexpr double kTemperatureSigmas = 3.0, kHeatCapacity = 23.83e-3;  // kcal/(mol K)
-constexpr double kDtResidualK = 1.5;
 constexpr double kPs = 1000.0 / water_units::kTimeFs;                                // time units per ps
 constexpr double kDiffusionUnit = 10.0;  // 1 A^2/ps = 1e-4 cm^2/s, in 1e-5 cm^2/s
 
@@ -70,6 +71,7 @@ struct Protocol {
   // and 5, 10 ps of bath), which its 1-ps blocks underestimate (seed 1:
   // 1.0 K); scaled to the long form's 4096 molecules and 30 ps, 0.4 K.
   double t_bath_se_floor_K = 2.5;
+  double t_tol_K = 6.0;  // the bath's temperature against 298.15 K
 };
 
 std::vector<Vec3d> unwrapped(const Box& box, const ParticleData<double>& p) {
@@ -226,6 +228,7 @@ Result run_ssd_water(const Context& ctx) {
     pr.d_se_cap = 0.02;
     pr.t_se_cap_K = 0.5;
     pr.t_bath_se_floor_K = 0.4;
+    pr.t_tol_K = 1.0;
   }
   pr.n = static_cast<uint64_t>(knob(ctx, "N", double(pr.n)));
   pr.sample_ps = knob(ctx, "sample", pr.sample_ps);
@@ -312,7 +315,7 @@ Result run_ssd_water(const Context& ctx) {
   const double t_start_se = bath.sem / double(w.n) / kHeatCapacity;
   const double t_se = std::sqrt(tt.sem * tt.sem + tb.sem * tb.sem + t_start_se * t_start_se);
   const double bath_se = std::max(tb.sem, pr.t_bath_se_floor_K);
-  const double t_tol = kTemperatureSigmas * t_se, bath_tol = kTemperatureSigmas * bath_se + kDtResidualK;
+  const double t_tol = kTemperatureSigmas * t_se, bath_tol = pr.t_tol_K;
   // D in the infinite system: the box's deficit (Yeh & Hummer) at the NVE
   // run's temperature, in 1e-5 cm^2/s.
   const double box_m = w.box_length() * 1e-10;
@@ -344,8 +347,8 @@ Result run_ssd_water(const Context& ctx) {
   };
   res.rule = "D + Yeh-Hummer = 2.32 within 3 combined SE, SE <= " + fmt("%.0f", 100 * pr.d_se_cap) +
              "%; n_C to 3.35 A = 4.4 +- 0.45; T (corrected for dt) of the NVE run at its bath's within 3 SE, SE <= " +
-             fmt("%.1f", pr.t_se_cap_K) + " K, of the bath at 298.15 within 3 SE (>= " +
-             fmt("%.1f", pr.t_bath_se_floor_K) + " K) + 1.5 K (README.md)";
+             fmt("%.1f", pr.t_se_cap_K) + " K, of the bath at 298.15 +- " + fmt("%.0f", pr.t_tol_K) +
+             " K (README.md)";
   res.passed = n_ok && d_ok && t_ok && bath_ok;
   nlohmann::json gates = nlohmann::json::array();
   gates.push_back({{"quantity", "n_C to 3.35 A"}, {"measured", n_c}, {"reference", kCoordination},
@@ -358,7 +361,7 @@ Result run_ssd_water(const Context& ctx) {
                    {"se_run", tt.sem}, {"se_bath", tb.sem}, {"se_start", t_start_se}, {"reference", tb.mean},
                    {"tolerance", t_tol}, {"se_cap", pr.t_se_cap_K}, {"passed", t_ok}});
   gates.push_back({{"quantity", "T of the bath (K)"}, {"measured", tb.mean}, {"se", bath_se}, {"se_blocks", tb.sem},
-                   {"reference", w.temperature}, {"tolerance", bath_tol}, {"dt_residual", kDtResidualK},
+                   {"reference", w.temperature}, {"tolerance", bath_tol},
                    {"passed", bath_ok}});
   res.data = {{"N", w.n}, {"density_g_cm3", w.density}, {"box_A", w.box_length()}, {"T_K", w.temperature},
               {"equilibrate_ps", pr.equilibrate_ps}, {"sample_ps", pr.sample_ps}, {"every_ps", pr.every_ps},
