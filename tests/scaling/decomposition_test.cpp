@@ -227,10 +227,22 @@ TEST(Decomposition, DpdInALongBoxAgreesWithOneRank) {
 // kernel, once a step.
 TEST(Decomposition, DpdSlitWallsAgreeWithOneRank) {
   const Case c = test::dpd_slit_case();
-  compare_with_one_rank(c);
 #ifdef MESO_DECOMPOSITION_CUDA
-  if (world_size() > 1) compare_with_one_rank(c, {0, 0, 0}, Transport::ipc, "overlap=always");
+  // Refused on cuda ranks (step_plan.cpp): on an H200 the domain storage
+  // threw "holes and movers differ" on 2 and 4 ranks. Every rank refuses
+  // alike, before anything runs.
+  if (world_size() > 1) {
+    try {
+      Simulation many(backend(Variant{}), c.sys, c.rp, MpiCommunicator::factory(MPI_COMM_WORLD));
+      ADD_FAILURE() << "slit walls on " << world_size() << " cuda ranks were accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("slit walls are not provided on cuda ranks yet"), std::string::npos)
+          << e.what();
+    }
+    return;
+  }
 #endif
+  compare_with_one_rank(c);
 }
 
 // A grid that splits z puts the walls' normal across domains: refused on

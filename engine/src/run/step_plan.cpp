@@ -139,7 +139,12 @@ std::unique_ptr<StepPlan> StepPlan::build(Backend& b, const System& sys, const R
     if (!pair) throw_input_error("a run on ", plan->comm_->size(), " ranks needs a pair force (pair style none has no ghosts to exchange)");
     // Slit walls act on each local particle (their force and reflection):
     // the communicator keeps z whole (check_rank_grid), so both walls lie in
-    // every domain.
+    // every domain. On cuda ranks the domain storage's count of leavers and
+    // the holes they leave disagreed with the walls on an H200 (2 and 4
+    // ranks, 2026-11-29): refused there until that is found.
+    if (sys.wall.active() && b.name() == "cuda")
+      throw_input_error("slit walls are not provided on cuda ranks yet (the domain storage's leavers and holes "
+                        "disagree with the walls' reflection): run them on one GPU, or with --backend cpu on ranks");
     if (sys.shear_rate != 0.0)
       throw_input_error("shear_rate = ", sys.shear_rate,
                         ": Lees-Edwards shear is not decomposed over ranks yet: run it on one rank");
