@@ -155,6 +155,12 @@ for s in 31 32 33; do
   go janus-dt-langevin-0.001-t400-double-s$s 200 540 "${JDT[@]}" --param dt=0.001 --param time=400 --seed $s
   go janus-dt-langevin-0.002-t400-double-s$s 120 540 "${JDT[@]}" --param dt=0.002 --param time=400 --seed $s
 done
+# The gate at the converged step (dt = 0.002, t = 500, Langevin; its README, "The gate
+# switched"): seeds 21-23 as the README stated before the experiments, and the no-attraction
+# control in the same long form, one seed; about 115 s and 40 s of the GPU alone.
+go janus-assembly-long-double-s21 240 540 --filter '^janus-assembly$' --long --variant precision=double --seed 21
+go control-janus-assembly-no-attraction-long-converged-double-s21 90 400 --filter '^janus-assembly$' --long \
+  --control no-attraction --param runs=1 --variant precision=double --seed 21
 # vesicle-formation's lumen rule after the wall's thickness replaced the aggregate's spread
 # (its README): seeds 31-33 and 41-43, stated before the run (call 1's 11-13 and 21-23 failed).
 go vesicle-formation-long-double-s40 200 480 --filter '^vesicle-formation$' --long --variant precision=double --seed 40

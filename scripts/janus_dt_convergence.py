@@ -14,6 +14,14 @@ between samples) up to the shorter run's end, where D is
 the largest difference two seeds make at one step, and when both runs hold
 the bulk at kT within 3% with at most 4 fast particles in any sample.
 
+--seeds: the second experiment (README, "The second experiment, and how it is
+read"): several seeds a step; per run t70, the first time Q reaches 0.7
+(linear between samples), and the plateau, the mean Q from t = 300 to 400;
+the largest step against the next smaller one: every run reaches 0.7, the
+mean t70 and the mean plateaus differ by at most 3 combined standard errors
+of the means (the plateaus by at most max(0.05, that)), every run's bulk at
+kT within 3% with at most 4 fast particles.
+
 --gate: instead, each run against the gate at the converged step (local
 order >= 0.7 and facing >= 0.5 at the end, the bulk temperature from
 t_end / 10 on within 3% of kT, at most 4 fast particles in any sample).
@@ -34,6 +42,8 @@ MAX_HOT = 4         # fast particles (> 6 sqrt(kT/m)) in any sample; Maxwell-Bol
 SETTLE_T = 20.0     # the temperature is averaged from here on in the comparison
 GATE_Q = 0.7        # the gate's local order at t_end
 GATE_FACING = 0.5   # and facing fraction
+PLATEAU = (300.0, 400.0)  # --seeds: the plateau's window
+SEEDS_Z = 3.0       # --seeds: combined standard errors allowed between the steps' means
 
 
 class Run:
@@ -152,6 +162,77 @@ def convergence(runs):
     return 0 if all(converged.values()) else 1
 
 
+def crossing(r, q):
+    """The first time Q reaches q, linear between the samples (None if never)."""
+    for k, x in enumerate(r.q):
+        if x >= q:
+            if k == 0:
+                return r.t[0]
+            t0, t1, q0 = r.t[k - 1], r.t[k], r.q[k - 1]
+            return t0 + (t1 - t0) * (q - q0) / (x - q0)
+    return None
+
+
+def mean_se(v):
+    m = sum(v) / len(v)
+    if len(v) < 2:
+        return m, float("nan")
+    return m, math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1) / len(v))
+
+
+def seeds(runs):
+    by = {}
+    for r in runs:
+        by.setdefault((r.integrator, r.dt), []).append(r)
+    print("%-10s %8s %5s %8s %8s %8s %5s" % ("integrator", "dt", "seed", "t70", "plateau", "bulk T", "fast"))
+    stats, ok_runs = {}, {}
+    for (integ, dt), rs in sorted(by.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        t70s, plats, good = [], [], True
+        for r in sorted(rs, key=lambda r: r.seed):
+            t70 = crossing(r, GATE_Q)
+            w = [q for t, q in zip(r.t, r.q) if PLATEAU[0] <= t <= PLATEAU[1]]
+            plat = sum(w) / len(w) if w else float("nan")
+            t_ok, hot = r.temperature_ok(SETTLE_T), max(r.hot)
+            good = good and t70 is not None and bool(w) and t_ok and hot <= MAX_HOT
+            t70s.append(t70 if t70 is not None else float("nan"))
+            plats.append(plat)
+            print("%-10s %8g %5d %8s %8.3f %8.3f %5d%s" % (integ, dt, r.seed, "%.1f" % t70 if t70 is not None else "never",
+                                                       plat, r.bulk_mean(SETTLE_T), hot, "" if t_ok and hot <= MAX_HOT
+                                                       else "  (bulk T or fast particles out of bounds)"))
+        stats[(integ, dt)] = (mean_se(t70s), mean_se(plats), t70s)
+        ok_runs[(integ, dt)] = good and len(rs) >= 2
+    rc = 1
+    for integ in sorted({k[0] for k in stats}):
+        steps = sorted((dt for i, dt in stats if i == integ), reverse=True)
+        for dt in steps:
+            (tm, ts), (pm, ps), _ = stats[(integ, dt)]
+            print("%s dt %g: t70 %.1f +- %.1f, plateau %.3f +- %.3f over %d seeds%s" % (
+                integ, dt, tm, ts, pm, ps, len(by[(integ, dt)]), "" if ok_runs[(integ, dt)] else
+                "  (a run out of bounds, or fewer than two seeds)"))
+        if len(steps) < 2:
+            print("%s: one step only: nothing to compare" % integ)
+            continue
+        big, small = steps[0], steps[1]
+        (tb, sb), (pb, qb), _ = stats[(integ, big)]
+        (tsm, ssm), (psm, qsm), _ = stats[(integ, small)]
+        dt70, bt70 = abs(tb - tsm), SEEDS_Z * math.hypot(sb, ssm)
+        dpl, bpl = abs(pb - psm), max(BAND, SEEDS_Z * math.hypot(qb, qsm))
+        print("dt %g against %g: |t70 difference| %.1f against %.1f; |plateau difference| %.3f against %.3f" % (
+            big, small, dt70, bt70, dpl, bpl))
+        # A run that never orders, or leaves the bulk's bounds, settles nothing (the
+        # README's rule); otherwise the larger step when the means agree, else the smaller.
+        if not (ok_runs[(integ, big)] and ok_runs[(integ, small)]):
+            print("%s: not settled (a run does not reach %.1f or leaves the bounds)" % (integ, GATE_Q))
+            continue
+        chosen = big if dt70 <= bt70 and dpl <= bpl else small
+        t_end = max(300, 100 * math.ceil(2 * max(stats[(integ, chosen)][2]) / 100 - 1e-9))
+        print("%s: the gate's step %g (%s); t_end %d" % (
+            integ, chosen, "converged against %g" % small if chosen == big else
+            "the smallest step run with several seeds, not shown converged", t_end))
+        rc = 0 if chosen == big else 1
+    return rc
+
+
 def gate(runs):
     print("gate: at t_end local order >= %.1f, facing >= %.1f; bulk T from t_end/10 within %d%% of kT; fast <= %d"
           % (GATE_Q, GATE_FACING, round(100 * T_TOL), MAX_HOT))
@@ -171,10 +252,12 @@ def gate(runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+")
-    ap.add_argument("--gate", action="store_true")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--gate", action="store_true")
+    mode.add_argument("--seeds", action="store_true")
     a = ap.parse_args()
     runs = runs_of(a.results)
-    return gate(runs) if a.gate else convergence(runs)
+    return gate(runs) if a.gate else seeds(runs) if a.seeds else convergence(runs)
 
 
 if __name__ == "__main__":

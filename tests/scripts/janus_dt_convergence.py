@@ -3,8 +3,11 @@
 runs at dt = 0.005 and 0.001 are not converged; made-up series at dt, dt/2
 and dt/4 are converged only while they agree within the band, hold the bulk
 at kT and have few fast particles; seeds too far apart leave it unsettled;
-the gate mode fails a run below its bounds; a file that is no result is
-refused with exit 2. Usage: tests/scripts/janus_dt_convergence.py [root]"""
+the gate mode fails a run below its bounds; the seeds mode (the second
+experiment) takes the larger step only when its mean ordering time and
+plateau agree with the smaller step's, falls back to the smaller step when
+they do not, and settles nothing when a run never orders; a file that is no
+result is refused with exit 2. Usage: tests/scripts/janus_dt_convergence.py [root]"""
 import json
 import os
 import re
@@ -89,6 +92,23 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, out = reading("--gate", result(tmp, "g1", 0.001, 21, 600.0), result(tmp, "g2", 0.001, 22, 600.0, delay=400))
     expect("gate", rc, out, 1, r"0\.001 +21 +600 +0\.800 .*pass", r"0\.001 +22 +600 +0\.673 .*FAIL")
+
+    # The seeds mode: three seeds a step to t = 400; Q reaches 0.7 near t = 209 + delay.
+    def seeds_runs(delays_big, delays_small):
+        return ([result(tmp, "sb%d" % k, 0.002, 31 + k, 400.0, delay=d) for k, d in enumerate(delays_big)] +
+                [result(tmp, "ss%d" % k, 0.001, 31 + k, 400.0, delay=d) for k, d in enumerate(delays_small)])
+
+    rc, out = reading("--seeds", *seeds_runs([0, 20, -10], [10, 30, 0]))
+    # t70 means 212 and 222 (SE 8.8 each): 10 against 37; the latest at 0.002, 228.6 -> 500.
+    expect("seeds agree", rc, out, 0, r"\|t70 difference\| 10\.\d against 37\.\d",
+           r"the gate's step 0\.002 \(converged against 0\.001\); t_end 500")
+
+    rc, out = reading("--seeds", *seeds_runs([0, 20, -10], [100, 120, 90]))
+    expect("seeds 100 apart", rc, out, 1, r"\|t70 difference\| 100\.\d against 37\.\d",
+           r"the gate's step 0\.001 \(the smallest step run with several seeds, not shown converged\); t_end 700")
+
+    rc, out = reading("--seeds", *seeds_runs([0, 20, 400], [10, 30, 0]))
+    expect("a run never ordering", rc, out, 1, r"0\.002 +33 +never", "langevin: not settled")
 
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
