@@ -271,7 +271,9 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "chi-0.1",
                   .what = "the chi table at a tenth of the model's (tails and water mix)",
                   .params = {{"chi_scale", 0.1}},
-                  .in_ci = false}},
+                  .in_ci = false,
+                  .shown = "results/validation/gates-h200-2026-11-29d/"
+                           "control-dppc-density-chi-0.1-short-mixed-s1.json.xz"}},
     .units = DppcUnits::trajectory_units()});
 
 }  // namespace meso::validation

@@ -153,6 +153,8 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "alpha-0.02",
                   .what = "2% of each IBI correction applied (the loop barely corrects)",
                   .params = {{"alpha", 0.02}},
-                  .in_ci = false}}});
+                  .in_ci = false,
+                  .shown = "results/validation/gates-h200-2026-11-29/"
+                           "control-ibi-melt-alpha-0.02-short-double-s1.json.xz"}}});
 
 }  // namespace meso::validation

@@ -209,6 +209,8 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "no-attraction",
                   .what = "a^A = 0: patches that do not attract",
                   .params = {{"a_att", 0.0}},
-                  .in_ci = false}}});
+                  .in_ci = false,
+                  .shown = "results/validation/gates-h200-2026-11-29/"
+                           "control-janus-assembly-no-attraction-short-double-s1.json.xz"}}});
 
 }  // namespace meso::validation

@@ -435,7 +435,9 @@ Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) 
           .controls = {{.name = "dt-x2",
                         .what = "the NVE time step doubled (|dE/E| about 4x the published)",
                         .params = {{"dt_factor", 2.0}},
-                        .in_ci = false}},
+                        .in_ci = false,
+                        .shown = std::string("results/validation/gates-h200-2026-11-29/control-") + name +
+                                 "-dt-x2-short-double-s1.json.xz"}},
           .analyse = [mode](const Context& ctx,
                             const nlohmann::json& data) { return analyse_nve_drift(ctx, mode, data); },
           .resumable = true};

@@ -83,6 +83,8 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "gamma-1.5",
                   .what = "the dissipative coefficient 50% too large (a more viscous fluid)",
                   .params = {{"gamma_scale", 1.5}},
-                  .in_ci = false}}});
+                  .in_ci = false,
+                  .shown = "results/validation/gates-h200-2026-11-29/"
+                           "control-poiseuille-viscosity-gamma-1.5-short-double-s1.json.xz"}}});
 
 }  // namespace meso::validation

@@ -167,7 +167,9 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "drag-thinning-0.4",
                   .what = "Langevin drag per monomer as (N/10)^-0.4 (D ~ N^-0.6, not Rouse's N^-1)",
                   .params = {{"drag_thinning", 0.4}},
-                  .in_ci = false}},
+                  .in_ci = false,
+                  .shown = "results/validation/gates-h200-2026-11-29d/"
+                           "control-polymer-hydrodynamics-drag-thinning-0.4-short-cpu-double-s1.json.xz"}},
     .analyse = analyse_polymer_hydrodynamics});
 
 }  // namespace meso::validation

@@ -245,6 +245,9 @@ MESO_REGISTER_VALIDATION_CASE({
                   .what = "each chain's end reacts at its own P, uniform in [0.9 P, 1.1 P]",
                   .params = {{"P_spread", 0.1}},
                   .short_params = {{"runs", 60.0}},
-                  .in_ci = false}}});
+                  .in_ci = false,
+                  // Seeds 3-7 all rejected it (that folder's README).
+                  .shown = "results/validation/gates-h200-2026-11-29b/"
+                           "control-surface-polymerization-rate-spread-0.1-short-double-s3.json.xz"}}});
 
 }  // namespace meso::validation

@@ -4,6 +4,7 @@
 
 #include "../case_filter.hpp"
 #include "../variant_defaults.hpp"
+#include "../workload.hpp"
 #include "command.hpp"
 #include "meso/validation/validation_case.hpp"
 #include "options.hpp"
@@ -22,6 +23,10 @@ class ListCommand final : public Command {
     list->add_flag("--params", params_, "Print each workload's --param keys with their units and meaning");
     list->add_flag("--names", names_,
                    "Print each case's whole name on one line (for scripts), not grouped by variant");
+    list->add_flag("--controls", controls_,
+                   "Print each validation case's negative controls, a line each, tab-separated (for "
+                   "scripts): case, control, where its rejection is shown (ci, device, device-long), its "
+                   "knobs, the committed result that shows it");
     list->add_flag("--variants", variants_,
                    "Print each workload's default variant per backend and precision, and why, "
                    "then every variant axis with its values");
@@ -31,6 +36,7 @@ class ListCommand final : public Command {
   int run(const CommandContext& ctx) override {
     if (variants_) return list_variants();
     if (params_) return list_params();
+    if (controls_) return list_controls();
     const Selection s = select_cases(o_, ctx.registry, true);
     // A case name is workload/kind/backend/variant/parameters, up to 116
     // columns: the cases of one variant under a line naming it, each with its
@@ -59,15 +65,32 @@ class ListCommand final : public Command {
         // short or long form).
         for (const auto& k : v.controls) {
           const char* where = k.in_ci         ? " [short form in CI]"
-                              : k.device_long ? " [long form on a device]"
-                                              : " [on a device]";
-          std::cout << wrapped("    ", "--control " + k.name + ": " + k.what + where);
+                              : k.device_long ? " [long form on a device"
+                                              : " [on a device";
+          std::cout << wrapped("    ", "--control " + k.name + ": " + k.what + where +
+                                           (k.in_ci ? "" : k.shown.empty() ? ": not shown yet]" : "]"));
+          if (!k.in_ci && !k.shown.empty()) std::cout << wrapped("        ", "rejected in " + k.shown);
         }
       }
     return 0;
   }
 
  private:
+  // A line a negative control, for scripts/controls_shown.py: case, name,
+  // where it is shown, its knobs (k=v,...), the committed result.
+  static int list_controls() {
+    for (const auto& v : validation::all_cases())
+      for (const auto& k : v.controls) {
+        std::string knobs;
+        for (const auto& [key, value] : k.params)
+          knobs += (knobs.empty() ? "" : ",") + key + "=" + format_number(value);
+        std::cout << v.name << '\t' << k.name << '\t'
+                  << (k.in_ci ? "ci" : k.device_long ? "device-long" : "device") << '\t' << knobs << '\t'
+                  << k.shown << '\n';
+      }
+    return 0;
+  }
+
   // The default-variant table (no backend is created, so it also answers
   // on a machine without the backend's device), then the axes: each with
   // its values and its default.
@@ -128,7 +151,7 @@ class ListCommand final : public Command {
   }
 
   SelectionOptions o_;
-  bool params_ = false, variants_ = false, names_ = false;
+  bool params_ = false, variants_ = false, names_ = false, controls_ = false;
 };
 
 }  // namespace

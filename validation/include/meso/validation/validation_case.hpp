@@ -123,6 +123,12 @@ struct Control {
   // Where in_ci is false: the long form is the one that rejects it on a
   // device (its chains or its time); otherwise the short form there.
   bool device_long = false;
+  // Where in_ci is false: the committed result (a path under results/) of
+  // the run that rejected it. `mesobench list --controls` prints it and
+  // scripts/controls_shown.py checks that the file ran this control and
+  // failed the gate; a control not yet shown leaves it empty, and that check
+  // fails, naming it.
+  std::string shown = {};
 };
 
 struct Case {
