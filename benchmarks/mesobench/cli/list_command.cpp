@@ -69,7 +69,13 @@ class ListCommand final : public Command {
                                               : " [on a device";
           std::cout << wrapped("    ", "--control " + k.name + ": " + k.what + where +
                                            (k.in_ci ? "" : k.shown.empty() ? ": not shown yet]" : "]"));
-          if (!k.in_ci && !k.shown.empty()) std::cout << wrapped("        ", "rejected in " + k.shown);
+          // The folder and the file on lines of their own: a whole path is
+          // longer than the 100 columns (`list --controls` prints it whole).
+          if (!k.in_ci && !k.shown.empty()) {
+            const std::size_t slash = k.shown.rfind('/');
+            std::cout << "        rejected in " << k.shown.substr(0, slash + 1) << '\n';
+            if (slash != std::string::npos) std::cout << "          " << k.shown.substr(slash + 1) << '\n';
+          }
         }
       }
     return 0;
