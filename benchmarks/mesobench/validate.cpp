@@ -308,7 +308,10 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     if (!ctx.control.empty()) std::cerr << ", control " << ctx.control;
     std::cerr << ")\n";
     ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
-    if (io::FrameSink* sink = io::frame_sink()) sink->set_units(c->units);  // validate --trajectory
+    if (io::FrameSink* sink = io::frame_sink()) {  // validate --trajectory
+      sink->set_units(c->units);
+      sink->set_variant(runs[i].variant.to_string());
+    }
     progress::begin(c->name, 0);  // a case that knows its total steps announces it itself
     results.push_back(c->run(context_for(ctx, runs[i])));
     progress::end();
