@@ -1,5 +1,6 @@
 #include "validate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -44,15 +45,15 @@ void settings_from(const nlohmann::json& doc, validation::Context& ctx, nlohmann
   given = doc.value("variant_given", nlohmann::json());
 }
 
-// The variant a case of `doc` ran: its entry's; files before each case
-// recorded its own ran the document's on every case.
+// The variant the case of `entry` in `doc` ran: its entry's, or in files
+// older than that field the document's (every case of those ran it).
 Variant variant_ran(const nlohmann::json& doc, const nlohmann::json& entry) {
   return Variant::parse(entry.contains("variant") ? entry.at("variant").get<std::string>()
                                                   : doc.at("variant").get<std::string>());
 }
 
-// The context case `c` runs in: its variant, and under a negative control
-// the knobs that make its wrong physics.
+// The context `run`'s case runs in: its variant, and under a negative
+// control the knobs that make its wrong physics.
 validation::Context context_for(const validation::Context& ctx, const CaseRun& run) {
   validation::Context out = ctx;
   out.variant = run.variant;
@@ -260,7 +261,10 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     // Variant::parse(--variant) (validation_variant.hpp says why).
     for (const auto* c : selected) runs.push_back({c, validation_variant(*c, ctx.backend, o.variant).variant});
   }
-  for (const auto& r : runs) reg.create(ctx.backend, r.variant);  // validates backend and variants up front
+  // Validates the backend and each variant up front, once each.
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (std::none_of(runs.begin(), runs.begin() + i, [&](const CaseRun& r) { return r.variant == runs[i].variant; }))
+      reg.create(ctx.backend, runs[i].variant);
   if (ctx.shard_count > 1)
     for (const auto* c : selected)
       if (!c->analyse)
