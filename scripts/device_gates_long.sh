@@ -3,9 +3,12 @@
 # validation long form and every "[on a device]" negative control without a committed GPU
 # result, on the seeds the gates' READMEs stated before the runs, side by side under MPS
 # (small systems share the GPU's SMs instead of time-slicing). Each run writes its JSON
-# (variant and precision recorded; --variant is always explicit, since validate runs
-# Variant{}, double, without it) and log into one folder, packed to $OUT/gates-long.tar.gz
-# (status.txt: a line per run with its exit code and verdict, and a line per skip).
+# (each case's variant and precision recorded; --variant always names the precision: on a
+# GPU validate runs each case's workload default, mixed for most, without it, and that
+# workload's double default with precision=double; before issue 57 it ran Variant{}, double,
+# unless told, and axes given, e.g. $VES_MIXED, were over Variant{}, now over the default)
+# and log into one folder, packed to $OUT/gates-long.tar.gz (status.txt: a line per run
+# with its exit code and verdict, and a line per skip).
 #
 # Runs, in launch order (the longest first), with the GPU time each took alone in earlier
 # runs (README of each gate), and this script's timeout for it:

@@ -48,7 +48,7 @@ if part bench; then
   stamp "bench cpu rc=$?"
 fi
 if part gate; then
-  # validate runs Variant{} (double) unless told: the mixed runs name their precision.
+  # The runs name their precision (validate ran Variant{}, double, unless told before issue 57).
   timeout 400 "$MB" validate --filter living-polymerization --backend cuda --variant precision=mixed \
     --json "$O/living-polymerization-cuda.json" > "$O/gate.log" 2>&1
   stamp "gate rc=$? $(grep living-polymerization "$O/gate.log" | tail -1)"

@@ -12,7 +12,7 @@ O=$1
 PARTS=${PARTS:-gate janus}
 . scripts/device_carried.sh
 if part gate; then
-  # validate runs Variant{} (double) unless told: the mixed run names its precision.
+  # The run names its precision (validate ran Variant{}, double, unless told before issue 57).
   timeout 300 "$MB" validate --filter ssd-water --long --backend cuda --variant precision=mixed --seed 11 \
     --json "$O/ssd-water-long-mixed.json" \
     > "$O/ssd-water-long-mixed.log" 2>&1 &

@@ -49,6 +49,11 @@ void check_controls(const Case& c) {
 }  // namespace
 
 CaseRegistration::CaseRegistration(Case c) {
+  // Which workload's default it runs on a GPU is stated, never assumed: a
+  // case without one would run Variant{} there unnoticed.
+  if (c.workload.empty())
+    throw std::logic_error("validation case '" + c.name + "' names no workload (Case::workload, or kNoWorkload " +
+                           "with the reason no workload runs its model)");
   check_controls(c);
   auto& cases = registry();
   const auto at = std::lower_bound(cases.begin(), cases.end(), c.name,

@@ -29,6 +29,7 @@ class H5mdFrameSink final : public io::FrameSink {
   uint64_t every() const override { return every_; }
   void frame(uint64_t run, const Box& box, const io::H5mdFrame& f) override;
   void set_units(const io::H5mdUnits& units) override { meta_.units = units; }
+  void set_variant(const std::string& variant) override { meta_.variant = variant; }
   // Closes the last file; returns the files written.
   std::vector<std::string> finish();
 

@@ -1,5 +1,6 @@
 #include "validate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -17,36 +18,68 @@
 #include "meso/validation/validation_case.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
+#include "validation_variant.hpp"
 #include "workload.hpp"
 
 namespace meso::bench {
 
 namespace {
 
+// A selected case and the variant it runs (validation_variant): on a GPU
+// each case runs its own workload's default, so one call may run several.
+struct CaseRun {
+  const validation::Case* c = nullptr;
+  Variant variant;
+};
+
 // The run settings a validate result records: form, backend (as written),
-// variant, seed, knobs and the negative control run (none before issue 57).
-void settings_from(const nlohmann::json& doc, validation::Context& ctx) {
+// seed, knobs, the axes --variant named (null in files older than the field)
+// and the negative control run (none before issue 57). The variant each case
+// ran is its entry's (variant_ran).
+void settings_from(const nlohmann::json& doc, validation::Context& ctx, nlohmann::json& given) {
   ctx.form = doc.at("form") == "long" ? validation::Form::long_form : validation::Form::short_form;
   ctx.backend = doc.at("backend").get<std::string>();
-  ctx.variant = Variant::parse(doc.at("variant").get<std::string>());
   ctx.seed = doc.at("seed").get<uint64_t>();
   ctx.params = doc.at("params").get<std::map<std::string, double>>();
   ctx.control = doc.value("control", std::string());
+  given = doc.value("variant_given", nlohmann::json());
 }
 
-// The context case `c` runs in: under a negative control, with the knobs
-// that make its wrong physics.
-validation::Context context_for(const validation::Context& ctx, const validation::Case& c) {
-  if (ctx.control.empty()) return ctx;
+// The variant the case of `entry` in `doc` ran: its entry's, or in files
+// older than that field the document's (every case of those ran it).
+Variant variant_ran(const nlohmann::json& doc, const nlohmann::json& entry) {
+  return Variant::parse(entry.contains("variant") ? entry.at("variant").get<std::string>()
+                                                  : doc.at("variant").get<std::string>());
+}
+
+// The context `run`'s case runs in: its variant, and under a negative
+// control the knobs that make its wrong physics.
+validation::Context context_for(const validation::Context& ctx, const CaseRun& run) {
   validation::Context out = ctx;
-  out.params = validation::control_params(validation::find_control(c, ctx.control), ctx.form, ctx.params);
+  out.variant = run.variant;
+  if (!ctx.control.empty())
+    out.params = validation::control_params(validation::find_control(*run.c, ctx.control), ctx.form, ctx.params);
   return out;
 }
 
-// What a result records of the run: the precision that ran (the variant's,
-// whichever the backend), and under a control, the control.
-void record_run(nlohmann::json& doc, const validation::Context& ctx) {
-  doc["precision"] = to_string(ctx.variant.precision);
+// Whether every case ran one variant (always on the CPU, and in a call of
+// one case).
+bool one_variant(const std::vector<CaseRun>& runs) {
+  for (const auto& r : runs)
+    if (!(r.variant == runs.front().variant)) return false;
+  return true;
+}
+
+// What a result records of the run: the axes --variant named (where known);
+// the variant and the precision that ran where every case ran one (each
+// case records its own as well); under a control, the control.
+void record_run(nlohmann::json& doc, const validation::Context& ctx, const std::vector<CaseRun>& runs,
+                const nlohmann::json& given) {
+  if (!given.is_null()) doc["variant_given"] = given;
+  if (one_variant(runs)) {
+    doc["variant"] = runs.front().variant.to_string();
+    doc["precision"] = to_string(runs.front().variant.precision);
+  }
   if (!ctx.control.empty()) doc["control"] = ctx.control;
 }
 
@@ -75,29 +108,48 @@ const char* verdict(const validation::Result& r, const validation::Context& ctx)
   return r.passed ? "ACCEPTED" : "REJECTED";
 }
 
-// What ran, above the table: the precision, the whole variant broken after
-// its commas into lines of at most 100 columns, and the control.
-void print_run(const validation::Context& ctx) {
+// `line` then `text` (a variant, or a list of cases), broken after its
+// commas into lines of at most 100 columns, the later ones indented.
+void print_wrapped(std::string line, const std::string& text) {
   constexpr std::size_t kWidth = 100;
-  const std::string v = ctx.variant.to_string();
-  std::string line = std::string("precision ") + to_string(ctx.variant.precision) + ", variant ";
-  for (std::size_t at = 0; at < v.size();) {
-    std::size_t end = v.find(',', at);
-    end = end == std::string::npos ? v.size() : end + 1;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find(',', at);
+    end = end == std::string::npos ? text.size() : end + 1;
     if (line.size() + (end - at) > kWidth) {
       std::puts(line.c_str());
       line = "    ";
+      if (text[at] == ' ') ++at;
     }
-    line += v.substr(at, end - at);
+    line += text.substr(at, end - at);
     at = end;
   }
   std::puts(line.c_str());
+}
+
+// What ran, above the table: the precision and the whole variant, once
+// where every case ran one, else per variant with the cases that ran it;
+// then the control.
+void print_run(const validation::Context& ctx, const std::vector<CaseRun>& runs) {
+  std::vector<const Variant*> shown;
+  for (const auto& r : runs) {
+    bool seen = false;
+    for (const Variant* v : shown) seen = seen || *v == r.variant;
+    if (seen) continue;
+    shown.push_back(&r.variant);
+    print_wrapped(std::string("precision ") + to_string(r.variant.precision) + ", variant ", r.variant.to_string());
+    if (one_variant(runs)) break;
+    std::string names;
+    for (const auto& o : runs)
+      if (o.variant == r.variant) names += (names.empty() ? "" : ", ") + o.c->name;
+    print_wrapped("    for ", names);
+  }
   if (!ctx.control.empty()) std::printf("negative control %s: its gates must fail\n", ctx.control.c_str());
 }
 
-void print_results(const std::vector<validation::Result>& results, const validation::Context& ctx) {
+void print_results(const std::vector<validation::Result>& results, const validation::Context& ctx,
+                   const std::vector<CaseRun>& runs) {
   const validation::Form form = ctx.form;
-  print_run(ctx);
+  print_run(ctx, runs);
   std::printf("%-24s %-6s %14s %12s %12s %12s  %s\n", "case", "form", "measured", "+/-", "reference",
               "tolerance", "result");
   for (const auto& r : results) {
@@ -111,8 +163,15 @@ void print_results(const std::vector<validation::Result>& results, const validat
   }
 }
 
-nlohmann::json case_json(const validation::Result& r, const validation::Context& ctx) {
-  nlohmann::json j = {{"name", r.name}, {"quantity", r.quantity}, {"data", r.data}};
+// A case's entry: what it measured, and what ran (its workload, variant and
+// precision).
+nlohmann::json case_json(const validation::Result& r, const validation::Context& ctx, const CaseRun& run) {
+  nlohmann::json j = {{"name", r.name},
+                      {"workload", run.c->workload},
+                      {"variant", run.variant.to_string()},
+                      {"precision", to_string(run.variant.precision)},
+                      {"quantity", r.quantity},
+                      {"data", r.data}};
   if (r.partial) {
     j["partial"] = true;
     if (r.incomplete) j["incomplete"] = true;
@@ -125,9 +184,9 @@ nlohmann::json case_json(const validation::Result& r, const validation::Context&
             {"tolerance", r.tolerance},
             {"rule", r.rule},
             {"passed", r.passed}});
-  if (const validation::Case* c = ctx.control.empty() ? nullptr : find_case(r.name)) {
-    const validation::Control& k = validation::find_control(*c, ctx.control);
-    j["control"] = {{"name", k.name}, {"what", k.what}, {"params", context_for(ctx, *c).params},
+  if (!ctx.control.empty()) {
+    const validation::Control& k = validation::find_control(*run.c, ctx.control);
+    j["control"] = {{"name", k.name}, {"what", k.what}, {"params", context_for(ctx, run).params},
                     {"rejected", !r.passed}};
   }
   return j;
@@ -157,7 +216,9 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
   validation::Context ctx;
   ctx.registry = &reg;
   std::vector<const validation::Case*> selected;
-  nlohmann::json resumed;  // the incomplete run being continued
+  std::vector<CaseRun> runs;  // the selected cases and their variants
+  nlohmann::json given;       // the axes --variant named, canonical
+  nlohmann::json resumed;     // the incomplete run being continued
   if (!o.resume.empty()) {
     if (!o.filter.empty() || o.long_form || !o.params.empty() || !o.shard.empty() || !o.variant.empty() ||
         o.backend != "auto" || o.seed != 1 || !o.control.empty())
@@ -167,7 +228,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     resumed = read_json(o.resume, "--resume");
     if (!resumed.value("incomplete", false))
       throw_input_error("--resume: '", o.resume, "' is not a run stopped at its time limit; nothing to continue");
-    settings_from(resumed, ctx);
+    settings_from(resumed, ctx, given);
     ctx.backend = reg.resolve(ctx.backend);
     if (resumed.contains("shard")) {
       ctx.shard_index = resumed.at("shard").at("index").get<int>();
@@ -178,10 +239,11 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
       if (!found || !found->resumable)
         throw_input_error("--resume: case '", c.at("name").get<std::string>(), "' is unknown or cannot be resumed");
       selected.push_back(found);
+      runs.push_back({found, variant_ran(resumed, c)});  // what it ran before the limit
     }
   } else {
     ctx.form = o.long_form ? validation::Form::long_form : validation::Form::short_form;
-    ctx.variant = Variant::parse(o.variant);
+    given = Variant::parse(o.variant).to_string(Variant::named_axes(o.variant));  // refuses a bad one first
     ctx.backend = reg.resolve(o.backend);
     ctx.seed = o.seed;
     if (!o.shard.empty()) std::tie(ctx.shard_index, ctx.shard_count) = parse_shard(o.shard);
@@ -194,8 +256,15 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     ctx.control = o.control;
     if (!ctx.control.empty())
       for (const auto* c : selected) validation::find_control(*c, ctx.control);  // each selected case has it
+    // On a GPU each case runs its workload's default with --variant's axes
+    // over it, as `mesobench run` does; the CPU reference runs
+    // Variant::parse(--variant) (validation_variant.hpp says why).
+    for (const auto* c : selected) runs.push_back({c, validation_variant(*c, ctx.backend, o.variant).variant});
   }
-  reg.create(ctx.backend, ctx.variant);  // validates backend and variant up front
+  // Validates the backend and each variant up front, once each.
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (std::none_of(runs.begin(), runs.begin() + i, [&](const CaseRun& r) { return r.variant == runs[i].variant; }))
+      reg.create(ctx.backend, runs[i].variant);
   if (ctx.shard_count > 1)
     for (const auto* c : selected)
       if (!c->analyse)
@@ -232,39 +301,41 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
       throw_input_error("--param '", kv, "' is invalid: the value must be a decimal number > 0");
     ctx.params[key] = *v;
   }
-  for (const auto* c : selected) context_for(ctx, *c);  // a --param the control sets itself
+  for (const auto& r : runs) context_for(ctx, r);  // a --param the control sets itself
   print_provenance_header(collect_provenance(), ctx.backend);
   std::vector<validation::Result> results;
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    const auto* c = selected[i];
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto* c = runs[i].c;
     std::cerr << "  " << (resumed.is_null() ? "running " : "resuming ") << c->name << " ("
-              << to_string(ctx.form) << " form, " << ctx.backend;
+              << to_string(ctx.form) << " form, " << ctx.backend << ", " << to_string(runs[i].variant.precision);
     if (ctx.shard_count > 1) std::cerr << ", shard " << ctx.shard_index << "/" << ctx.shard_count;
     if (!ctx.control.empty()) std::cerr << ", control " << ctx.control;
     std::cerr << ")\n";
     ctx.resume = resumed.is_null() ? nullptr : &resumed["cases"][i]["data"];
-    if (io::FrameSink* sink = io::frame_sink()) sink->set_units(c->units);  // validate --trajectory
+    if (io::FrameSink* sink = io::frame_sink()) {  // validate --trajectory
+      sink->set_units(c->units);
+      sink->set_variant(runs[i].variant.to_string());
+    }
     progress::begin(c->name, 0);  // a case that knows its total steps announces it itself
-    results.push_back(c->run(context_for(ctx, *c)));
+    results.push_back(c->run(context_for(ctx, runs[i])));
     progress::end();
   }
-  print_results(results, ctx);
+  print_results(results, ctx, runs);
   if (exit_code(results, ctx) == kExitIncomplete)
     std::cout << "stopped at the time limit: continue with `mesobench validate --resume "
               << (o.json.empty() ? std::string("FILE") : o.json) << " --json FILE`\n";
   if (!o.json.empty()) {
     nlohmann::json doc = result_document("validation", collect_provenance());
     doc.update({{"backend", ctx.backend},
-                {"variant", ctx.variant.to_string()},
                 {"form", to_string(ctx.form)},
                 {"seed", ctx.seed},
                 {"params", ctx.params},
                 {"cases", nlohmann::json::array()}});
-    record_run(doc, ctx);
+    record_run(doc, ctx, runs, given);
     if (ctx.shard_count > 1) doc["shard"] = {{"index", ctx.shard_index}, {"count", ctx.shard_count}};
-    for (const auto& r : results) {
-      doc["cases"].push_back(case_json(r, ctx));
-      if (r.incomplete) doc["incomplete"] = true;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      doc["cases"].push_back(case_json(results[i], ctx, runs[i]));
+      if (results[i].incomplete) doc["incomplete"] = true;
     }
     if (!resumed.is_null()) {
       // Provenance of every call that contributed, oldest first.
@@ -282,8 +353,8 @@ int merge_impl(const ValidateOptions& o) {
   if (!o.control.empty())
     throw_input_error("--control ", o.control, " with --merge: the shards record the control they ran");
   if (!o.json.empty()) check_output_file("--json", o.json);
-  // Every shard of one run: the same form, backend, variant, seed and knobs,
-  // shard indices 0..N-1 once each.
+  // Every shard of one run: the same form, backend, seed and knobs, the same
+  // variant for each case (below), shard indices 0..N-1 once each.
   std::vector<nlohmann::json> docs;
   for (const auto& path : o.merge) docs.push_back(read_json(path, "--merge"));
   const nlohmann::json& first = docs.front();
@@ -291,7 +362,7 @@ int merge_impl(const ValidateOptions& o) {
   int count = -1;
   for (std::size_t k = 0; k < docs.size(); ++k) {
     const nlohmann::json& d = docs[k];
-    for (const char* key : {"form", "backend", "variant", "seed", "params"}) {
+    for (const char* key : {"form", "backend", "seed", "params"}) {
       if (!d.contains(key))
         throw_input_error("--merge: '", o.merge[k], "' has no \"", key, "\": not a `mesobench validate` result");
       if (d[key] != first[key])
@@ -322,13 +393,16 @@ int merge_impl(const ValidateOptions& o) {
     throw_input_error("--merge: shards {", missing, "} of ", count, " are missing");
 
   validation::Context ctx;
-  settings_from(first, ctx);
+  nlohmann::json given;
+  settings_from(first, ctx, given);
   std::vector<validation::Result> results;
+  std::vector<CaseRun> runs;
   const nlohmann::json& shard0 = docs[by_index.at(0)];
   for (const auto& c0 : shard0.at("cases")) {
     const std::string name = c0.at("name").get<std::string>();
     const validation::Case* c = find_case(name);
     if (!c || !c->analyse) throw_input_error("--merge: case '", name, "' is unknown or cannot be merged");
+    runs.push_back({c, variant_ran(shard0, c0)});
     nlohmann::json data = c0.at("data");
     data["per_run"] = nlohmann::json::array();
     for (const auto& [index, k] : by_index) {
@@ -336,27 +410,36 @@ int merge_impl(const ValidateOptions& o) {
       for (const auto& ck : docs[k].at("cases"))
         if (ck.at("name") == name) found = &ck;
       if (!found) throw_input_error("--merge: '", o.merge[k], "' has no case ", name);
+      if (const Variant v = variant_ran(docs[k], *found); !(v == runs.back().variant)) {
+        std::string here, there;  // the axes that differ
+        for (const auto& a : Variant::axes())
+          if (v.get(a) != runs.back().variant.get(a)) {
+            here += (here.empty() ? "" : ",") + a + "=" + v.get(a);
+            there += (there.empty() ? "" : ",") + a + "=" + runs.back().variant.get(a);
+          }
+        throw_input_error("--merge: '", o.merge[k], "' ran ", name, " in variant ", here, " but '",
+                          o.merge[by_index.at(0)], "' in ", there, ": shards of different runs");
+      }
       for (const auto& r : found->at("data").at("per_run")) data["per_run"].push_back(r);
     }
     std::cerr << "  merging " << name << ": " << data["per_run"].size() << " repeats from " << count
               << " shards\n";
-    results.push_back(c->analyse(context_for(ctx, *c), data));
+    results.push_back(c->analyse(context_for(ctx, runs.back()), data));
   }
-  print_results(results, ctx);
+  print_results(results, ctx, runs);
   if (!o.json.empty()) {
     nlohmann::json shards = nlohmann::json::array();
     for (const auto& [index, k] : by_index)
       shards.push_back({{"file", o.merge[k]}, {"index", index}, {"provenance", docs[k].at("provenance")}});
     nlohmann::json doc = result_document("validation", collect_provenance());
     doc.update({{"backend", ctx.backend},
-                {"variant", first.at("variant")},
                 {"form", to_string(ctx.form)},
                 {"seed", ctx.seed},
                 {"params", first.at("params")},
                 {"merged_from", shards},
                 {"cases", nlohmann::json::array()}});
-    record_run(doc, ctx);
-    for (const auto& r : results) doc["cases"].push_back(case_json(r, ctx));
+    record_run(doc, ctx, runs, given);
+    for (std::size_t i = 0; i < results.size(); ++i) doc["cases"].push_back(case_json(results[i], ctx, runs[i]));
     write_json_atomically(o.json, doc);
     std::cout << "wrote " << o.json << '\n';
   }

@@ -226,6 +226,10 @@ for name in files:
         assert f["particles/trajectory/position/value"].shape[0] == len(step)
         assert f["particles/trajectory/position/value"].attrs["unit"] == "Angstrom"
         assert f["parameters/mesobench"].attrs["units"].startswith("reduced units (the reduced DPD, LJ or SRD")
+        # The whole variant the case ran (on a GPU its workload's default), not --variant as given.
+        variant = f["parameters/mesobench"].attrs["variant"]
+        variant = variant.decode() if isinstance(variant, bytes) else variant
+        assert variant.startswith("nlist=ballot,") and "precision=double" in variant, variant
 print(f"ok: validate wrote {len(files)} H5MD files")
 PY
 

@@ -23,5 +23,7 @@ k = control["cases"][0]["control"]
 assert k["rejected"] is True and control["cases"][0]["passed"] is False, k
 assert k["params"] == {"L": 4.0, "collisions": 20.0, "thermostat_kT": 1.05}, k["params"]
 assert "control" not in gate and "control" not in gate["cases"][0] and gate["precision"] == "double"
+# Each case records what it ran, too (on a GPU each runs its workload's default variant).
+assert control["cases"][0]["precision"] == "double" and control["cases"][0]["variant"] == control["variant"]
 print("negative control ok:", k["what"])
 PY

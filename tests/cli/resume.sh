@@ -68,6 +68,42 @@ assert a["per_run"][0]["e_drift"] == b["per_run"][0]["e_drift"]
 print("rigid resume ok: e_drift", b["per_run"][0]["e_drift"])
 PY
 
+# Cases of one call that ran different variants (on a GPU each runs its workload's default):
+# each is resumed in the variant its entry records, the header names each variant with its
+# cases, and the result records each case's variant and no document-wide one. Two tiny LJ runs
+# stopped after their first chunk, one in single and one in double, joined as one call's file.
+tiny=(validate --backend cpu --param N=256 --param thermalize=10 --param long_steps=2000 --param runs=1
+      --time-limit 0)
+rc=0
+"$bin" "${tiny[@]}" --filter '^nve-drift-shift$' --variant precision=single --json "$work/t-single.json" \
+  > /dev/null || rc=$?
+"$bin" "${tiny[@]}" --filter '^nve-drift-xplor$' --json "$work/t-double.json" > /dev/null || rc=$?
+[[ $rc -eq 3 ]] || { echo "FAIL: the tiny runs exited $rc, want 3"; exit 1; }
+python3 - "$work/t-single.json" "$work/t-double.json" "$work/two.json" <<'PY'
+import json, sys
+single, double = (json.load(open(p)) for p in sys.argv[1:3])
+assert single["cases"][0]["precision"] == "single" and single["variant_given"] == "precision=single", single
+for key in ("variant", "precision", "variant_given"):
+    single.pop(key)
+single["cases"] += double["cases"]
+json.dump(single, open(sys.argv[3], "w"))
+PY
+verdict "$bin" validate --resume "$work/two.json" --json "$work/two-done.json" > "$work/two-done.txt"
+grep -A2 '^precision single, variant ' "$work/two-done.txt" | grep -q '^    for nve-drift-shift$' \
+  || { echo "FAIL: the header does not say nve-drift-shift ran in single"; cat "$work/two-done.txt"; exit 1; }
+grep -A2 '^precision double, variant ' "$work/two-done.txt" | grep -q '^    for nve-drift-xplor$' \
+  || { echo "FAIL: the header does not say nve-drift-xplor ran in double"; cat "$work/two-done.txt"; exit 1; }
+python3 - "$work/two-done.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "variant" not in d and "precision" not in d, "a document-wide variant for cases of two"
+shift, xplor = d["cases"]
+assert (shift["precision"], shift["data"]["precision"]) == ("single", "single"), shift["precision"]
+assert (xplor["precision"], xplor["data"]["precision"]) == ("double", "double"), xplor["precision"]
+assert "precision=single" in shift["variant"] and shift["workload"] == "lj-liquid", shift["variant"]
+print("resume of two variants ok")
+PY
+
 source "$(dirname "$0")/expect_refused.sh"
 expect_refused "nothing to continue" validate --resume "$work/done.json"
 expect_refused "drop the other options" validate --resume "$work/part1.json" --long

@@ -46,6 +46,24 @@ d = json.load(open(sys.argv[1])); d["seed"] = 2
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_refused "shards of different runs" validate --merge "$work/s0.json" "$work/other.json"
+# Each case records the variant it ran (on a GPU its workload's default); shards whose case
+# ran another variant are of different runs, and the merged result records the shards' one.
+python3 - "$work/whole.json" "$work/s1.json" "$work/other.json" <<'PY'
+import json, sys
+whole = json.load(open(sys.argv[1]))
+(c,) = whole["cases"]
+assert c["variant"] == whole["variant"] and c["precision"] == "double" and c["workload"] == "dpd-fluid", c
+assert whole["variant_given"] == "", whole["variant_given"]
+d = json.load(open(sys.argv[2])); d["cases"][0]["variant"] = "precision=single"
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect_refused "ran poiseuille-transient in variant" validate --merge "$work/s0.json" "$work/other.json"
+python3 - "$work/merged.json" "$work/whole.json" <<'PY'
+import json, sys
+merged, whole = (json.load(open(p)) for p in sys.argv[1:3])
+assert merged["cases"][0]["variant"] == whole["cases"][0]["variant"] == merged["variant"]
+assert merged["precision"] == merged["cases"][0]["precision"] == "double"
+PY
 python3 - "$work/s1.json" "$work/broken.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); del d["shard"]["count"]

@@ -2,8 +2,10 @@
 # A committed validation result whose file name claims a precision (a word
 # -mixed, -double or -single: `ssd-water-long-mixed.json`) must have run in
 # it: its JSON's `precision`, or the `precision=` of its `variant` in files
-# older than that field (issue 57: `validate` runs Variant{}, double, unless
-# told, and runs named mixed had run in double). A file whose name is wrong
+# older than that field (issue 57: `validate` ran Variant{}, double, unless
+# told, and runs named mixed had run in double), or where its cases ran
+# different variants (on a GPU each its workload's default), every case's
+# `precision`, joined with / when they differ. A file whose name is wrong
 # stays in the record only where the README.md of its folder, or of a folder
 # above it under results/, says so in the words "ran in <what it ran>".
 # Fails naming each file, its claim and what it ran. Checks itself on a
@@ -30,6 +32,8 @@ for folder, _, files in os.walk(top):
         if not isinstance(doc, dict) or doc.get('kind') != 'validation':
             continue
         ran = doc.get('precision') or (re.search(r'precision=(\w+)', doc.get('variant', '')) or [None, 'double'])[1]
+        if 'precision' not in doc and 'variant' not in doc and doc.get('cases'):  # each case its own
+            ran = '/'.join(sorted({c.get('precision', '?') for c in doc.get('cases', [])}))
         if ran == m.group(1):
             continue
         said = False
@@ -56,6 +60,11 @@ mkdir -p "$work/a"
 echo '{"kind": "validation", "variant": "precision=double,tpp=1"}' > "$work/a/x-mixed.json"
 echo '{"kind": "validation", "precision": "mixed"}' > "$work/a/y-mixed.json"
 if check "$work" > /dev/null; then echo "result_precision: a misnamed file passed"; exit 1; fi
+mkdir -p "$work/b"
+echo '{"kind": "validation", "cases": [{"precision": "mixed"}, {"precision": "double"}]}' > "$work/b/z-mixed.json"
+if check "$work/b" > /dev/null; then echo "result_precision: a file of a double case named mixed passed"; exit 1; fi
+echo '{"kind": "validation", "cases": [{"precision": "mixed"}, {"precision": "mixed"}]}' > "$work/b/z-mixed.json"
+check "$work/b" > /dev/null || { echo "result_precision: a file of mixed cases named mixed failed"; exit 1; }
 echo 'x-mixed.json: recorded as mixed but ran in double' > "$work/a/README.md"
 check "$work" > /dev/null || { echo "result_precision: a documented misnamed file failed"; exit 1; }
 check "$root/results"

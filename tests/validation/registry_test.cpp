@@ -50,7 +50,7 @@ TEST(ValidationRegistry, SortedByNameAndEachOnce) {
 
 TEST(ValidationRegistry, RefusesANameTwice) {
   const std::size_t before = all_cases().size();
-  const Case twice{.name = "dpd-temperature", .source = "a second one", .run = {},
+  const Case twice{.name = "dpd-temperature", .workload = "dpd-fluid", .source = "a second one", .run = {},
                    .knobs = {"noise: x"}, .controls = {{.name = "c", .what = "w", .params = {{"noise", 2.0}}}}};
   EXPECT_THROW(CaseRegistration{twice}, std::logic_error);
   EXPECT_EQ(all_cases().size(), before);
@@ -64,6 +64,7 @@ TEST(ValidationRegistry, RefusesACaseWithoutAWorkingControl) {
   const std::size_t before = all_cases().size();
   auto refused = [&](Case c, const char* why) {
     c.name = "control-test";
+    c.workload = "dpd-fluid";
     try {
       CaseRegistration{c};
       ADD_FAILURE() << why << ": registered";
@@ -82,6 +83,30 @@ TEST(ValidationRegistry, RefusesACaseWithoutAWorkingControl) {
            .controls = {{.name = "k", .what = "x", .params = {{"noise", 2.0}}, .short_params = {{"t", 1.0}}}}},
           "a short form knob the case lacks");
   EXPECT_EQ(all_cases().size(), before);
+}
+
+// Which workload's default variant a case runs on a GPU is stated, never
+// assumed (issue 57): a case without a workload is refused at registration;
+// one that says kNoWorkload passes that check (refused here for its missing
+// control instead, so that the registry stays as the program's).
+TEST(ValidationRegistry, RefusesACaseWithoutAWorkload) {
+  const std::size_t before = all_cases().size();
+  auto refusal = [](const Case& c) -> std::string {
+    try {
+      CaseRegistration{c};
+    } catch (const std::logic_error& e) {
+      return e.what();
+    }
+    return "registered";
+  };
+  Case c{.name = "workload-test", .workload = "", .source = "s", .run = {}, .knobs = {"noise: the noise"},
+         .controls = {{.name = "k", .what = "x 2", .params = {{"noise", 2.0}}}}};
+  EXPECT_NE(refusal(c).find("names no workload"), std::string::npos) << refusal(c);
+  c.workload = kNoWorkload;
+  c.controls.clear();
+  EXPECT_NE(refusal(c).find("declares no negative control"), std::string::npos) << refusal(c);
+  EXPECT_EQ(all_cases().size(), before);
+  for (const Case& k : all_cases()) EXPECT_FALSE(k.workload.empty()) << k.name;
 }
 
 TEST(ValidationRegistry, EveryCaseHasAControlOfItsOwnKnobs) {

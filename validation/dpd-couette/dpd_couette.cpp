@@ -203,6 +203,8 @@ Result run_dpd_couette(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "dpd-couette",
+    // Its simulations are the dpd-fluid benchmark fluid sheared by Lees-Edwards images (its shear_rate).
+    .workload = "dpd-fluid",
     .source = "Lees & Edwards, J. Phys. C 5, 1921 (1972); Chatterjee, Mol. Simul. 33, 1233 (2007): DPD under "
               "Lees-Edwards shear; Backer et al., J. Chem. Phys. 122, 154503 (2005): eta = 2.09 +/- 0.02",
     .run = run_dpd_couette,
@@ -217,6 +219,9 @@ MESO_REGISTER_VALIDATION_CASE({
                   .params = {{"gamma_scale", 1.5}},
                   // eta moves by about 0.7, 14 SE of the short form: half its
                   // production shows it.
-                  .short_params = {{"production", 12.0}}}}});
+                  .short_params = {{"production", 12.0}}}},
+    // Lees-Edwards shear on the cuda backend runs on the ballot list alone
+    // (kernels/core/cuda_backend.cu), not dpd-fluid's mixed default nlist=half.
+    .gpu_axes = "nlist=ballot"});
 
 }  // namespace meso::validation

@@ -167,6 +167,8 @@ Result run_dpd_slit_poiseuille(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "dpd-slit-poiseuille",
+    // Its simulations are the dpd-channel slit: the same walls and body force.
+    .workload = "dpd-channel",
     .source = "Revenga, Zuniga & Espanol, CPC 121-122, 309 (1999) and Pivkin & Karniadakis, JCP 207, 114 "
               "(2005): effective DPD wall force with bounce-back; Backer et al., J. Chem. Phys. 122, 154503 "
               "(2005): eta = 2.09 +/- 0.02 of the fluid; plane Poiseuille flow between slit walls",

@@ -136,6 +136,8 @@ Result run_dpd_temperature(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "dpd-temperature",
+    // Its simulations are the dpd-fluid benchmark fluid itself.
+    .workload = "dpd-fluid",
     .source = "Groot & Warren, J. Chem. Phys. 107, 4423 (1997): DPD fluid rho = 3, a = 25, gamma = 4.5, kT = 1",
     .run = run_dpd_temperature,
     .knobs = {"time: production time of each run", "equilibrate: time before sampling",

@@ -258,6 +258,8 @@ Result run_dppc_density(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "dppc-density",
+    // Its simulations are the mdscf-dppc bilayer and its field update.
+    .workload = "mdscf-dppc",
     .source = "Zhu et al. (GALAMOST), J. Comput. Chem. 34, 2197 (2013), MD-SCF validation; HylleraasMD DPPC "
               "example parameters (docs/reference.md); Kucerka et al. BBA 1808, 2761 (2011): D_HH = 3.83 nm "
               "at 323 K",

@@ -140,6 +140,8 @@ Result run_ibi_melt(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "ibi-melt",
+    // Its simulations are its simulations are table-melt's: the bead-spring melt and its tables.
+    .workload = "table-melt",
     .source = "Reith, Puetz & Mueller-Plathe, J. Comput. Chem. 24, 1624 (2003); GALAMOST's numerical "
               "potentials (Zhu et al., J. Comput. Chem. 34, 2197 (2013)): IBI of a bead-spring melt's pair, "
               "bond and angle potentials recovers its distributions",

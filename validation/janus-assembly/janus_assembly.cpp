@@ -195,6 +195,8 @@ Result run_janus_assembly(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "janus-assembly",
+    // Its simulations are the janus-triblock system, smaller.
+    .workload = "janus-triblock",
     .source = "GALAMOST's soft triblock Janus particles (Zhu et al., J. Comput. Chem. 34, 2197 (2013)): "
               "a^R = 396, a^A = 132, theta_m = 65 deg, nu = 0.5, rho = 3, kT = 1, leapfrog with Berendsen (short "
               "form), Langevin at the converged dt = 0.002 (long); the "

@@ -215,6 +215,8 @@ Result run_living_polymerization(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "living-polymerization",
+    // Its simulations are the living-polymerization system and its reactions.
+    .workload = "living-polymerization",
     .source = "GALAMOST stochastic chain growth (Liu et al.): living polymerization, all initiators active "
               "from t = 0, constant reaction probability: Poisson chain growth (dispersity 1 + 1/DP) and the "
               "rate equation",

@@ -411,6 +411,8 @@ Case nve_drift_rigid_case(Model model) {
                                   .params = {{"dt_factor", 2.0}},
                                   .in_ci = false};
   return {.name = ssd ? "nve-drift-rigid-ssd" : "nve-drift-rigid",
+          // Its simulations are the ssd-water liquid or the gb-liquid ellipsoids.
+          .workload = ssd ? "ssd-water" : "gb-liquid",
           .source = std::string("Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2 "
                                 "(protocol and bound); Miller et al., J. Chem. Phys. 116, 8649 (2002) "
                                 "(NO_SQUISH): ") +

@@ -419,6 +419,8 @@ Result analyse_nve_drift(const Context&, physics::LjMode mode, const nlohmann::j
 // repeats.
 Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) {
   return {.name = name,
+          // Its simulations are lj-liquid's: the LJ liquid, its cutoff modes and its integrators.
+          .workload = "lj-liquid",
           .source = std::string("Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342 (2008), sec. 8.2, "
                                 "Table 2: LJ N = 5000, rho = 0.4, r_cut = 2.5, ") +
                     cutoff,

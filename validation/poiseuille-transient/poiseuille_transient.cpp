@@ -277,6 +277,8 @@ Result analyse_poiseuille_transient(const Context&, const nlohmann::json& data) 
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "poiseuille-transient",
+    // Its simulations are the dpd-fluid benchmark fluid under a body force.
+    .workload = "dpd-fluid",
     .source = "Tang & Karniadakis, CPC 185, 2809 (2014) sec. 4.2 Eq. 10; Sigalotti et al., JCP 191, 622 "
               "(2003): start-up of double Poiseuille flow, rho = 5, a = 15, sigma = 3, kT = 1",
     .run = run_poiseuille_transient,

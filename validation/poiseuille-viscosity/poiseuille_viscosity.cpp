@@ -73,6 +73,8 @@ Result run_poiseuille_viscosity(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "poiseuille-viscosity",
+    // Its simulations are the dpd-fluid benchmark fluid under a body force.
+    .workload = "dpd-fluid",
     .source = "Backer et al., J. Chem. Phys. 122, 154503 (2005); Tang & Karniadakis, CPC 185, 2809 (2014) "
               "sec. 4.2: reverse Poiseuille flow, sigma = 4.5, kT = 0.5, a = 0, rho = 6",
     .run = run_poiseuille_viscosity,

@@ -155,6 +155,8 @@ Result run_polymer_hydrodynamics(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "polymer-hydrodynamics",
+    // Its simulations are polymer-srd's chains, in its SRD and its Langevin solvent.
+    .workload = "polymer-srd",
     .source = "Howard et al., CPC 230, 10 (2018) sec. 4.3; Huang et al., Macromolecules 43, 10107 (2010); "
               "Duenweg & Kremer, J. Chem. Phys. 99, 6983 (1993): R_g ~ N^0.588, D ~ N^-0.59 (Zimm), "
               "N^-1 (Rouse)",

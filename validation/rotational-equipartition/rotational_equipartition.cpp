@@ -121,6 +121,8 @@ Result run_rotational_equipartition(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "rotational-equipartition",
+    // Its simulations are the gb-liquid ellipsoids.
+    .workload = "gb-liquid",
     .source = "equipartition of kinetic energy: T_rot = T_trans = kT; Gay-Berne GB(3, 5, 2, 1) liquid, "
               "rho = 0.30, kT = 2, Langevin then NVE",
     .run = run_rotational_equipartition,

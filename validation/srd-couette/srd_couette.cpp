@@ -151,6 +151,8 @@ Result run_srd_couette(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "srd-couette",
+    // Its simulations are the srd-fluid solvent sheared by Lees-Edwards images (its shear_rate).
+    .workload = "srd-fluid",
     .source = "Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388 (2003): SRD viscosity from the stress "
               "of Lees-Edwards shear, kinetic theory with random shift (Gompper et al. 2009); the benchmark "
               "solvent (alpha = 130 deg, dt_c = 0.1, rho = 10, cell thermostat) sheared at 0.05",

@@ -185,6 +185,8 @@ Result run_srd_momentum(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "srd-momentum",
+    // Its simulations are the srd-fluid benchmark solvent.
+    .workload = "srd-fluid",
     .source = "Howard, Panagiotopoulos & Nikoubashman, Comput. Phys. Commun. 230, 10 (2018): SRD solvent "
               "a = 1, m = 1, kT = 1, alpha = 130 deg, dt_c = 0.1, rho = 10, random grid shift",
     .run = run_srd_momentum,

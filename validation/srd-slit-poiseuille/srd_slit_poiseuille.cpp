@@ -136,6 +136,8 @@ Result run_srd_slit_poiseuille(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "srd-slit-poiseuille",
+    // Its simulations are the srd-channel slit, its walls and virtual particles.
+    .workload = "srd-channel",
     .source = "Lamura, Gompper, Ihle & Kroll, Europhys. Lett. 56, 319 (2001): bounce-back and virtual particles; "
               "SRD kinetic theory (Kikuchi et al. 2003; Gompper et al. 2009); plane Poiseuille flow of the "
               "benchmark solvent between slit walls",

@@ -111,6 +111,8 @@ Result run_srd_viscosity(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "srd-viscosity",
+    // Its simulations are the srd-fluid benchmark solvent under a body force.
+    .workload = "srd-fluid",
     .source = "Kikuchi, Pooley, Ryder & Yeomans, J. Chem. Phys. 119, 6388 (2003); Gompper, Ihle, Kroll & "
               "Winkler, Adv. Polym. Sci. 221, 1 (2009): SRD kinetic theory with random shift; reverse "
               "Poiseuille flow of the benchmark solvent (alpha = 130 deg, dt_c = 0.1, rho = 10, cell thermostat)",

@@ -391,6 +391,8 @@ Result run_ssd_water(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "ssd-water",
+    // Its simulations are the ssd-water liquid.
+    .workload = "ssd-water",
     .source = "Fennell & Gezelter, J. Chem. Phys. 120, 9175 (2004): SSD/RF at 0.997 g/cm^3 and 298 K, the "
               "O-O coordination number n_C = 4.4 and D = 2.32(6) x 10^-5 cm^2/s",
     .run = run_ssd_water,

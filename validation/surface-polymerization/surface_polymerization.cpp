@@ -222,6 +222,8 @@ Result run_surface_polymerization(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "surface-polymerization",
+    // Its simulations are the surface-polymerization system, grafted ball and all.
+    .workload = "surface-polymerization",
     .source = "GALAMOST surface-initiated polymerization (Zhu et al., J. Comput. Chem. 34, 2197 (2013), "
               "Table 2, R = 5): chains grafted to a frozen ball grow into a melt, P per attempt for an end with a "
               "free monomer in reach",

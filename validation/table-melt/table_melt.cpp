@@ -175,6 +175,8 @@ Result run_table_melt(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "table-melt",
+    // Its simulations are the table-melt system.
+    .workload = "table-melt",
     .source = "GALAMOST's numerical potentials (Zhu et al., J. Comput. Chem. 34, 2197 (2013)), validated on "
               "the GPU against a CPU code's distributions: the tabulated melt's g(r), bonds and angles against "
               "the CPU reference's",

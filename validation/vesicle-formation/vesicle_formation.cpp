@@ -171,6 +171,8 @@ Result run_vesicle_formation(const Context& ctx) {
 
 MESO_REGISTER_VALIDATION_CASE({
     .name = "vesicle-formation",
+    // Its simulations are the dpd-vesicle amphiphiles.
+    .workload = "dpd-vesicle",
     .source = "Tang & Karniadakis, CPC 185, 2809 (2014) sec. 4.5: BBBAABBB chains at 10% in DPD solvent, "
               "rho = 5, sigma = 3, gamma = 4.5, K = 80, r0 = 0.38",
     .run = run_vesicle_formation,

@@ -59,6 +59,12 @@ class ListCommand final : public Command {
     for (const auto& v : validation::all_cases())
       if (re.matches(v.name)) {
         std::cout << "validate: " << v.name << '\n';
+        // The workload whose default variant it runs on a GPU (validation_variant.hpp).
+        if (v.workload == validation::kNoWorkload)
+          std::cout << "    workload: none (Variant{} on every backend)\n";
+        else
+          std::cout << wrapped("    ", "workload: " + v.workload + " (a GPU runs its default variant" +
+                                         (v.gpu_axes.empty() ? "" : ", " + v.gpu_axes) + ")");
         for (const auto& k : v.knobs) std::cout << wrapped("    ", "--param " + k);
         // Its negative controls (docs/testing.md): the wrong physics its gates
         // must reject, and where that is shown (CI's short form, or a device's

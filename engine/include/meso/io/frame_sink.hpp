@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "meso/core/box.hpp"
 #include "meso/io/h5md.hpp"
@@ -23,6 +24,10 @@ class FrameSink {
   // The units of the simulations that start from now on (a front end that
   // runs cases of different models says so before each; H5mdUnits).
   virtual void set_units(const H5mdUnits&) {}
+  // The whole variant those simulations run (validate: on a GPU each case
+  // its workload's default, so the trajectory records what ran, not the
+  // --variant given).
+  virtual void set_variant(const std::string&) {}
 };
 
 // Installs `sink` for the whole process (nullptr: none); not thread safe.

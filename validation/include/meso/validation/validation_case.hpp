@@ -131,8 +131,20 @@ struct Control {
   std::string shown = {};
 };
 
+// Case::workload of a case whose simulations no registered workload runs:
+// it runs Variant{} (with --variant's axes) on every backend.
+inline constexpr const char* kNoWorkload = "none";
+
 struct Case {
   std::string name;
+  // The registered workload (`mesobench list`) whose kernels and model the
+  // case's simulations run, or kNoWorkload. On a GPU `mesobench validate`
+  // runs that workload's default variant with --variant's axes over it, as
+  // `mesobench run` does (`mesobench list --variants`), so that a gate
+  // vouches for what a benchmark of the workload runs and a result records
+  // the precision a user gets (issue 57). Required: CaseRegistration refuses
+  // a case without it, as one without a control.
+  std::string workload;
   std::string source;  // citation
   std::function<Result(const Context&)> run;
   // Knobs the case reads from Context::params, "name: meaning" (listed by
@@ -150,6 +162,10 @@ struct Case {
   bool resumable = false;
   // The units of its simulations' trajectories (validate --trajectory).
   io::H5mdUnits units = io::reduced_units("the reduced DPD, LJ or SRD units of the case's model");
+  // Axes the case's simulations need on a GPU, laid over the workload's
+  // default before --variant's (dpd-couette: Lees-Edwards shear runs on the
+  // ballot list alone); empty for most.
+  std::string gpu_axes = {};
 };
 
 // A partial Result for a shard: name and data, no gate.
@@ -171,9 +187,9 @@ std::map<std::string, double> control_params(const Control& k, Form form,
 
 // Registration, as workloads register (MESO_REGISTER_WORKLOAD): a static
 // object in the case's own file whose construction adds the case to the
-// registry before main(). A name registered twice, a case without a negative
-// control, and a control setting a knob the case does not have are
-// programming errors.
+// registry before main(). A name registered twice, a case without a workload
+// (or kNoWorkload) or without a negative control, and a control setting a
+// knob the case does not have are programming errors.
 struct CaseRegistration {
   explicit CaseRegistration(Case c);
 };
