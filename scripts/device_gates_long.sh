@@ -211,6 +211,12 @@ if declared rate-spread-0.1; then
       --filter '^surface-polymerization$' --control rate-spread-0.1 --variant precision=double --seed $s
   done
 fi
+# Every gate's short form in its workload's GPU default variant, no --variant given (issue 57
+# item 6: validate on a GPU runs the workload's default): each case alone in a process, seed 1
+# (the short forms' own), `short-default-<case>`. The list is the program's own.
+for c in $("$MB" list --controls 2>/dev/null | cut -f1 | sort -u); do
+  go "short-default-$c" 20 300 --filter "^$c\$" --seed 1
+done
 # The short forms of the controls CI cannot afford (their READMEs' device commands).
 short() {  # short NAME CASE CONTROL [ARGS...]
   local name=$1 case=$2 control=$3; shift 3
