@@ -408,7 +408,8 @@ Case nve_drift_rigid_case(Model model) {
                                     ssd ? "N: molecules" : "N: ellipsoids",
                                     "dt_factor: dt over the model's, (0, 2]",
                                     "force_scale: forces and torques over minus the gradient of the energy the "
-                                    "gates read, which is U / force_scale, [0.5, 2] (1; the negative control's)"};
+                                    "gates read, which is U / force_scale, [0.5, 2] (1; nve-drift-rigid's negative "
+                                    "control: 1.05)"};
   if (ssd)
     knobs.insert(knobs.end(),
                  {"switch_order: the switches' polynomial, 5 (quintic, the gate's) or 3 (cubic, as published)",
