@@ -27,7 +27,8 @@
 #   control-living-polymerization-rate-spread (5 seeds)   ~20 s  each, long form, when declared
 #   control-surface-polymerization-rate-spread (5 seeds) ~120 s  each, short form of 60 runs
 #   controls, short forms, double unless named: nve-drift-shift/-xplor dt-x2, nve-drift-rigid
-#     dt-x2, poiseuille-transient g-1.1, poiseuille-viscosity gamma-1.5, polymer-hydrodynamics
+#     force-1.05 (in CI on the CPU; here on cuda), poiseuille-transient g-1.75 (its g-1.1 was
+#     accepted in call 1), poiseuille-viscosity gamma-1.5, polymer-hydrodynamics
 #     drag-thinning-0.4, ibi-melt alpha-0.02, dppc-density chi-0.1 (mixed)
 #                                                         seconds to a minute each
 #   janus-dt-langevin-{0.0005-t300,0.001-t600}       ~90 s  6x10^5 steps of 24,000 particles at
@@ -225,8 +226,8 @@ short() {  # short NAME CASE CONTROL [ARGS...]
 short double-s1 janus-assembly no-attraction --variant precision=double
 short double-s1 nve-drift-shift dt-x2 --variant precision=double
 short double-s1 nve-drift-xplor dt-x2 --variant precision=double
-short double-s1 nve-drift-rigid dt-x2 --variant precision=double
-short double-s1 poiseuille-transient g-1.1 --variant precision=double
+short double-s1 nve-drift-rigid force-1.05 --variant precision=double
+short double-s1 poiseuille-transient g-1.75 --variant precision=double
 short double-s1 poiseuille-viscosity gamma-1.5 --variant precision=double
 short double-s1 polymer-hydrodynamics drag-thinning-0.4 --variant precision=double
 short double-s1 ibi-melt alpha-0.02 --variant precision=double

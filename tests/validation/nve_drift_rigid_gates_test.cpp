@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "meso/core/error.hpp"
 #include "meso/validation/validation_case.hpp"
 
 namespace {
@@ -89,6 +90,21 @@ TEST(NveDriftRigidGates, MomentumIsHeldToARoundOffWalk) {
   // The walk's limit grows as sqrt(S): 100 times the steps, 10 times the limit.
   EXPECT_TRUE(passes(with_dp(1.5e-12, 200000.0)));
   EXPECT_FALSE(passes(with_dp(1.5e-12, 2000.0)));
+}
+
+// The negative control's knob (force_scale: the gates read U / force_scale)
+// outside [0.5, 2], or not a number, is refused by name before anything runs.
+TEST(NveDriftRigidGates, RefusesAForceScaleOutsideItsRange) {
+  for (double bad : {0.4, 2.5, std::nan("")}) {
+    Context ctx;
+    ctx.params = {{"force_scale", bad}};
+    try {
+      drift_case().run(ctx);
+      ADD_FAILURE() << "force_scale = " << bad << " was accepted";
+    } catch (const meso::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("force_scale"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
