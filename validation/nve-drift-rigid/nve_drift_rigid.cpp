@@ -433,7 +433,9 @@ Case nve_drift_rigid_case(Model model) {
   const Control water_control{.name = "cubic-narrow",
                               .what = "OpenMD's cubic switches at a fifth of their width (heat 565x faster)",
                               .params = {{"switch_order", 3.0}, {"switch_scale", 0.2}},
-                              .in_ci = false};
+                              .in_ci = false,
+                              .shown = "results/validation/gates-h200-2026-11-29/"
+                                       "control-nve-drift-rigid-ssd-cubic-narrow-long-mixed-s1.json.xz"};
   const Control gay_berne_control{.name = "force-1.05",
                                   .what = "forces and torques 5% stronger than the gradient of the energy the gates read",
                                   .params = {{"force_scale", 1.05}},

@@ -297,7 +297,9 @@ MESO_REGISTER_VALIDATION_CASE({
     .controls = {{.name = "g-1.75",
                   .what = "the start-up flow driven 75% harder than the analytic series",
                   .params = {{"g_scale", 1.75}},
-                  .in_ci = false}},
+                  .in_ci = false,
+                  .shown = "results/validation/controls-cpu-2026-11-29/"
+                           "control-poiseuille-transient-g-1.75-short-double-s1.json.xz"}},
     .analyse = analyse_poiseuille_transient});
 
 }  // namespace meso::validation
