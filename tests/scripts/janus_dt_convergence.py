@@ -92,6 +92,9 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, out = reading("--gate", result(tmp, "g1", 0.001, 21, 600.0), result(tmp, "g2", 0.001, 22, 600.0, delay=400))
     expect("gate", rc, out, 1, r"0\.001 +21 +600 +0\.800 .*pass", r"0\.001 +22 +600 +0\.673 .*FAIL")
+    # 31 samples of 24,000 particles at the rate of dt = 0.002: 14.4 expected, 29.6 allowed.
+    rc, out = reading("--gate", result(tmp, "g3", 0.002, 23, 500.0, hot=29), result(tmp, "g4", 0.002, 24, 500.0, hot=31))
+    expect("gate's fast particles", rc, out, 1, r"0\.002 +23 +500 .* 29/29\.6  pass", r"0\.002 +24 +500 .* 31/29\.6  FAIL")
 
     # The seeds mode: three seeds a step to t = 400; Q reaches 0.7 near t = 209 + delay.
     def seeds_runs(delays_big, delays_small):
