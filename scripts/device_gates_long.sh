@@ -221,6 +221,14 @@ fi
 for c in $("$MB" list --controls 2>/dev/null | cut -f1 | sort -u); do
   go "short-default-$c" 20 300 --filter "^$c\$" --seed 1
 done
+# Three failed in their GPU defaults on seed 1 (2026-11-29 15:17, results/validation/
+# gates-h200-2026-11-29e/): nve-drift-shift (the momentum slope, mixed), dppc-density (the
+# GPU-vs-CPU profiles of C and G, mixed), janus-assembly (no ordering, mixed). Diagnostics, not
+# gate runs: the first two on other seeds, janus-assembly's short form in janus-triblock's
+# double default.
+for s in 2 3; do go "diag-short-default-nve-drift-shift-s$s" 20 300 --filter '^nve-drift-shift$' --seed $s; done
+go diag-short-default-dppc-density-s2 40 300 --filter '^dppc-density$' --seed 2
+go diag-short-double-default-janus-assembly-s1 20 300 --filter '^janus-assembly$' --variant precision=double --seed 1
 # The short forms of the controls CI cannot afford (their READMEs' device commands).
 short() {  # short NAME CASE CONTROL [ARGS...]
   local name=$1 case=$2 control=$3; shift 3
