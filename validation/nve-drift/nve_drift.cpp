@@ -438,8 +438,11 @@ Case nve_drift_case(physics::LjMode mode, const char* name, const char* cutoff) 
                         .what = "the NVE time step doubled (|dE/E| about 4x the published)",
                         .params = {{"dt_factor", 2.0}},
                         .in_ci = false,
-                        .shown = std::string("results/validation/gates-h200-2026-11-29/control-") + name +
-                                 "-dt-x2-short-double-s1.json.xz"}},
+                        .shown = mode == physics::LjMode::shift
+                                     ? "results/validation/gates-h200-2026-11-29/"
+                                       "control-nve-drift-shift-dt-x2-short-double-s1.json.xz"
+                                     : "results/validation/gates-h200-2026-11-29/"
+                                       "control-nve-drift-xplor-dt-x2-short-double-s1.json.xz"}},
           .analyse = [mode](const Context& ctx,
                             const nlohmann::json& data) { return analyse_nve_drift(ctx, mode, data); },
           .resumable = true};
