@@ -93,7 +93,8 @@ class MdscfDppc final : public Workload {
         // density variants and every precision.
         {"", "cuda", Precision::mixed, "precision=mixed,density=scatter",
          "H100: 20k beads 24001 TPS (gather 19944), 996k beads 3449 TPS (gather 3290); results/dppc; "
-         "gates: dppc-density long form (this variant), GPU tests"},
+         "gates: dppc-density long form (this variant), GPU tests; its short form on a GPU fails its "
+         "profiles' chi^2 in every variant tried (results/validation/gates-h200-2026-11-29e)"},
         {"", "cuda", Precision::double_, "precision=double,density=scatter",
          "H100: 20k beads 23393 TPS (gather 19549), 996k beads 2825 TPS (gather 2703); results/dppc; "
          "gates: dppc-density long form in mixed, GPU tests (double against the reference)"},
