@@ -166,6 +166,8 @@ go janus-assembly-long-double-s21 240 540 --filter '^janus-assembly$' --long --v
 # Its first run failed the bound of 4 fast particles in any sample (seeds 22, 23); the bound
 # revised to a rate (the README, "The gate revised"), on seeds 24-26, stated there first.
 go janus-assembly-long-double-s24 240 540 --filter '^janus-assembly$' --long --variant precision=double --seed 24
+# The same in janus-triblock's GPU default (mixed, tpp=2), seeds 27-29, stated there first.
+go janus-assembly-long-mixed-s27 240 540 --filter '^janus-assembly$' --long --seed 27
 go control-janus-assembly-no-attraction-long-converged-double-s21 90 400 --filter '^janus-assembly$' --long \
   --control no-attraction --param runs=1 --variant precision=double --seed 21
 # vesicle-formation's lumen rule after the wall's thickness replaced the aggregate's spread
