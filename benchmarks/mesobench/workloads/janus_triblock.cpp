@@ -106,8 +106,8 @@ class JanusTriblock final : public Workload {
     return {
         {"", "cuda", Precision::mixed, "precision=mixed,tpp=2",
          "H100, L = 40 (N = 192000): 2255 TPS (tpp=1: 2209; tpp=4: 2239; min..max overlap); GPU tests; "
-         "janus-assembly's short form fails in it (no ordering at t = 150 without double's kicked, cooled "
-         "bulk: results/validation/gates-h200-2026-11-29e); its long form runs in double"},
+         "janus-assembly's long form passes in it (seeds 27-29) and its short form fails (no ordering at "
+         "t = 150 without double's kicked, cooled bulk): results/validation/gates-h200-2026-11-29e"},
         {"", "cuda", Precision::double_, "precision=double,tpp=2",
          "H100, L = 40: 1448 TPS (the mixed sweep's choice, not swept in double); GPU tests"},
     };
