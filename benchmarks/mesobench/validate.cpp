@@ -62,13 +62,18 @@ validation::Context context_for(const validation::Context& ctx, const CaseRun& r
   return out;
 }
 
+// The variants the cases run, each once, in the cases' order.
+std::vector<Variant> distinct_variants(const std::vector<CaseRun>& runs) {
+  std::vector<Variant> out;
+  for (const auto& r : runs)
+    if (std::none_of(out.begin(), out.end(), [&](const Variant& v) { return v == r.variant; }))
+      out.push_back(r.variant);
+  return out;
+}
+
 // Whether every case ran one variant (always on the CPU, and in a call of
 // one case).
-bool one_variant(const std::vector<CaseRun>& runs) {
-  for (const auto& r : runs)
-    if (!(r.variant == runs.front().variant)) return false;
-  return true;
-}
+bool one_variant(const std::vector<CaseRun>& runs) { return distinct_variants(runs).size() <= 1; }
 
 // What a result records of the run: the axes --variant named (where known);
 // the variant and the precision that ran where every case ran one (each
@@ -130,17 +135,13 @@ void print_wrapped(std::string line, const std::string& text) {
 // where every case ran one, else per variant with the cases that ran it;
 // then the control.
 void print_run(const validation::Context& ctx, const std::vector<CaseRun>& runs) {
-  std::vector<const Variant*> shown;
-  for (const auto& r : runs) {
-    bool seen = false;
-    for (const Variant* v : shown) seen = seen || *v == r.variant;
-    if (seen) continue;
-    shown.push_back(&r.variant);
-    print_wrapped(std::string("precision ") + to_string(r.variant.precision) + ", variant ", r.variant.to_string());
-    if (one_variant(runs)) break;
+  const std::vector<Variant> variants = distinct_variants(runs);
+  for (const Variant& v : variants) {
+    print_wrapped(std::string("precision ") + to_string(v.precision) + ", variant ", v.to_string());
+    if (variants.size() == 1) break;
     std::string names;
     for (const auto& o : runs)
-      if (o.variant == r.variant) names += (names.empty() ? "" : ", ") + o.c->name;
+      if (o.variant == v) names += (names.empty() ? "" : ", ") + o.c->name;
     print_wrapped("    for ", names);
   }
   if (!ctx.control.empty()) std::printf("negative control %s: its gates must fail\n", ctx.control.c_str());
@@ -262,9 +263,7 @@ int validate_impl(const ValidateOptions& o, const BackendRegistry& reg) {
     for (const auto* c : selected) runs.push_back({c, validation_variant(*c, ctx.backend, o.variant).variant});
   }
   // Validates the backend and each variant up front, once each.
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    if (std::none_of(runs.begin(), runs.begin() + i, [&](const CaseRun& r) { return r.variant == runs[i].variant; }))
-      reg.create(ctx.backend, runs[i].variant);
+  for (const Variant& v : distinct_variants(runs)) reg.create(ctx.backend, v);
   if (ctx.shard_count > 1)
     for (const auto* c : selected)
       if (!c->analyse)

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -22,6 +21,7 @@
 #include "meso/run/progress.hpp"
 #include "meso/run/simulation.hpp"
 #include "meso/validation/checkpoint_json.hpp"
+#include "meso/validation/momentum_walk.hpp"
 #include "meso/validation/rigid_liquid.hpp"
 #include "meso/validation/validation_case.hpp"
 
@@ -356,20 +356,15 @@ Result analyse_nve_drift_rigid(const Context& ctx, const nlohmann::json& data) {
   const double drift_limit = 1.5e-7 * data.at("lj_energy").get<double>() / data.at("lj_time").get<double>();
   const bool resolved = drift.sem <= 0.5 * drift_limit;
   const bool drift_ok = visible_ok && std::fabs(drift.mean) - 2.0 * drift.sem <= drift_limit;
-  // Gate 3: momentum at round-off. Each step's net force is a sum of pair
-  // forces rounded in the force precision (unit round-off u: 2^-24 in fp32,
-  // 2^-53 in double) with no preferred sign, so P/N walks: its largest change
-  // over S steps is held to u sqrt(S) sqrt(m kT). Every run before this rule
-  // (4000 to 10^6 steps, both precisions, CPU and GPU) stayed at 0.05-0.14 of
-  // it; a force that breaks Newton's third law grows linearly in S and by
-  // its own error, not u.
+  // Gate 3: momentum at round-off, its walk held to u sqrt(S) sqrt(m kT)
+  // (momentum_walk.hpp). Every run before this rule (4000 to 10^6 steps,
+  // both precisions, CPU and GPU) stayed at 0.05-0.14 of it.
   double max_dp = 0.0, max_steps = 0.0;
   for (const auto& r : runs) {
     max_dp = std::max(max_dp, r.at("max_dp_per_n").get<double>());
     max_steps = std::max(max_steps, std::round(r.at("long_time").get<double>() / data.at("dt").get<double>()));
   }
-  const double u = single ? 0.5 * std::numeric_limits<float>::epsilon() : 0.5 * std::numeric_limits<double>::epsilon();
-  const double p_limit = u * std::sqrt(max_steps) * data.at("momentum_unit").get<double>();
+  const double p_limit = momentum_walk_limit(single, max_steps, data.at("momentum_unit").get<double>());
   const bool p_ok = max_dp <= p_limit;
 
   Result res;

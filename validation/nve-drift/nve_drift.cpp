@@ -9,7 +9,6 @@
 #include <chrono>
 #include <memory>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "meso/core/error.hpp"
@@ -18,6 +17,7 @@
 #include "meso/run/progress.hpp"
 #include "meso/run/simulation.hpp"
 #include "meso/validation/checkpoint_json.hpp"
+#include "meso/validation/momentum_walk.hpp"
 #include "meso/validation/validation_case.hpp"
 #include "start_frame.hpp"
 
@@ -395,10 +395,8 @@ Result analyse_nve_drift(const Context& ctx, physics::LjMode mode, const nlohman
   // 5e-9 in fp32 (README), so `|p| - 2 SEM <= 1e-10` failed correct runs
   // whenever the walk's slope passed 2 of its SE (lj-liquid's GPU defaults,
   // 2026-11-29). It holds the walk to its expected size instead, as the
-  // rigid gates do: max |P - P0| / N <= u sqrt(S) sqrt(m kT), u the unit
-  // round-off of the precision (2^-24 single and mixed, 2^-53 double), S the
-  // long run's steps, m = kT = 1. A force that breaks Newton's third law
-  // moves P by its own error, linearly in S.
+  // rigid gates do: max |P - P0| / N <= u sqrt(S) sqrt(m kT)
+  // (momentum_walk.hpp), S the long run's steps, m = kT = 1.
   const bool short_form = ctx.form == Form::short_form;
   double max_dp = 0.0;
   for (const auto& r : per_run) {
@@ -407,8 +405,7 @@ Result analyse_nve_drift(const Context& ctx, physics::LjMode mode, const nlohman
                         "re-run it");
     if (r.contains("max_dp_per_n")) max_dp = std::max(max_dp, r.at("max_dp_per_n").get<double>());
   }
-  const double u = single ? 0.5 * std::numeric_limits<float>::epsilon() : 0.5 * std::numeric_limits<double>::epsilon();
-  const double dp_limit = u * std::sqrt(data.at("long_steps").get<double>());
+  const double dp_limit = momentum_walk_limit(single, data.at("long_steps").get<double>(), 1.0);
   const double pd_limit = single ? 1e-10 : 1e-18;
   const bool pd_ok = short_form ? max_dp <= dp_limit : pd_est.mean - 2.0 * pd_est.sem <= pd_limit;
 
